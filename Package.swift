@@ -1,0 +1,54 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Inkwell",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "inkwell", targets: ["inkwell"]),
+        .library(name: "InkCore", targets: ["InkCore"]),
+        .library(name: "InkStore", targets: ["InkStore"]),
+        .library(name: "InkInterchange", targets: ["InkInterchange"]),
+        .library(name: "InkwellKit", targets: ["InkwellKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // zlib, for CRC-32 (found with pkg-config on Linux).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // Value types: points, strokes, pages, notes, notebooks, tags. Foundation only.
+        .target(name: "InkCore"),
+        // The page file (binary chunks) and the library folder on disk.
+        .target(name: "InkStore", dependencies: ["InkCore", "CZlib"]),
+        // Decoders of recorded pen input (replay log; foreign formats later).
+        .target(name: "InkInterchange", dependencies: ["InkCore"]),
+        // The engine façade: runs the session against the store (import, replay).
+        .target(name: "InkwellKit", dependencies: ["InkCore", "InkStore", "InkInterchange"]),
+        // The command line: argument parsing and output only.
+        .executableTarget(
+            name: "inkwell",
+            dependencies: [
+                "InkwellKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "InkCoreTests",
+            dependencies: ["InkCore"]
+        ),
+        .testTarget(
+            name: "InkStoreTests",
+            dependencies: ["InkStore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "InkInterchangeTests",
+            dependencies: ["InkInterchange"]
+        ),
+        .testTarget(
+            name: "InkwellCLITests",
+            dependencies: ["inkwell", "InkwellKit"]
+        ),
+    ]
+)

@@ -1,0 +1,127 @@
+import Foundation
+
+/// A tag on a note: lowercase letters, digits, `-`, `_` and `/`, without the leading `#`.
+public struct Tag: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    public let name: String
+
+    /// Normalises `text` (drops one leading `#`, lowercases); nil when nothing valid remains.
+    public init?(_ text: String) {
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        if body.hasPrefix("#") { body = body.dropFirst() }
+        let lowered = body.lowercased()
+        guard !lowered.isEmpty, lowered.count <= 64,
+              lowered.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_/".unicodeScalars.contains($0) }),
+              lowered.first != "/", lowered.last != "/"
+        else { return nil }
+        name = lowered
+    }
+
+    public var description: String { name }
+    public static func < (lhs: Tag, rhs: Tag) -> Bool { lhs.name < rhs.name }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let tag = Tag(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a tag: \(text)"))
+        }
+        self = tag
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
+
+/// Where a notebook sits in the library: `Work/Meetings` is `["Work", "Meetings"]`.
+/// The empty path is the library's root.
+public struct NotebookPath: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    public let components: [String]
+
+    /// The library's root, which holds the top-level notebooks.
+    public static let root = NotebookPath(validated: [])
+    /// The notebook that receives new notes and imports unless told otherwise.
+    public static let inbox = NotebookPath(validated: ["Inbox"])
+
+    private init(validated: [String]) { components = validated }
+
+    /// Parses `Work/Meetings`; throws ``NotebookPathError`` naming the bad component.
+    public init(_ text: String) throws {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        try self.init(components: parts)
+    }
+
+    public init(components: [String]) throws {
+        for name in components { try NotebookPath.validate(name: name) }
+        self.components = components
+    }
+
+    public var description: String { components.joined(separator: "/") }
+    public var name: String { components.last ?? "" }
+    public var isRoot: Bool { components.isEmpty }
+    public var parent: NotebookPath { NotebookPath(validated: Array(components.dropLast())) }
+
+    public func appending(_ name: String) throws -> NotebookPath {
+        try NotebookPath(components: components + [name])
+    }
+
+    /// True when `self` is `other` or lies inside it.
+    public func isWithin(_ other: NotebookPath) -> Bool {
+        components.starts(with: other.components)
+    }
+
+    public static func < (lhs: NotebookPath, rhs: NotebookPath) -> Bool {
+        lhs.components.lexicographicallyPrecedes(rhs.components)
+    }
+
+    /// A notebook name becomes a folder name, so it must be safe as one on every platform we run on.
+    public static func validate(name: String) throws {
+        func fail(_ reason: String) -> NotebookPathError { NotebookPathError(name: name, reason: reason) }
+        if name.isEmpty { throw fail("is empty") }
+        if name == "." || name == ".." { throw fail("is a relative path component") }
+        if name.hasPrefix(".") { throw fail("starts with '.', which would hide it") }
+        if name.hasSuffix(".note") { throw fail("ends with '.note', which marks note folders") }
+        if name.utf8.count > 200 { throw fail("is longer than 200 bytes") }
+        if name.contains("/") || name.contains("\\") { throw fail("contains a path separator") }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw fail("contains a control character")
+        }
+        if name != name.trimmingCharacters(in: .whitespaces) { throw fail("starts or ends with a space") }
+    }
+}
+
+/// Why a notebook name was refused.
+public struct NotebookPathError: Error, CustomStringConvertible, Sendable {
+    public let name: String
+    public let reason: String
+    public var description: String { "notebook name \"\(name)\" \(reason)" }
+}
+
+/// A note's metadata: what `note.json` holds. Its pages are stored one file each.
+public struct Note: Sendable, Hashable, Codable, Identifiable {
+    public var id: NoteID
+    public var title: String
+    public var created: Date
+    public var modified: Date
+    public var pinned: Bool
+    public var tags: Set<Tag>
+    /// Tags the user removed by hand; recognition must not add them back.
+    public var removedTags: Set<Tag>
+    /// Pages in reading order.
+    public var pages: [PageID]
+    /// Where the note came from: `user`, `import:jsonl`, `import:rm`, …
+    public var source: String
+
+    public init(id: NoteID, title: String, created: Date, modified: Date? = nil, pinned: Bool = false,
+                tags: Set<Tag> = [], removedTags: Set<Tag> = [], pages: [PageID] = [], source: String = "user") {
+        self.id = id
+        self.title = title
+        self.created = created
+        self.modified = modified ?? created
+        self.pinned = pinned
+        self.tags = tags
+        self.removedTags = removedTags
+        self.pages = pages
+        self.source = source
+    }
+}

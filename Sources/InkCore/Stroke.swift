@@ -1,0 +1,101 @@
+/// The tool a stroke was drawn with. Raw values are stable: they are stored in page files.
+public enum Tool: UInt8, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    case pen = 0
+    case pencil = 1
+    case marker = 2
+    case highlighter = 3
+    /// An eraser stroke removes what it crosses from earlier strokes when rendered or applied.
+    case eraser = 4
+    /// A pen with near-constant width.
+    case fineliner = 5
+
+    public var description: String {
+        switch self {
+        case .pen: "pen"
+        case .pencil: "pencil"
+        case .marker: "marker"
+        case .highlighter: "highlighter"
+        case .eraser: "eraser"
+        case .fineliner: "fineliner"
+        }
+    }
+
+    /// Parses the name used on the command line, in replay logs and in `description`.
+    public init?(name: String) {
+        guard let tool = Tool.allCases.first(where: { $0.description == name.lowercased() }) else { return nil }
+        self = tool
+    }
+}
+
+/// A colour with 8-bit red, green, blue and alpha channels (not premultiplied).
+public struct RGBA: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public var alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let black = RGBA(red: 0, green: 0, blue: 0)
+    public static let white = RGBA(red: 255, green: 255, blue: 255)
+
+    /// `#rrggbbaa`.
+    public var description: String {
+        let hex = [red, green, blue, alpha].map { byte -> String in
+            let digits = String(byte, radix: 16)
+            return byte < 16 ? "0" + digits : digits
+        }
+        return "#" + hex.joined()
+    }
+
+    /// Parses `#rgb`, `#rrggbb` or `#rrggbbaa` (the `#` is optional).
+    public init?(hex: String) {
+        var digits = Substring(hex)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        if digits.count == 3 { digits = Substring(digits.flatMap { [$0, $0] }) }
+        guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else { return nil }
+        let full = digits.count == 6 ? (value << 8 | 0xFF) : value
+        self.init(red: UInt8(full >> 24), green: UInt8(full >> 16 & 0xFF),
+                  blue: UInt8(full >> 8 & 0xFF), alpha: UInt8(full & 0xFF))
+    }
+}
+
+/// Identifies a stroke within its page. The session hands them out in increasing order.
+public struct StrokeID: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    public var rawValue: UInt64
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (lhs: StrokeID, rhs: StrokeID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// One continuous movement of the pen, from pen down to pen up.
+public struct Stroke: Sendable, Hashable, Codable, Identifiable {
+    public var id: StrokeID
+    public var tool: Tool
+    public var color: RGBA
+    /// Nominal width in page pixels; pressure scales it when rendered.
+    public var width: Float
+    /// Milliseconds from the page's creation to the first point of this stroke.
+    public var startTime: Double
+    public var points: [InkPoint]
+
+    public init(id: StrokeID, tool: Tool = .pen, color: RGBA = .black, width: Float = 2,
+                startTime: Double = 0, points: [InkPoint]) {
+        self.id = id
+        self.tool = tool
+        self.color = color
+        self.width = width
+        self.startTime = startTime
+        self.points = points
+    }
+
+    /// The smallest rectangle holding every point (not widened by the stroke's width).
+    public var bounds: Rect {
+        Rect(enclosing: points.lazy.map { Vector(x: Double($0.x), y: Double($0.y)) })
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import InkCore
+
+/// Recorded pen input, decoded from a file, ready to be replayed through the editor session.
+public struct Recording: Sendable, Equatable {
+    /// Notes in the order the recording holds them.
+    public var notes: [RecordedNote]
+    /// The format it came from (`jsonl`, `inkml`, `rm`, `xopp`): a note's source becomes `import:FORMAT`.
+    public var format: String
+
+    public init(notes: [RecordedNote], format: String) {
+        self.notes = notes
+        self.format = format
+    }
+
+    public var pointCount: Int { notes.reduce(0) { $0 + $1.pointCount } }
+}
+
+/// One note of a recording: what the recording says about it and its events in time order.
+public struct RecordedNote: Sendable, Equatable {
+    public var title: String?
+    public var notebook: NotebookPath?
+    public var created: Date?
+    public var tags: [Tag]
+    public var pinned: Bool
+    public var events: [RecordedEvent]
+
+    public init(title: String? = nil, notebook: NotebookPath? = nil, created: Date? = nil, tags: [Tag] = [],
+                pinned: Bool = false, events: [RecordedEvent] = []) {
+        self.title = title
+        self.notebook = notebook
+        self.created = created
+        self.tags = tags
+        self.pinned = pinned
+        self.events = events
+    }
+
+    public var pointCount: Int {
+        events.reduce(0) {
+            switch $1 {
+            case .penDown, .penMove: $0 + 1
+            case .penUp(let point, _): $0 + (point == nil ? 0 : 1)
+            default: $0
+            }
+        }
+    }
+}
+
+/// A pen position as recorded: page pixels, pressure 0…1, optional tilt.
+public struct RecordedPoint: Sendable, Equatable {
+    public var x: Float
+    public var y: Float
+    public var pressure: Float
+    public var tilt: Tilt?
+
+    public init(x: Float, y: Float, pressure: Float = 0.5, tilt: Tilt? = nil) {
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+        self.tilt = tilt
+    }
+}
+
+/// The pen the next stroke is drawn with.
+public struct RecordedPen: Sendable, Equatable {
+    public var tool: Tool
+    public var color: RGBA
+    public var width: Float
+
+    public init(tool: Tool = .pen, color: RGBA = .black, width: Float = 2) {
+        self.tool = tool
+        self.color = color
+        self.width = width
+    }
+}
+
+/// One thing that happened, at `at` seconds since the recording began.
+public enum RecordedEvent: Sendable, Equatable {
+    case newPage(size: PageSize, template: PageTemplate, at: Double)
+    case penDown(RecordedPoint, pen: RecordedPen, at: Double)
+    case penMove(RecordedPoint, at: Double)
+    case penUp(RecordedPoint?, at: Double)
+    case undo(at: Double)
+    case redo(at: Double)
+    case tap(x: Float, y: Float, count: Int, at: Double)
+
+    public var time: Double {
+        switch self {
+        case .newPage(_, _, let at), .penDown(_, _, let at), .penMove(_, let at), .penUp(_, let at),
+             .undo(let at), .redo(let at), .tap(_, _, _, let at):
+            at
+        }
+    }
+}
+
+/// Why a file could not be imported: the file, the position in it and the reason.
+public struct ImportError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var file: String
+    /// Where in the file: "line 12", "line 12, key \"x\"", "byte 4096", …
+    public var position: String?
+    public var reason: String
+
+    public init(file: String, position: String? = nil, reason: String) {
+        self.file = file
+        self.position = position
+        self.reason = reason
+    }
+
+    public var description: String {
+        [file, position, reason].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+/// Limits every importer enforces, so hostile files cannot exhaust memory.
+public enum ImportLimits {
+    public static let pointsPerStroke = 100_000
+    public static let pointsPerFile = 20_000_000
+    public static let coordinate: Float = 1_000_000
+    public static let maxWidth: Float = 1_000
+}

@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Crash-safe file operations: a reader sees either the old file or the new one, never half of one.
+public enum DurableFile {
+    /// Writes `bytes` to a temporary file beside `url`, syncs it, renames it over `url`, syncs the folder.
+    public static func replace(_ url: URL, with bytes: [UInt8]) throws(StoreError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        do throws(StoreError) {
+            let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
+            defer { close(fd) }
+            try writeAll(fd, bytes, url: temporary)
+            guard fsync(fd) == 0 else { throw StoreError.io(temporary, "fsync failed: \(errnoText())") }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = errnoText()
+            unlink(temporary.path)
+            throw StoreError.io(url, "rename failed: \(reason)")
+        }
+        try syncFolder(folder)
+    }
+
+    /// Appends `bytes` at the end of `url` with one write, then syncs it. Creates nothing.
+    public static func append(_ url: URL, _ bytes: [UInt8]) throws(StoreError) {
+        let fd = try open(url, flags: O_WRONLY | O_APPEND)
+        defer { close(fd) }
+        try writeAll(fd, bytes, url: url)
+        guard fsync(fd) == 0 else { throw StoreError.io(url, "fsync failed: \(errnoText())") }
+    }
+
+    /// Reads the whole file.
+    public static func read(_ url: URL) throws(StoreError) -> [UInt8] {
+        do {
+            return [UInt8](try Data(contentsOf: url))
+        } catch {
+            throw StoreError.io(url, "cannot read: \(error.localizedDescription)")
+        }
+    }
+
+    /// Makes a rename or creation inside `folder` durable.
+    public static func syncFolder(_ folder: URL) throws(StoreError) {
+        let fd = try open(folder, flags: O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError.io(folder, "fsync failed: \(errnoText())") }
+    }
+
+    /// Renames `source` to `destination` (same file system) and syncs both folders.
+    public static func move(_ source: URL, to destination: URL) throws(StoreError) {
+        guard rename(source.path, destination.path) == 0 else {
+            throw StoreError.io(source, "cannot move to \(destination.path): \(errnoText())")
+        }
+        try syncFolder(destination.deletingLastPathComponent())
+        if source.deletingLastPathComponent().path != destination.deletingLastPathComponent().path {
+            try syncFolder(source.deletingLastPathComponent())
+        }
+    }
+
+    private static func open(_ url: URL, flags: Int32) throws(StoreError) -> Int32 {
+        let fd = url.path.withCString { systemOpen($0, flags | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw StoreError.io(url, "cannot open: \(errnoText())") }
+        return fd
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], url: URL) throws(StoreError) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(url, "write failed: \(errnoText())")
+            }
+            written += n
+        }
+    }
+}
+
+func errnoText() -> String { String(cString: strerror(errno)) }
+
+/// `open(2)` with a mode, under one name on Linux and macOS.
+func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, flags, mode)
+    #else
+    Darwin.open(path, flags, mode)
+    #endif
+}

@@ -1,0 +1,60 @@
+import Foundation
+import InkCore
+
+/// Counts over the whole library.
+public struct LibraryStats: Sendable, Codable, Equatable {
+    public var notebooks: Int
+    public var notes: Int
+    public var pages: Int
+    public var pinned: Int
+    public var tags: Int
+    public var trashed: Int
+    public var strokes: Int
+    public var points: Int
+    public var bytes: Int
+}
+
+/// What `check` found in one page file.
+public struct PageReport: Sendable, Equatable {
+    public var note: NoteID
+    public var noteTitle: String
+    public var page: PageID
+    public var file: URL
+    /// Nil when the file is missing.
+    public var decoded: DecodedPage?
+    public var missing: Bool { decoded == nil }
+    public var isDamaged: Bool { decoded?.isDamaged ?? true }
+}
+
+extension Library {
+    /// Counts notes, pages, strokes and bytes (reads every page file).
+    public func stats() throws -> LibraryStats {
+        let notes = try notes()
+        var stats = LibraryStats(notebooks: try notebooks().count, notes: notes.count,
+                                 pages: notes.reduce(0) { $0 + $1.note.pages.count },
+                                 pinned: notes.filter(\.note.pinned).count,
+                                 tags: Set(notes.flatMap(\.note.tags)).count,
+                                 trashed: try trashItems().count, strokes: 0, points: 0, bytes: 0)
+        for stored in notes {
+            for id in stored.note.pages {
+                let url = pageURL(id, in: stored.folder)
+                guard let decoded = try? readPage(url, id: id) else { continue }
+                stats.strokes += decoded.page.strokes.count
+                stats.points += decoded.page.pointCount
+                stats.bytes += (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            }
+        }
+        return stats
+    }
+
+    /// Reads every page of every note and reports, per page, what is intact and what is damaged.
+    public func check() throws -> [PageReport] {
+        try notes().flatMap { stored in
+            stored.note.pages.map { id in
+                let url = pageURL(id, in: stored.folder)
+                return PageReport(note: stored.note.id, noteTitle: stored.note.title, page: id, file: url,
+                                  decoded: try? readPage(url, id: id))
+            }
+        }
+    }
+}

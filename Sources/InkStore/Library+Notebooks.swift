@@ -1,0 +1,92 @@
+import Foundation
+import InkCore
+
+extension Library {
+    /// Every notebook, parents before children, in name order.
+    public func notebooks() throws -> [NotebookPath] {
+        var found: [NotebookPath] = []
+        func walk(_ path: NotebookPath) throws {
+            for name in try subfolders(of: folder(of: path)) where !name.hasSuffix(Library.noteSuffix) {
+                guard let child = try? path.appending(name) else { continue }
+                found.append(child)
+                try walk(child)
+            }
+        }
+        try walk(.root)
+        return found
+    }
+
+    /// Creates a notebook and any missing parents. Creating one that exists is an error.
+    public func createNotebook(_ path: NotebookPath) throws {
+        guard !path.isRoot else { throw StoreError.invalid("the library root is not a notebook") }
+        try withWriteLock {
+            let url = folder(of: path)
+            guard !FileManager.default.fileExists(atPath: url.path) else { throw StoreError.notebookExists(path) }
+            try makeFolders(url)
+        }
+    }
+
+    /// Gives a notebook a new name in the same parent.
+    public func renameNotebook(_ path: NotebookPath, to name: String) throws -> NotebookPath {
+        try moveNotebook(path, to: path.parent.appending(name))
+    }
+
+    /// Moves a notebook (with everything in it) to `destination`, a full path.
+    public func moveNotebook(_ path: NotebookPath, to destination: NotebookPath) throws -> NotebookPath {
+        guard !path.isRoot, !destination.isRoot else { throw StoreError.invalid("the library root cannot be moved") }
+        guard !destination.isWithin(path) else {
+            throw StoreError.invalid("cannot move notebook \"\(path)\" into itself (\"\(destination)\")")
+        }
+        try withWriteLock {
+            try requireNotebook(path)
+            guard !FileManager.default.fileExists(atPath: folder(of: destination).path) else {
+                throw StoreError.notebookExists(destination)
+            }
+            try makeFolders(folder(of: destination.parent))
+            try DurableFile.move(folder(of: path), to: folder(of: destination))
+        }
+        return destination
+    }
+
+    /// Moves a notebook and all its notes to the trash.
+    @discardableResult
+    public func deleteNotebook(_ path: NotebookPath) throws -> TrashItem {
+        guard !path.isRoot else { throw StoreError.invalid("the library root cannot be deleted") }
+        return try withWriteLock {
+            try requireNotebook(path)
+            let noteCount = try notesUnlocked(in: path, recursive: true).count
+            return try moveToTrash(folder(of: path), kind: .notebook, name: path.name, notebook: path.parent, noteCount: noteCount)
+        }
+    }
+
+    func requireNotebook(_ path: NotebookPath) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder(of: path).path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw StoreError.noSuchNotebook(path)
+        }
+    }
+
+    func subfolders(of url: URL) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: url.path)
+                .filter { !$0.hasPrefix(".") }
+                .filter { name in
+                    var isFolder: ObjCBool = false
+                    return FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isFolder)
+                        && isFolder.boolValue
+                }
+                .sorted()
+        } catch {
+            throw StoreError.io(url, "cannot list: \(error.localizedDescription)")
+        }
+    }
+
+    func makeFolders(_ url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.io(url, "cannot create folder: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import InkCore
+
+extension Library {
+    /// Every note in the library, or in `notebook` (and, when `recursive`, its sub-notebooks).
+    public func notes(in notebook: NotebookPath = .root, recursive: Bool = true) throws -> [StoredNote] {
+        try notesUnlocked(in: notebook, recursive: recursive)
+    }
+
+    func notesUnlocked(in notebook: NotebookPath, recursive: Bool) throws -> [StoredNote] {
+        var found: [StoredNote] = []
+        func walk(_ path: NotebookPath) throws {
+            for name in try subfolders(of: folder(of: path)) {
+                if name.hasSuffix(Library.noteSuffix) {
+                    let noteFolder = folder(of: path).appendingPathComponent(name, isDirectory: true)
+                    let note = try JSONFile.read(NoteDocument.self, from: noteFolder.appendingPathComponent("note.json")).note
+                    found.append(StoredNote(note: note, notebook: path, folder: noteFolder))
+                } else if recursive, let child = try? path.appending(name) {
+                    try walk(child)
+                }
+            }
+        }
+        try walk(notebook)
+        return found
+    }
+
+    /// Finds one note by id, unique id prefix (4 characters or more) or exact title (case-insensitive).
+    public func note(matching reference: String) throws -> StoredNote {
+        let all = try notes()
+        if let exact = all.first(where: { $0.note.id.rawValue == reference }) { return exact }
+        var matches = reference.count >= 4 ? all.filter { $0.note.id.rawValue.hasPrefix(reference.lowercased()) } : []
+        if matches.isEmpty {
+            matches = all.filter { $0.note.title.caseInsensitiveCompare(reference) == .orderedSame }
+        }
+        switch matches.count {
+        case 0: throw StoreError.noSuchNote(reference)
+        case 1: return matches[0]
+        default: throw StoreError.ambiguousNote(reference, matches.map(\.note))
+        }
+    }
+
+    /// Creates an empty note (no pages) in `notebook`, creating the notebook if needed.
+    public func createNote(title: String, in notebook: NotebookPath = .inbox, created: Date = Date(),
+                           tags: Set<Tag> = [], pinned: Bool = false, source: String = "user") throws -> StoredNote {
+        let note = Note(id: .random(), title: try Library.validTitle(title), created: created.wholeSeconds,
+                        pinned: pinned, tags: tags, source: source)
+        return try withWriteLock {
+            let notebookFolder = folder(of: notebook)
+            try makeFolders(notebookFolder)
+            let noteFolder = notebookFolder.appendingPathComponent(Library.noteFolderName(note.id), isDirectory: true)
+            let staged = try stage(note)
+            try DurableFile.move(staged, to: noteFolder)
+            return StoredNote(note: note, notebook: notebook, folder: noteFolder)
+        }
+    }
+
+    /// Changes a note's metadata under the lock: `change` sees the current version on disk.
+    @discardableResult
+    public func updateNote(_ id: NoteID, _ change: (inout Note) throws -> Void) throws -> StoredNote {
+        try withWriteLock {
+            var stored = try locateNote(id)
+            try change(&stored.note)
+            stored.note.id = id
+            stored.note.title = try Library.validTitle(stored.note.title)
+            stored.note.modified = Date().wholeSeconds
+            try JSONFile.write(NoteDocument(stored.note), to: stored.folder.appendingPathComponent("note.json"))
+            return stored
+        }
+    }
+
+    /// Moves a note to another notebook, creating it if needed.
+    @discardableResult
+    public func moveNote(_ id: NoteID, to notebook: NotebookPath) throws -> StoredNote {
+        try withWriteLock {
+            var stored = try locateNote(id)
+            let destinationFolder = folder(of: notebook)
+            try makeFolders(destinationFolder)
+            let destination = destinationFolder.appendingPathComponent(Library.noteFolderName(id), isDirectory: true)
+            if destination.path != stored.folder.path {
+                try DurableFile.move(stored.folder, to: destination)
+            }
+            stored.notebook = notebook
+            stored.folder = destination
+            return stored
+        }
+    }
+
+    /// Moves a note to the trash.
+    @discardableResult
+    public func deleteNote(_ id: NoteID) throws -> TrashItem {
+        try withWriteLock {
+            let stored = try locateNote(id)
+            return try moveToTrash(stored.folder, kind: .note, name: stored.note.title, notebook: stored.notebook, noteCount: 1)
+        }
+    }
+
+    /// Reads every page of a note, in order; a damaged page throws (``check()`` reports what is salvageable).
+    public func pages(of stored: StoredNote) throws -> [Page] {
+        try stored.note.pages.map { id in
+            let url = pageURL(id, in: stored.folder)
+            let decoded = try readPage(url, id: id)
+            if let problem = decoded.problems.first(where: \.isDamage) { throw StoreError.damagedPage(url, problem) }
+            return decoded.page
+        }
+    }
+
+    /// Reads one page file, reporting (not throwing on) damage.
+    public func readPage(_ url: URL, id: PageID) throws -> DecodedPage {
+        let bytes = try DurableFile.read(url)
+        return bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: id) }
+    }
+
+    /// The note with `id`, wherever it is, read fresh from disk.
+    func locateNote(_ id: NoteID) throws -> StoredNote {
+        guard NoteID.isWellFormed(id.rawValue) else { throw StoreError.noSuchNote(id.rawValue) }
+        let name = Library.noteFolderName(id)
+        func search(_ path: NotebookPath) throws -> StoredNote? {
+            let here = folder(of: path)
+            for child in try subfolders(of: here) {
+                if child == name {
+                    let noteFolder = here.appendingPathComponent(child, isDirectory: true)
+                    let note = try JSONFile.read(NoteDocument.self, from: noteFolder.appendingPathComponent("note.json")).note
+                    return StoredNote(note: note, notebook: path, folder: noteFolder)
+                }
+                if !child.hasSuffix(Library.noteSuffix), let sub = try? path.appending(child), let hit = try search(sub) {
+                    return hit
+                }
+            }
+            return nil
+        }
+        guard let found = try search(.root) else { throw StoreError.noSuchNote(id.rawValue) }
+        return found
+    }
+
+    /// Titles are free text, but not empty, not over 1,000 characters and without control characters.
+    static func validTitle(_ title: String) throws -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw StoreError.invalid("a note title cannot be empty") }
+        guard trimmed.count <= 1_000 else { throw StoreError.invalid("a note title is limited to 1,000 characters") }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw StoreError.invalid("a note title cannot contain control characters")
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import InkCore
+
+/// What changed on one page since it was last saved: the store appends exactly this.
+public struct PageChange: Sendable, Equatable {
+    public var pageID: PageID
+    /// Size and paper, given when the page is new (or its paper changed).
+    public var header: (size: PageSize, template: PageTemplate)?
+    public var isNewPage: Bool
+    public var added: [Stroke]
+    public var removed: [StrokeID]
+
+    public init(pageID: PageID, isNewPage: Bool, size: PageSize? = nil, template: PageTemplate? = nil,
+                added: [Stroke] = [], removed: [StrokeID] = []) {
+        self.pageID = pageID
+        self.isNewPage = isNewPage
+        if let size { header = (size, template ?? PageTemplate()) }
+        self.added = added
+        self.removed = removed
+    }
+
+    public static func == (a: PageChange, b: PageChange) -> Bool {
+        a.pageID == b.pageID && a.isNewPage == b.isNewPage && a.header?.size == b.header?.size
+            && a.header?.template == b.header?.template && a.added == b.added && a.removed == b.removed
+    }
+}
+
+/// Writes page files and metadata inside one note folder. The caller holds the lock or owns the folder.
+struct NoteFolderWriter {
+    let folder: URL
+
+    /// A new page gets a whole file (written atomically); an existing one gets chunks appended,
+    /// so the cost of a save grows with what changed, not with the page.
+    func apply(_ change: PageChange) throws {
+        let url = folder.appendingPathComponent(change.pageID.rawValue + Library.pageSuffix)
+        var records: [PageRecord] = []
+        if let header = change.header {
+            records.append(.header(id: change.pageID, size: header.size, template: header.template))
+        }
+        records += change.added.map(PageRecord.stroke)
+        if !change.removed.isEmpty { records.append(.removal(change.removed)) }
+        let chunks: [UInt8]
+        do {
+            chunks = try PageCodec.encode(records)
+        } catch {
+            throw StoreError.encoding(url, error.reason)
+        }
+        if change.isNewPage || !FileManager.default.fileExists(atPath: url.path) {
+            var file = PageCodec.fileStart
+            if change.header == nil {
+                file += (try? PageCodec.encode([.header(id: change.pageID, size: .remarkable, template: PageTemplate())])) ?? []
+            }
+            try DurableFile.replace(url, with: file + chunks)
+        } else if !chunks.isEmpty {
+            try DurableFile.append(url, chunks)
+        }
+    }
+
+    func writeMetadata(_ note: Note) throws {
+        try JSONFile.write(NoteDocument(note), to: folder.appendingPathComponent("note.json"))
+    }
+}
+
+/// A note being built outside the library (by an import) until ``Library/commit(_:)`` moves it in whole.
+public struct StagedNote: Sendable {
+    public private(set) var note: Note
+    public let notebook: NotebookPath
+    let folder: URL
+
+    /// Writes a page change into the staged note, adding new pages to its page list.
+    public mutating func apply(_ change: PageChange) throws {
+        try NoteFolderWriter(folder: folder).apply(change)
+        if !note.pages.contains(change.pageID) {
+            note.pages.append(change.pageID)
+            try NoteFolderWriter(folder: folder).writeMetadata(note)
+        }
+    }
+
+    /// Replaces the staged metadata (title, tags, …); the id stays.
+    public mutating func update(_ change: (inout Note) -> Void) throws {
+        let id = note.id
+        change(&note)
+        note.id = id
+        note.title = try Library.validTitle(note.title)
+        try NoteFolderWriter(folder: folder).writeMetadata(note)
+    }
+}
+
+extension Library {
+    /// Starts a note outside the library; nothing is visible until ``commit(_:)``.
+    public func stage(title: String, in notebook: NotebookPath, created: Date, tags: Set<Tag> = [],
+                      pinned: Bool = false, source: String) throws -> StagedNote {
+        let note = Note(id: .random(), title: try Library.validTitle(title), created: created.wholeSeconds,
+                        pinned: pinned, tags: tags, source: source)
+        return StagedNote(note: note, notebook: notebook, folder: try stage(note))
+    }
+
+    /// Moves staged notes into the library together: all of them appear, or (on failure) none.
+    @discardableResult
+    public func commit(_ staged: [StagedNote]) throws -> [StoredNote] {
+        try withWriteLock {
+            var done: [(from: URL, to: URL)] = []
+            do {
+                var stored: [StoredNote] = []
+                for item in staged {
+                    let notebookFolder = folder(of: item.notebook)
+                    try makeFolders(notebookFolder)
+                    let destination = notebookFolder.appendingPathComponent(Library.noteFolderName(item.note.id), isDirectory: true)
+                    try DurableFile.move(item.folder, to: destination)
+                    done.append((item.folder, destination))
+                    stored.append(StoredNote(note: item.note, notebook: item.notebook, folder: destination))
+                }
+                for item in staged { removeStagingParent(of: item.folder) }
+                return stored
+            } catch {
+                for move in done.reversed() { try? DurableFile.move(move.to, to: move.from) }
+                throw error
+            }
+        }
+    }
+
+    /// Throws staged notes away.
+    public func discard(_ staged: [StagedNote]) {
+        for item in staged { removeStagingParent(of: item.folder) }
+    }
+
+    /// Saves page changes to a note already in the library (the live editor's autosave).
+    public func save(_ changes: [PageChange], to id: NoteID) throws {
+        try withWriteLock {
+            var stored = try locateNote(id)
+            let writer = NoteFolderWriter(folder: stored.folder)
+            for change in changes { try writer.apply(change) }
+            let newPages = changes.map(\.pageID).filter { !stored.note.pages.contains($0) }
+            if !newPages.isEmpty {
+                stored.note.pages += newPages
+            }
+            stored.note.modified = Date().wholeSeconds
+            try writer.writeMetadata(stored.note)
+        }
+    }
+
+    /// A private staging folder holding a note folder with its metadata written.
+    func stage(_ note: Note) throws -> URL {
+        removeAbandonedStaging()
+        let area = stagingFolder.appendingPathComponent("\(getpid())-\(NoteID.random().rawValue)", isDirectory: true)
+        let noteFolder = area.appendingPathComponent(Library.noteFolderName(note.id), isDirectory: true)
+        try makeFolders(noteFolder)
+        try NoteFolderWriter(folder: noteFolder).writeMetadata(note)
+        return noteFolder
+    }
+
+    private func removeStagingParent(of noteFolder: URL) {
+        try? FileManager.default.removeItem(at: noteFolder.deletingLastPathComponent())
+    }
+
+    /// Staging folders of processes that died (their pid no longer runs) hold nothing anyone wants.
+    private func removeAbandonedStaging() {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: stagingFolder.path) else { return }
+        for entry in entries {
+            guard let pid = Int32(entry.split(separator: "-").first ?? ""), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(at: stagingFolder.appendingPathComponent(entry))
+        }
+    }
+}

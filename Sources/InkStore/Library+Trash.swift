@@ -1,0 +1,103 @@
+import Foundation
+import InkCore
+
+/// Something deleted, kept in the trash until restored or the trash is emptied.
+public struct TrashItem: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable { case note, notebook }
+    /// The trash entry's own id (not the note's).
+    public var id: String
+    public var kind: Kind
+    /// The note's title or the notebook's name.
+    public var name: String
+    /// For a note, its id; for a notebook, nil.
+    public var noteID: NoteID?
+    /// The notebook it was in (for a notebook: its parent).
+    public var notebook: NotebookPath
+    public var deletedAt: Date
+    public var noteCount: Int
+    /// The folder's name inside the trash entry.
+    var folderName: String
+}
+
+extension Library {
+    static let trashInfoName = "trash.json"
+
+    /// What the trash holds, newest first.
+    public func trashItems() throws -> [TrashItem] {
+        try subfolders(of: trashFolder).compactMap { entry in
+            let info = trashFolder.appendingPathComponent(entry).appendingPathComponent(Library.trashInfoName)
+            guard FileManager.default.fileExists(atPath: info.path) else { return nil }
+            return try JSONFile.read(TrashItem.self, from: info)
+        }
+        .sorted { ($0.deletedAt, $0.id) > ($1.deletedAt, $1.id) }
+    }
+
+    /// Puts a trashed note or notebook back where it was (recreating missing notebooks). A notebook whose
+    /// name was taken meanwhile comes back as "NAME (restored)".
+    @discardableResult
+    public func restore(_ reference: String) throws -> TrashItem {
+        try withWriteLock {
+            let items = try trashItems()
+            let matches = items.filter {
+                $0.id == reference || $0.noteID?.rawValue == reference
+                    || (reference.count >= 4 && ($0.id.hasPrefix(reference) || $0.noteID?.rawValue.hasPrefix(reference) == true))
+                    || $0.name == reference
+            }
+            guard let item = matches.first else { throw StoreError.noSuchTrashItem(reference) }
+            guard matches.count == 1 else {
+                throw StoreError.invalid("\"\(reference)\" matches \(matches.count) trash entries; use an entry id: "
+                    + matches.map(\.id).joined(separator: ", "))
+            }
+            let entry = trashFolder.appendingPathComponent(item.id, isDirectory: true)
+            let source = entry.appendingPathComponent(item.folderName, isDirectory: true)
+            var destinationParent = folder(of: item.notebook)
+            var destinationName = item.folderName
+            if item.kind == .notebook {
+                var candidate = item.name
+                var attempt = 1
+                while FileManager.default.fileExists(atPath: destinationParent.appendingPathComponent(candidate).path) {
+                    candidate = attempt == 1 ? "\(item.name) (restored)" : "\(item.name) (restored \(attempt))"
+                    attempt += 1
+                }
+                destinationName = candidate
+            }
+            if !FileManager.default.fileExists(atPath: destinationParent.path) {
+                try makeFolders(destinationParent)
+            }
+            destinationParent.appendPathComponent(destinationName, isDirectory: true)
+            try DurableFile.move(source, to: destinationParent)
+            try? FileManager.default.removeItem(at: entry)
+            return item
+        }
+    }
+
+    /// Deletes everything in the trash for good. Returns how many entries went.
+    @discardableResult
+    public func emptyTrash() throws -> Int {
+        try withWriteLock {
+            let items = try trashItems()
+            for item in items {
+                let entry = trashFolder.appendingPathComponent(item.id, isDirectory: true)
+                do {
+                    try FileManager.default.removeItem(at: entry)
+                } catch {
+                    throw StoreError.io(entry, "cannot remove: \(error.localizedDescription)")
+                }
+            }
+            return items.count
+        }
+    }
+
+    /// Moves `folder` into a new trash entry. The caller holds the lock.
+    func moveToTrash(_ folder: URL, kind: TrashItem.Kind, name: String, notebook: NotebookPath, noteCount: Int) throws -> TrashItem {
+        let entryID = NoteID.random().rawValue
+        let entry = trashFolder.appendingPathComponent(entryID, isDirectory: true)
+        try makeFolders(entry)
+        let noteID = kind == .note ? NoteID(rawValue: String(folder.lastPathComponent.dropLast(Library.noteSuffix.count))) : nil
+        let item = TrashItem(id: entryID, kind: kind, name: name, noteID: noteID, notebook: notebook,
+                             deletedAt: Date().wholeSeconds, noteCount: noteCount, folderName: folder.lastPathComponent)
+        try JSONFile.write(item, to: entry.appendingPathComponent(Library.trashInfoName))
+        try DurableFile.move(folder, to: entry.appendingPathComponent(folder.lastPathComponent, isDirectory: true))
+        return item
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import InkCore
+
+/// A note as found in a library: its metadata, its notebook and its folder.
+public struct StoredNote: Sendable, Equatable {
+    public var note: Note
+    public var notebook: NotebookPath
+    public var folder: URL
+}
+
+/// A library of notebooks, notes and pages in one folder, safe to share between processes.
+///
+/// ```text
+/// LIBRARY/
+///   inkwell-library.json       what this folder is (format version)
+///   notebooks/Work/Meetings/   a notebook is a folder; notebooks nest
+///     k3m9x2q7a1bc.note/       a note: note.json + one .inkpage file per page
+///   trash/                     deleted notes and notebooks, restorable
+/// ```
+/// Every change takes the library's lock and is written atomically: an interrupted command leaves
+/// either the old state or the new one.
+public final class Library: Sendable {
+    public let root: URL
+    let lock: LibraryLock
+
+    public static let markerName = "inkwell-library.json"
+    static let noteSuffix = ".note"
+    static let pageSuffix = ".inkpage"
+
+    var notebooksFolder: URL { root.appendingPathComponent("notebooks", isDirectory: true) }
+    var trashFolder: URL { root.appendingPathComponent("trash", isDirectory: true) }
+    var stagingFolder: URL { root.appendingPathComponent(".staging", isDirectory: true) }
+
+    /// Opens the library at `root`, which must have been created with ``create(at:)``.
+    public init(opening root: URL) throws {
+        self.root = root.standardizedFileURL
+        lock = LibraryLock(url: self.root.appendingPathComponent(".lock"))
+        guard FileManager.default.fileExists(atPath: self.root.appendingPathComponent(Library.markerName).path) else {
+            throw StoreError.notALibrary(self.root)
+        }
+    }
+
+    /// Creates a library at `root` (or opens the one already there) with an `Inbox` notebook.
+    @discardableResult
+    public static func create(at root: URL) throws -> Library {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: root, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.io(root, "cannot create the library folder: \(error.localizedDescription)")
+        }
+        let marker = root.appendingPathComponent(markerName)
+        if !fm.fileExists(atPath: marker.path) {
+            try JSONFile.write(LibraryMarker(format: 1, created: Date().wholeSeconds), to: marker)
+        }
+        let library = try Library(opening: root)
+        try library.lock.withExclusive {
+            for folder in [library.notebooksFolder, library.trashFolder] {
+                try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            try fm.createDirectory(at: library.folder(of: .inbox), withIntermediateDirectories: true)
+        }
+        return library
+    }
+
+    /// Where the library lives when `--library` is not given: `$INKWELL_LIBRARY`, else
+    /// `$XDG_DATA_HOME/inkwell`, else `~/.local/share/inkwell`.
+    public static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let explicit = environment["INKWELL_LIBRARY"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit, isDirectory: true)
+        }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("inkwell", isDirectory: true)
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/share/inkwell", isDirectory: true)
+    }
+
+    /// Runs `body` holding the library's write lock. Public operations take it themselves.
+    public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
+        try lock.withExclusive(body)
+    }
+
+    func folder(of notebook: NotebookPath) -> URL {
+        notebook.components.reduce(notebooksFolder) { $0.appendingPathComponent($1, isDirectory: true) }
+    }
+
+    func pageURL(_ page: PageID, in noteFolder: URL) -> URL {
+        noteFolder.appendingPathComponent(page.rawValue + Library.pageSuffix)
+    }
+
+    static func noteFolderName(_ id: NoteID) -> String { id.rawValue + noteSuffix }
+}
+
+struct LibraryMarker: Codable {
+    var format: Int
+    var created: Date
+}

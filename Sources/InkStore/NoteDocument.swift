@@ -1,0 +1,69 @@
+import Foundation
+import InkCore
+
+/// `note.json`: a note's metadata as a person reads it, with keys and tags in a stable order.
+struct NoteDocument: Codable {
+    var format: Int
+    var id: NoteID
+    var title: String
+    var created: Date
+    var modified: Date
+    var pinned: Bool
+    var tags: [Tag]
+    var removedTags: [Tag]
+    var pages: [PageID]
+    var source: String
+
+    init(_ note: Note) {
+        format = 1
+        id = note.id
+        title = note.title
+        created = note.created
+        modified = note.modified
+        pinned = note.pinned
+        tags = note.tags.sorted()
+        removedTags = note.removedTags.sorted()
+        pages = note.pages
+        source = note.source
+    }
+
+    var note: Note {
+        Note(id: id, title: title, created: created, modified: modified, pinned: pinned,
+             tags: Set(tags), removedTags: Set(removedTags), pages: pages, source: source)
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+/// A JSON file written atomically and read with a clear error naming it.
+enum JSONFile {
+    static func write<T: Encodable>(_ value: T, to url: URL) throws {
+        let data = try NoteDocument.encoder.encode(value)
+        try DurableFile.replace(url, with: [UInt8](data) + [0x0A])
+    }
+
+    static func read<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {
+        let bytes = try DurableFile.read(url)
+        do {
+            return try NoteDocument.decoder.decode(T.self, from: Data(bytes))
+        } catch {
+            throw StoreError.badMetadata(url, "not valid metadata: \(error)")
+        }
+    }
+}
+
+extension Date {
+    /// This date without its fraction of a second, as `note.json` stores it.
+    public var wholeSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}

@@ -1,0 +1,443 @@
+import InkCore
+
+/// One record of a page file: what a chunk means once decoded.
+public enum PageRecord: Sendable, Equatable {
+    /// The page's size and paper. The last header in a file wins.
+    case header(id: PageID, size: PageSize, template: PageTemplate)
+    /// A stroke; a later stroke with the same id replaces it.
+    case stroke(Stroke)
+    /// Strokes removed (erased or undone) since they were written.
+    case removal([StrokeID])
+}
+
+/// Something found wrong (or merely unknown) while reading a page file.
+public struct PageProblem: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The file does not start with the page signature, or has a version this build cannot read.
+        case badSignature
+        /// A chunk's CRC does not match its bytes: it was skipped.
+        case crcMismatch
+        /// The file ends inside a chunk (a torn write): the partial chunk was skipped.
+        case truncatedChunk
+        /// A chunk with a good CRC whose payload could not be decoded: it was skipped.
+        case badPayload
+        /// Bytes that are no chunk at all were stepped over to reach the next intact chunk.
+        case garbage
+        /// A chunk type this version does not know: skipped by length, not damage.
+        case unknownChunk
+    }
+
+    public let kind: Kind
+    /// Byte offset of the chunk (or bytes) in the file.
+    public let offset: Int
+    public let detail: String
+
+    /// Unknown chunks are expected from newer writers; everything else means lost bytes.
+    public var isDamage: Bool { kind != .unknownChunk }
+
+    public var description: String { "offset \(offset): \(detail)" }
+}
+
+/// The result of reading a page file: every intact record, and what was wrong.
+public struct DecodedPage: Sendable, Equatable {
+    public var page: Page
+    public var problems: [PageProblem]
+    /// Chunks read intact.
+    public var chunkCount: Int
+    /// Strokes written but since removed or replaced: what compaction would reclaim.
+    public var deadStrokeCount: Int
+    public var isDamaged: Bool { problems.contains(where: \.isDamage) }
+}
+
+/// The Inkwell page file format, version 1 (documented in docs/page-format.md).
+///
+/// A file is an 8-byte signature and a 2-byte version, then chunks of
+/// `u32 length, 4-byte type, payload, u32 CRC-32 of type and payload` (big-endian, as in PNG).
+public enum PageCodec {
+    public static let signature: [UInt8] = [0x89, 0x49, 0x4E, 0x4B, 0x0D, 0x0A, 0x1A, 0x0A]
+    public static let version: UInt16 = 1
+    /// Signature and version: the bytes every page file starts with.
+    public static var fileStart: [UInt8] { signature + [UInt8(version >> 8), UInt8(version & 0xFF)] }
+
+    static let headerType = FourCC("PHDR")
+    static let strokeType = FourCC("STRK")
+    static let removalType = FourCC("DELS")
+
+    /// Coordinates are stored in hundredths of a pixel.
+    static let positionScale: Float = 100
+    /// Pressure is stored in 1/1024 steps.
+    static let pressureScale: Float = 1024
+    /// Tilt angles are stored in thousandths of a radian.
+    static let angleScale: Float = 1000
+    /// Stored coordinates must lie within ±this many pixels.
+    public static let coordinateLimit: Float = 1_000_000
+
+    // MARK: Encoding
+
+    /// The chunks for `records`, ready to append to a page file.
+    public static func encode(_ records: [PageRecord]) throws(PageEncodingError) -> [UInt8] {
+        var out = ByteWriter(capacity: 64)
+        for record in records { try appendChunk(for: record, to: &out) }
+        return out.bytes
+    }
+
+    /// A complete, compacted file for `page`: signature, header, one chunk per stroke.
+    public static func encodeFile(_ page: Page) throws(PageEncodingError) -> [UInt8] {
+        var out = ByteWriter(capacity: 16 + page.pointCount * 6 + page.strokes.count * 32)
+        out.bytes += fileStart
+        try appendChunk(for: .header(id: page.id, size: page.size, template: page.template), to: &out)
+        for stroke in page.strokes { try appendChunk(for: .stroke(stroke), to: &out) }
+        return out.bytes
+    }
+
+    private static func appendChunk(for record: PageRecord, to out: inout ByteWriter) throws(PageEncodingError) {
+        let type: FourCC
+        var payload = ByteWriter()
+        switch record {
+        case let .header(id, size, template):
+            type = headerType
+            try encodeHeader(id: id, size: size, template: template, into: &payload)
+        case .stroke(let stroke):
+            type = strokeType
+            try encodeStroke(stroke, into: &payload)
+        case .removal(let ids):
+            type = removalType
+            payload.varint(UInt64(ids.count))
+            for id in ids { payload.varint(id.rawValue) }
+        }
+        guard payload.bytes.count <= Int(UInt32.max) else { throw PageEncodingError(reason: "chunk larger than 4 GiB") }
+        out.u32(UInt32(payload.bytes.count))
+        let typeStart = out.bytes.count
+        out.bytes += type.bytes
+        out.bytes += payload.bytes
+        let crc = out.bytes.withUnsafeBytes { crc32(UnsafeRawBufferPointer(rebasing: $0[typeStart...])) }
+        out.u32(crc)
+    }
+
+    private static func encodeHeader(id: PageID, size: PageSize, template: PageTemplate,
+                                     into out: inout ByteWriter) throws(PageEncodingError) {
+        for (name, value) in [("width", size.width), ("height", size.height), ("spacing", template.spacing)]
+        where !(value.isFinite && value > 0 && value <= coordinateLimit) {
+            throw PageEncodingError(reason: "page \(name) \(value) is not a positive size")
+        }
+        let idBytes = Array(id.rawValue.utf8)
+        out.varint(UInt64(idBytes.count))
+        out.bytes += idBytes
+        out.f32(size.width)
+        out.f32(size.height)
+        out.u8(template.kind.rawValue)
+        out.f32(template.spacing)
+        out.bytes += [template.paper.red, template.paper.green, template.paper.blue, template.paper.alpha]
+    }
+
+    private static func encodeStroke(_ stroke: Stroke, into out: inout ByteWriter) throws(PageEncodingError) {
+        guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 10_000 else {
+            throw PageEncodingError(reason: "stroke \(stroke.id) has width \(stroke.width)")
+        }
+        guard stroke.startTime.isFinite, abs(stroke.startTime) < 1e15 else {
+            throw PageEncodingError(reason: "stroke \(stroke.id) has start time \(stroke.startTime)")
+        }
+        let hasTilt = stroke.points.contains { $0.tilt != nil }
+        out.bytes.reserveCapacity(24 + stroke.points.count * (hasTilt ? 9 : 6))
+        out.varint(stroke.id.rawValue)
+        out.u8(stroke.tool.rawValue)
+        out.bytes += [stroke.color.red, stroke.color.green, stroke.color.blue, stroke.color.alpha]
+        out.f32(stroke.width)
+        out.zigzag(Int64(stroke.startTime.rounded()))
+        out.u8(hasTilt ? 1 : 0)
+        out.varint(UInt64(stroke.points.count))
+        var previous = QuantisedPoint.zero
+        for point in stroke.points {
+            let q = try QuantisedPoint(point, strokeID: stroke.id)
+            out.zigzag(q.x &- previous.x)
+            out.zigzag(q.y &- previous.y)
+            out.zigzag(q.pressure &- previous.pressure)
+            out.zigzag(q.time &- previous.time)
+            if hasTilt {
+                out.zigzag(q.altitude &- previous.altitude)
+                out.zigzag(q.azimuth &- previous.azimuth)
+            }
+            previous = q
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Reads every intact record of a page file. Never traps: damage is reported in `problems`.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, fallbackID: PageID) -> DecodedPage {
+        var problems: [PageProblem] = []
+        var assembler = PageAssembler(id: fallbackID)
+        let start = fileStart
+        guard bytes.count >= start.count, zip(bytes.prefix(start.count), start).allSatisfy({ $0 == $1 }) else {
+            problems.append(PageProblem(kind: .badSignature, offset: 0, detail: "not an Inkwell page file (bad signature or version)"))
+            return DecodedPage(page: assembler.page, problems: problems, chunkCount: 0, deadStrokeCount: 0)
+        }
+        var chunkCount = 0
+        var offset = start.count
+        while offset < bytes.count {
+            switch readChunk(bytes, at: offset) {
+            case .chunk(let type, let payload, let next):
+                chunkCount += 1
+                decodeRecord(type: type, payload: payload, bytes: bytes, offset: offset,
+                             into: &assembler, problems: &problems)
+                offset = next
+            case .failure(let kind, let detail):
+                problems.append(PageProblem(kind: kind, offset: offset, detail: detail))
+                guard let next = nextIntactChunk(bytes, after: offset) else { offset = bytes.count; break }
+                if next > offset + 1, kind != .truncatedChunk {
+                    problems.append(PageProblem(kind: .garbage, offset: offset,
+                                                detail: "skipped \(next - offset) bytes to the next intact chunk"))
+                }
+                offset = next
+            }
+        }
+        return DecodedPage(page: assembler.page, problems: problems, chunkCount: chunkCount,
+                           deadStrokeCount: assembler.deadStrokes)
+    }
+
+    /// Decodes a whole page file, throwing when it is damaged (for callers that must not lose ink silently).
+    public static func decodeStrict(_ bytes: [UInt8], fallbackID: PageID) throws(PageDecodingError) -> Page {
+        let decoded = bytes.withUnsafeBytes { decode($0, fallbackID: fallbackID) }
+        if let first = decoded.problems.first(where: \.isDamage) { throw PageDecodingError(problem: first) }
+        return decoded.page
+    }
+
+    private enum ChunkRead {
+        case chunk(type: FourCC, payload: Range<Int>, next: Int)
+        case failure(PageProblem.Kind, String)
+    }
+
+    private static func readChunk(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> ChunkRead {
+        guard bytes.count - offset >= 12 else {
+            return .failure(.truncatedChunk, "file ends inside a chunk header (\(bytes.count - offset) bytes left)")
+        }
+        var reader = ByteReader(bytes, start: offset)
+        let length = Int((try? reader.u32()) ?? 0)
+        let typeStart = offset + 4
+        guard length <= bytes.count - offset - 12 else {
+            if FourCC.isPlausible(bytes, at: typeStart) {
+                return .failure(.truncatedChunk, "chunk of \(length) bytes is cut off at the end of the file")
+            }
+            return .failure(.crcMismatch, "chunk length \(length) runs past the end of the file")
+        }
+        let type = FourCC(bytes, at: typeStart)
+        let payloadStart = typeStart + 4
+        let payloadEnd = payloadStart + length
+        let storedCRC = UInt32(bytes[payloadEnd]) << 24 | UInt32(bytes[payloadEnd + 1]) << 16
+            | UInt32(bytes[payloadEnd + 2]) << 8 | UInt32(bytes[payloadEnd + 3])
+        let actualCRC = crc32(UnsafeRawBufferPointer(rebasing: bytes[typeStart..<payloadEnd]))
+        guard storedCRC == actualCRC, FourCC.isPlausible(bytes, at: typeStart) else {
+            return .failure(.crcMismatch, "chunk '\(type)' fails its CRC check")
+        }
+        return .chunk(type: type, payload: payloadStart..<payloadEnd, next: payloadEnd + 4)
+    }
+
+    /// Resynchronises after damage: the first offset past `offset` where an intact chunk starts.
+    private static func nextIntactChunk(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> Int? {
+        var candidate = offset + 1
+        while candidate + 12 <= bytes.count {
+            if FourCC.isPlausible(bytes, at: candidate + 4), case .chunk = readChunk(bytes, at: candidate) {
+                return candidate
+            }
+            candidate += 1
+        }
+        return nil
+    }
+
+    private static func decodeRecord(type: FourCC, payload: Range<Int>, bytes: UnsafeRawBufferPointer, offset: Int,
+                                     into assembler: inout PageAssembler, problems: inout [PageProblem]) {
+        var reader = ByteReader(bytes, start: payload.lowerBound, end: payload.upperBound)
+        do throws(DecodeFailure) {
+            switch type {
+            case headerType: try assembler.apply(decodeHeader(&reader))
+            case strokeType: assembler.apply(.stroke(try decodeStroke(&reader)))
+            case removalType:
+                let count = try reader.varint()
+                guard count <= UInt64(reader.remaining) else { throw .malformed("removal count \(count) exceeds the chunk") }
+                var ids: [StrokeID] = []
+                ids.reserveCapacity(Int(count))
+                for _ in 0..<count { ids.append(StrokeID(try reader.varint())) }
+                assembler.apply(.removal(ids))
+            default:
+                problems.append(PageProblem(kind: .unknownChunk, offset: offset,
+                                            detail: "unknown chunk type '\(type)' (\(payload.count) bytes) skipped"))
+                return
+            }
+            guard reader.isAtEnd else { throw .malformed("\(reader.remaining) unexpected bytes at the end") }
+        } catch {
+            problems.append(PageProblem(kind: .badPayload, offset: offset, detail: "chunk '\(type)' \(error.reason)"))
+        }
+    }
+
+    private static func decodeHeader(_ reader: inout ByteReader) throws(DecodeFailure) -> PageRecord {
+        let idLength = try reader.varint()
+        guard idLength <= 64 else { throw .malformed("page id of \(idLength) bytes") }
+        let idBytes = try reader.bytes(Int(idLength))
+        let id = PageID(rawValue: String(decoding: idBytes, as: UTF8.self))
+        let width = try reader.f32(), height = try reader.f32()
+        let kindRaw = try reader.u8()
+        let spacing = try reader.f32()
+        let paper = RGBA(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8(), alpha: try reader.u8())
+        for value in [width, height, spacing] where !(value.isFinite && value > 0 && value <= coordinateLimit) {
+            throw .malformed("page dimension \(value) out of range")
+        }
+        guard PageID.isWellFormed(id.rawValue) else { throw .malformed("malformed page id") }
+        let kind = TemplateKind(rawValue: kindRaw) ?? .blank
+        return .header(id: id, size: PageSize(width: width, height: height),
+                       template: PageTemplate(kind: kind, spacing: spacing, paper: paper))
+    }
+
+    private static func decodeStroke(_ reader: inout ByteReader) throws(DecodeFailure) -> Stroke {
+        let id = StrokeID(try reader.varint())
+        let toolRaw = try reader.u8()
+        guard let tool = Tool(rawValue: toolRaw) else { throw .malformed("unknown tool \(toolRaw)") }
+        let color = RGBA(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8(), alpha: try reader.u8())
+        let width = try reader.f32()
+        guard width.isFinite, width > 0, width <= 10_000 else { throw .malformed("stroke width \(width)") }
+        let startTime = try reader.zigzag()
+        guard abs(startTime) < 1_000_000_000_000_000 else { throw .malformed("start time \(startTime)") }
+        let flags = try reader.u8()
+        let hasTilt = flags & 1 != 0
+        let count = try reader.varint()
+        guard count <= UInt64(reader.remaining / (hasTilt ? 6 : 4)) else {
+            throw .malformed("point count \(count) exceeds the chunk")
+        }
+        var points: [InkPoint] = []
+        points.reserveCapacity(Int(count))
+        var q = QuantisedPoint.zero
+        let limit = Int64(coordinateLimit * positionScale)
+        for _ in 0..<count {
+            q.x &+= try reader.zigzag()
+            q.y &+= try reader.zigzag()
+            q.pressure &+= try reader.zigzag()
+            q.time &+= try reader.zigzag()
+            if hasTilt {
+                q.altitude &+= try reader.zigzag()
+                q.azimuth &+= try reader.zigzag()
+            }
+            guard abs(q.x) <= limit, abs(q.y) <= limit, q.pressure >= 0, q.pressure <= 1024,
+                  abs(q.time) < 1 << 40, abs(q.altitude) < 1 << 20, abs(q.azimuth) < 1 << 20
+            else { throw .malformed("point out of range") }
+            points.append(q.point(hasTilt: hasTilt))
+        }
+        return Stroke(id: id, tool: tool, color: color, width: width, startTime: Double(startTime), points: points)
+    }
+}
+
+/// A point on the storage grid: the integers the format stores.
+struct QuantisedPoint {
+    var x: Int64, y: Int64, pressure: Int64, time: Int64, altitude: Int64, azimuth: Int64
+    static let zero = QuantisedPoint(x: 0, y: 0, pressure: 0, time: 0, altitude: 0, azimuth: 0)
+
+    init(x: Int64, y: Int64, pressure: Int64, time: Int64, altitude: Int64, azimuth: Int64) {
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+        self.time = time
+        self.altitude = altitude
+        self.azimuth = azimuth
+    }
+
+    init(_ p: InkPoint, strokeID: StrokeID) throws(PageEncodingError) {
+        let limit = PageCodec.coordinateLimit
+        guard p.x.isFinite, p.y.isFinite, abs(p.x) <= limit, abs(p.y) <= limit else {
+            throw PageEncodingError(reason: "stroke \(strokeID) has a point at (\(p.x), \(p.y)), beyond ±\(Int(limit)) px")
+        }
+        guard p.pressure.isFinite, p.pressure >= 0, p.pressure <= 1 else {
+            throw PageEncodingError(reason: "stroke \(strokeID) has pressure \(p.pressure), outside 0…1")
+        }
+        guard p.time.isFinite, abs(p.time) < 1e12 else {
+            throw PageEncodingError(reason: "stroke \(strokeID) has point time \(p.time)")
+        }
+        x = Int64((p.x * PageCodec.positionScale).rounded())
+        y = Int64((p.y * PageCodec.positionScale).rounded())
+        pressure = Int64((p.pressure * PageCodec.pressureScale).rounded())
+        time = Int64(p.time.rounded())
+        if let tilt = p.tilt {
+            guard tilt.altitude.isFinite, tilt.azimuth.isFinite, abs(tilt.altitude) < 100, abs(tilt.azimuth) < 100 else {
+                throw PageEncodingError(reason: "stroke \(strokeID) has tilt \(tilt)")
+            }
+            altitude = Int64((tilt.altitude * PageCodec.angleScale).rounded())
+            azimuth = Int64((tilt.azimuth * PageCodec.angleScale).rounded())
+        } else {
+            altitude = 0
+            azimuth = 0
+        }
+    }
+
+    @inline(__always)
+    func point(hasTilt: Bool) -> InkPoint {
+        InkPoint(x: Float(x) / PageCodec.positionScale, y: Float(y) / PageCodec.positionScale,
+                 pressure: Float(pressure) / PageCodec.pressureScale, time: Float(time),
+                 tilt: hasTilt ? Tilt(altitude: Float(altitude) / PageCodec.angleScale,
+                                      azimuth: Float(azimuth) / PageCodec.angleScale) : nil)
+    }
+}
+
+/// Builds a page from records in file order.
+struct PageAssembler {
+    private(set) var page: Page
+    private var index: [StrokeID: Int] = [:]
+    private var removed = 0
+    private(set) var deadStrokes = 0
+
+    init(id: PageID) { page = Page(id: id) }
+
+    mutating func apply(_ record: PageRecord) {
+        switch record {
+        case let .header(id, size, template):
+            page.id = id
+            page.size = size
+            page.template = template
+        case .stroke(let stroke):
+            if let at = index[stroke.id] {
+                page.strokes[at] = stroke
+                deadStrokes += 1
+            } else {
+                index[stroke.id] = page.strokes.count
+                page.strokes.append(stroke)
+            }
+        case .removal(let ids):
+            let doomed = Set(ids.filter { index[$0] != nil })
+            guard !doomed.isEmpty else { return }
+            page.strokes.removeAll { doomed.contains($0.id) }
+            deadStrokes += doomed.count
+            index = Dictionary(uniqueKeysWithValues: page.strokes.enumerated().map { ($1.id, $0) })
+        }
+    }
+}
+
+/// A chunk type: four ASCII letters, kept as their big-endian 32-bit value.
+struct FourCC: Equatable, CustomStringConvertible {
+    let value: UInt32
+    init(_ text: StaticString) {
+        value = (0..<4).reduce(0) { $0 << 8 | UInt32(text.utf8Start[$1]) }
+    }
+    init(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
+        value = (0..<4).reduce(0) { $0 << 8 | UInt32(buffer[offset + $1]) }
+    }
+
+    var bytes: [UInt8] { (0..<4).map { UInt8(value >> (24 - 8 * $0) & 0xFF) } }
+
+    var description: String {
+        String(decoding: bytes.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    }
+
+    /// Chunk types are letters only; anything else is not a chunk start.
+    static func isPlausible(_ buffer: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard offset + 4 <= buffer.count else { return false }
+        return buffer[offset..<offset + 4].allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+}
+
+/// A value could not be written to a page file.
+public struct PageEncodingError: Error, CustomStringConvertible, Sendable {
+    public let reason: String
+    public var description: String { reason }
+}
+
+/// A page file is damaged and a strict read was asked for.
+public struct PageDecodingError: Error, CustomStringConvertible, Sendable {
+    public let problem: PageProblem
+    public var description: String { problem.description }
+}

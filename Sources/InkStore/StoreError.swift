@@ -1,0 +1,42 @@
+import Foundation
+import InkCore
+
+/// Why a library operation failed. Every case names what it was about.
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+    /// A file operation failed.
+    case io(URL, String)
+    /// A page file is damaged beyond what the operation may ignore.
+    case damagedPage(URL, PageProblem)
+    /// A value could not be encoded.
+    case encoding(URL, String)
+    /// Metadata could not be read.
+    case badMetadata(URL, String)
+    /// The folder is not an Inkwell library.
+    case notALibrary(URL)
+    /// Another process holds the library's lock.
+    case locked(URL)
+    case noSuchNotebook(NotebookPath)
+    case notebookExists(NotebookPath)
+    case noSuchNote(String)
+    case ambiguousNote(String, [Note])
+    case noSuchTrashItem(String)
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case let .io(url, reason): "\(url.path): \(reason)"
+        case let .damagedPage(url, problem): "\(url.path): damaged page file at \(problem)"
+        case let .encoding(url, reason): "\(url.path): \(reason)"
+        case let .badMetadata(url, reason): "\(url.path): \(reason)"
+        case .notALibrary(let url): "\(url.path): not an Inkwell library (run `inkwell init` to create one)"
+        case .locked(let url): "\(url.path): the library is locked by another inkwell process; try again"
+        case .noSuchNotebook(let path): "no notebook \"\(path)\""
+        case .notebookExists(let path): "notebook \"\(path)\" already exists"
+        case .noSuchNote(let ref): "no note matches \"\(ref)\""
+        case let .ambiguousNote(ref, notes):
+            "\"\(ref)\" matches \(notes.count) notes: " + notes.prefix(5).map { "\($0.id) \"\($0.title)\"" }.joined(separator: ", ")
+        case .noSuchTrashItem(let ref): "nothing in the trash matches \"\(ref)\""
+        case .invalid(let reason): reason
+        }
+    }
+}
