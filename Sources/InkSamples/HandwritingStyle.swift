@@ -1,0 +1,36 @@
+/// How the text is written: which Hershey font, and whether letters join.
+public enum HandwritingStyle: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Separate upright letters from the simplex roman font.
+    case print
+    /// Slanted script whose letters join within a word where the font's glyphs meet.
+    case script
+
+    /// The `.jhf` file in the fonts folder that this style writes with.
+    public var fontFileName: String {
+        switch self {
+        case .print: "rowmans.jhf"
+        case .script: "scripts.jhf"
+        }
+    }
+
+    /// Largest gap, in font units, between two letters' pen paths that the pen bridges without
+    /// lifting; nil when letters never join.
+    var letterJoinGap: Double? {
+        switch self {
+        case .print: nil
+        case .script: 10
+        }
+    }
+
+    /// Largest gap, in font units, between two strokes of one glyph that the pen bridges.
+    /// The font lifts the pen where a hand would not (the humps of `m`, the two halves of `s`).
+    var strokeJoinGap: Double {
+        switch self {
+        case .print: 0.5
+        case .script: 5
+        }
+    }
+
+    /// True when dots and crossbars wait until the word's joined letters are written.
+    var defersMarks: Bool { self == .script }
+}

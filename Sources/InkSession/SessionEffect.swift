@@ -1,0 +1,70 @@
+import InkCore
+
+/// Something the session asks its shell to do. Effects know nothing of any UI; apply them in order.
+public enum SessionEffect: Sendable, Equatable {
+    /// Store these page changes, then send ``SessionEvent/saveFinished(_:at:)`` or
+    /// ``SessionEvent/saveFailed(_:reason:at:)`` with the request's id. Never two at once.
+    case save(SaveRequest)
+    /// Run handwriting recognition on these pages of the note (they have just been saved).
+    case recognize(NoteID, pages: [PageID])
+    /// The note's tags are now `tags` (recognised hashtags were added).
+    case updateTags(NoteID, tags: Set<Tag>)
+    case showNavigation
+    case hideNavigation
+    /// Ask the user whether to leave with unsaved changes; answer with ``SessionEvent/leaveAnswered(_:at:)``.
+    case confirmLeave
+    /// Close the note: the session has let go of it.
+    case leave
+    /// Tell the user something went wrong.
+    case reportError(String)
+    /// The app has been in the background long enough: the note's draft is final (its changes are
+    /// saved by the save requests before this effect; the undo history is gone).
+    case finaliseDraft(NoteID)
+    /// A diagnostic for developers only.
+    case debugLog(String)
+}
+
+/// Identifies a save request, so its outcome can be matched to it. Unique within a session.
+public struct SaveRequestID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (lhs: SaveRequestID, rhs: SaveRequestID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// What to store: the changes to a note's pages since the last successful save.
+public struct SaveRequest: Sendable, Equatable {
+    public let id: SaveRequestID
+    public let noteID: NoteID
+    /// One delta per changed page, in the note's page order (new pages come last, in the order added).
+    public let pages: [PageDelta]
+
+    public init(id: SaveRequestID, noteID: NoteID, pages: [PageDelta]) {
+        self.id = id
+        self.noteID = noteID
+        self.pages = pages
+    }
+}
+
+/// The changes to one page since the last successful save.
+public struct PageDelta: Sendable, Equatable {
+    public let pageID: PageID
+    public let size: PageSize
+    public let template: PageTemplate
+    /// True when the page has never been stored: the store creates it (and appends it to the note).
+    public let isNew: Bool
+    /// Strokes to add, in increasing id order (which is drawing order).
+    public let addedStrokes: [Stroke]
+    /// Ids of stored strokes to remove, in increasing order.
+    public let removedStrokeIDs: [StrokeID]
+
+    public init(pageID: PageID, size: PageSize, template: PageTemplate, isNew: Bool,
+                addedStrokes: [Stroke], removedStrokeIDs: [StrokeID]) {
+        self.pageID = pageID
+        self.size = size
+        self.template = template
+        self.isNew = isNew
+        self.addedStrokes = addedStrokes
+        self.removedStrokeIDs = removedStrokeIDs
+    }
+}

@@ -1,0 +1,67 @@
+import InkCore
+
+/// Something that happened to the editor, and when.
+///
+/// `at` is in seconds on any clock (virtual or real). A time earlier than the latest one seen, or one
+/// that isn't finite, is taken as the latest one seen, so the session's clock never runs backwards.
+public enum SessionEvent: Sendable, Equatable {
+    /// Opens a note with its stored pages (none for a new or imported note) and its tags.
+    case enterNote(NoteID, pages: [Page] = [], tags: Set<Tag> = [], removedTags: Set<Tag> = [], at: Double)
+    /// Appends an empty page to the open note and makes it the current page.
+    case addPage(PageID, size: PageSize = .remarkable, template: PageTemplate = PageTemplate(), at: Double)
+    /// Makes a page of the open note the current page.
+    case selectPage(PageID, at: Double)
+    /// The pen touches the current page: a stroke begins. The point's `time` is set by the session.
+    case penDown(InkPoint, tool: Tool = .pen, color: RGBA = .black, width: Float = 2, at: Double)
+    /// The pen moves while touching. The point's `time` is set by the session.
+    case penMove(InkPoint, at: Double)
+    /// The pen lifts, with an optional last point: the stroke is complete.
+    case penUp(InkPoint? = nil, at: Double)
+    /// Whole-stroke erase of strokes on the current page; one undo step however many it removes.
+    case erase([StrokeID], at: Double)
+    case undo(at: Double)
+    case redo(at: Double)
+    /// A finger tap (`count` 2 is a double tap) at page pixels `x`, `y`.
+    case tap(x: Double, y: Double, count: Int, at: Double)
+    /// The user asked to close the note.
+    case leaveRequested(at: Double)
+    /// The user's answer to ``SessionEffect/confirmLeave``.
+    case leaveAnswered(LeaveAnswer, at: Double)
+    /// The app went to the background.
+    case background(at: Double)
+    /// The app came back to the foreground.
+    case foreground(at: Double)
+    /// The store finished the save request with this id.
+    case saveFinished(SaveRequestID, at: Double)
+    /// The store could not carry out the save request with this id.
+    case saveFailed(SaveRequestID, reason: String, at: Double)
+    /// Handwriting recognition of a page found these hashtags.
+    case recognitionFinished(PageID, hashtags: [Tag], at: Double)
+    /// Handwriting recognition of a page failed.
+    case recognitionFailed(PageID, reason: String, at: Double)
+    /// Time passed: fires the timers that are due.
+    case tick(at: Double)
+
+    /// When the event happened, in seconds.
+    public var at: Double {
+        switch self {
+        case .enterNote(_, _, _, _, let at), .addPage(_, _, _, let at), .selectPage(_, let at),
+             .penDown(_, _, _, _, let at), .penMove(_, let at), .penUp(_, let at), .erase(_, let at),
+             .undo(let at), .redo(let at), .tap(_, _, _, let at), .leaveRequested(let at),
+             .leaveAnswered(_, let at), .background(let at), .foreground(let at), .saveFinished(_, let at),
+             .saveFailed(_, _, let at), .recognitionFinished(_, _, let at), .recognitionFailed(_, _, let at),
+             .tick(let at):
+            at
+        }
+    }
+}
+
+/// The user's answer when asked whether to leave a note with unsaved changes.
+public enum LeaveAnswer: Sendable, Equatable {
+    /// Save everything, then leave; if the save fails, stay.
+    case saveAndLeave
+    /// Leave now, dropping the unsaved changes.
+    case discard
+    /// Don't leave.
+    case stay
+}
