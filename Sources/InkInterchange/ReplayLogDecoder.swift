@@ -237,7 +237,7 @@ private struct Fields {
 
     func optionalNumber(_ key: String) throws(ImportError) -> Double? {
         guard let raw = object[key], !(raw is NSNull) else { return nil }
-        guard let number = raw as? NSNumber, !(raw is Bool), CFGetTypeIDIfBool(number) else {
+        guard let number = raw as? NSNumber, !isBoolean(number) else {
             throw fail("key \"\(key)\" is not a number")
         }
         let value = number.doubleValue
@@ -258,8 +258,8 @@ private struct Fields {
 
     func optionalBool(_ key: String) throws(ImportError) -> Bool? {
         guard let raw = object[key], !(raw is NSNull) else { return nil }
-        guard let flag = raw as? Bool else { throw fail("key \"\(key)\" is not true or false") }
-        return flag
+        guard let number = raw as? NSNumber, isBoolean(number) else { throw fail("key \"\(key)\" is not true or false") }
+        return number.boolValue
     }
 
     func optionalStringArray(_ key: String) throws(ImportError) -> [String]? {
@@ -269,7 +269,7 @@ private struct Fields {
     }
 }
 
-/// JSONSerialization gives booleans as NSNumber too; numbers are the ones that are not booleans.
-private func CFGetTypeIDIfBool(_ number: NSNumber) -> Bool {
-    String(cString: number.objCType) != "c"
+/// JSONSerialization gives `true`/`false` as NSNumbers too, of type "c" (char); numbers are the others.
+private func isBoolean(_ number: NSNumber) -> Bool {
+    String(cString: number.objCType) == "c"
 }

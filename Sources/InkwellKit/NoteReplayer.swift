@@ -1,0 +1,148 @@
+import Foundation
+import InkCore
+import InkInterchange
+import InkSession
+import InkStore
+
+/// One effect the session asked for during a replay, at its virtual time (`inkwell import --trace`).
+public struct TraceRecord: Sendable, Codable, Equatable {
+    /// Seconds since the recording began.
+    public var t: Double
+    public var effect: String
+    /// The 1-based page numbers concerned, where the effect concerns pages.
+    public var pages: [Int]?
+    public var strokesAdded: Int?
+    public var strokesRemoved: Int?
+    public var tags: [String]?
+    public var message: String?
+}
+
+/// Replays a recorded note through the editor session in virtual time, carrying out the session's
+/// effects against a staged note: the import produces exactly the pages, saves and tags that live
+/// writing would have. Saves complete instantly in virtual time.
+public struct NoteReplayer {
+    public var config: SessionConfig
+    /// Receives every effect as it happens (nil: no trace).
+    public var trace: (@Sendable (TraceRecord) -> Void)?
+
+    public init(config: SessionConfig = SessionConfig(), trace: (@Sendable (TraceRecord) -> Void)? = nil) {
+        self.config = config
+        self.trace = trace
+    }
+
+    /// Replays `recorded` into `staged`, which ends up holding every page the session saved.
+    public func replay(_ recorded: RecordedNote, into staged: inout StagedNote) throws {
+        var run = Run(session: Session(config: config), staged: staged, trace: trace)
+        let start = recorded.events.first?.time ?? 0
+        try run.send(.enterNote(staged.note.id, tags: staged.note.tags, removedTags: staged.note.removedTags, at: start))
+        var hasPage = false
+        for event in recorded.events {
+            try run.fireTimers(until: event.time)
+            switch event {
+            case let .newPage(size, template, at):
+                try run.send(.addPage(PageID.random(), size: size, template: template, at: at))
+                hasPage = true
+            case let .penDown(point, pen, at):
+                if !hasPage {
+                    try run.send(.addPage(PageID.random(), at: at))
+                    hasPage = true
+                }
+                try run.send(.penDown(InkPoint(point), tool: pen.tool, color: pen.color, width: pen.width, at: at))
+            case let .penMove(point, at):
+                try run.send(.penMove(InkPoint(point), at: at))
+            case let .penUp(point, at):
+                try run.send(.penUp(point.map(InkPoint.init), at: at))
+            case .undo(let at):
+                try run.send(.undo(at: at))
+            case .redo(let at):
+                try run.send(.redo(at: at))
+            case let .tap(x, y, count, at):
+                try run.send(.tap(x: Double(x), y: Double(y), count: count, at: at))
+            }
+        }
+        let end = (recorded.events.last?.time ?? start) + config.autosaveDelay
+        try run.fireTimers(until: end)
+        try run.send(.leaveRequested(at: end))
+        staged = run.staged
+        guard run.left else {
+            throw ImportError(file: staged.note.title, reason: "the session did not let go of the note after saving")
+        }
+    }
+
+    /// The shell around one replay: sends events, carries out effects, feeds outcomes back.
+    private struct Run {
+        var session: Session
+        var staged: StagedNote
+        let trace: (@Sendable (TraceRecord) -> Void)?
+        var pageNumbers: [PageID: Int] = [:]
+        var left = false
+        var start: Double?
+
+        mutating func fireTimers(until time: Double) throws {
+            while let deadline = session.state.nextDeadline, deadline <= time {
+                try send(.tick(at: deadline))
+            }
+        }
+
+        mutating func send(_ event: SessionEvent) throws {
+            if start == nil { start = event.at }
+            var queue = session.send(event)[...]
+            while let effect = queue.popFirst() {
+                let now = session.state.clock ?? event.at
+                queue += try apply(effect, at: now)
+            }
+        }
+
+        /// Carries out one effect; returns the effects of any event it fed back.
+        private mutating func apply(_ effect: SessionEffect, at now: Double) throws -> [SessionEffect] {
+            let t = now - (start ?? now)
+            switch effect {
+            case .save(let request):
+                for delta in request.pages {
+                    if pageNumbers[delta.pageID] == nil { pageNumbers[delta.pageID] = pageNumbers.count + 1 }
+                    try staged.apply(PageChange(pageID: delta.pageID, isNewPage: delta.isNew, size: delta.size,
+                                                template: delta.template, added: delta.addedStrokes,
+                                                removed: delta.removedStrokeIDs))
+                }
+                record(t, "save", pages: request.pages.map(\.pageID),
+                       added: request.pages.reduce(0) { $0 + $1.addedStrokes.count },
+                       removed: request.pages.reduce(0) { $0 + $1.removedStrokeIDs.count })
+                return session.send(.saveFinished(request.id, at: now))
+            case .recognize(_, let pages):
+                // Recognition is not part of import yet; the pages are recognised by `inkwell index`.
+                record(t, "recognize", pages: pages)
+            case .updateTags(_, let tags):
+                try staged.update { $0.tags = tags }
+                record(t, "tags", tags: tags.sorted().map(\.name))
+            case .showNavigation: record(t, "showNavigation")
+            case .hideNavigation: record(t, "hideNavigation")
+            case .confirmLeave:
+                record(t, "confirmLeave")
+                return session.send(.leaveAnswered(.saveAndLeave, at: now))
+            case .leave:
+                left = true
+                record(t, "leave")
+            case .reportError(let message):
+                record(t, "error", message: message)
+                throw ImportError(file: staged.note.title, reason: "saving failed: \(message)")
+            case .finaliseDraft: record(t, "finaliseDraft")
+            case .debugLog(let message): record(t, "debug", message: message)
+            }
+            return []
+        }
+
+        private func record(_ t: Double, _ name: String, pages: [PageID]? = nil, added: Int? = nil, removed: Int? = nil,
+                            tags: [String]? = nil, message: String? = nil) {
+            guard let trace else { return }
+            trace(TraceRecord(t: (t * 1000).rounded() / 1000, effect: name, pages: pages?.compactMap { pageNumbers[$0] },
+                              strokesAdded: added, strokesRemoved: removed, tags: tags, message: message))
+        }
+    }
+}
+
+extension InkPoint {
+    /// A recorded position; the session sets the time.
+    init(_ point: RecordedPoint) {
+        self.init(x: point.x, y: point.y, pressure: point.pressure, tilt: point.tilt)
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+import InkwellKit
+
+@main
+struct Inkwell: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inkwell",
+        abstract: "A handwriting notebook engine: import pen recordings, organise notes, check the library.",
+        discussion: """
+            The library lives in --library DIR, else $INKWELL_LIBRARY, else $XDG_DATA_HOME/inkwell \
+            (~/.local/share/inkwell). Listing commands take --json for scripts.
+            """,
+        version: InkwellVersion.current,
+        subcommands: [
+            InitCommand.self, ImportCommand.self, NoteCommand.self, NotebookCommand.self,
+            TrashCommand.self, StatsCommand.self, CheckCommand.self, SampleCommand.self,
+        ]
+    )
+}

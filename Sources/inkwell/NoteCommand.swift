@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import InkCore
+import InkStore
+
+struct NoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "note",
+        abstract: "Create, list, show and organise notes.",
+        discussion: "A NOTE argument is a note id, a unique id prefix (4+ characters) or an exact title.",
+        subcommands: [Create.self, List.self, Show.self, Rename.self, Move.self, Delete.self, Pin.self, TagNote.self]
+    )
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an empty note.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note's title.") var title: String
+        @Option(help: "The notebook to put it in.") var notebook: String = "Inbox"
+        @Option(name: .customLong("tag"), help: "A tag to give it (repeatable).") var tags: [String] = []
+        @Flag(help: "Pin it.") var pinned = false
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let tags = try Set(tags.map(parseTag))
+            let stored = try library.openOrCreate().createNote(title: title, in: try notebookPath(notebook), tags: tags, pinned: pinned)
+            if output.json { return try printJSON(NoteRow(stored)) }
+            print("created note \(stored.note.id) \"\(stored.note.title)\" in \(stored.notebook)")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List notes, newest first.",
+            discussion: "Filters combine: --notebook Work --tag q3 --tag budget --pinned lists pinned notes under Work tagged both q3 and budget."
+        )
+        @OptionGroup var library: LibraryOptions
+        @Option(help: "Only notes in this notebook and the notebooks inside it.") var notebook: String?
+        @Option(name: .customLong("tag"), help: "Only notes with this tag (repeatable: all must match).") var tags: [String] = []
+        @Flag(help: "Only pinned notes.") var pinned = false
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let library = try library.open()
+            let scope = try notebook.map(notebookPath) ?? .root
+            let wanted = try Set(tags.map(parseTag))
+            let notes = try library.notes(in: scope)
+                .filter { wanted.isSubset(of: $0.note.tags) && (!pinned || $0.note.pinned) }
+                .sorted { ($0.note.pinned ? 1 : 0, $0.note.created, $0.note.id) > ($1.note.pinned ? 1 : 0, $1.note.created, $1.note.id) }
+            if output.json { return try printJSON(notes.map(NoteRow.init)) }
+            if notes.isEmpty { printError("no notes match") }
+            for note in notes { print(NoteRow(note).line) }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a note's details and pages.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note.") var note: String
+        @OptionGroup var output: OutputOptions
+
+        struct Details: Encodable {
+            var note: NoteRow
+            var pages: [PageRow]
+        }
+
+        struct PageRow: Encodable {
+            var number: Int
+            var id: String
+            var width: Float
+            var height: Float
+            var template: String
+            var strokes: Int
+            var points: Int
+        }
+
+        func run() throws {
+            let library = try library.open()
+            let stored = try library.note(matching: note)
+            let pages = try library.pages(of: stored)
+            let rows = pages.enumerated().map { index, page in
+                PageRow(number: index + 1, id: page.id.rawValue, width: page.size.width, height: page.size.height,
+                        template: page.template.kind.description, strokes: page.strokes.count, points: page.pointCount)
+            }
+            let details = Details(note: NoteRow(stored), pages: rows)
+            if output.json { return try printJSON(details) }
+            let n = details.note
+            print("""
+                \(n.title)
+                  id        \(n.id)
+                  notebook  \(n.notebook)
+                  created   \(DateFormatter.short.string(from: n.created))
+                  modified  \(DateFormatter.short.string(from: n.modified))
+                  pinned    \(n.pinned ? "yes" : "no")
+                  tags      \(n.tags.isEmpty ? "-" : n.tags.map { "#" + $0 }.joined(separator: " "))
+                  source    \(n.source)
+                  pages     \(rows.count)
+                """)
+            for row in rows {
+                print("    \(row.number). \(Int(row.width))×\(Int(row.height)) \(row.template), \(row.strokes) strokes, \(row.points) points")
+            }
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Give a note a new title.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note.") var note: String
+        @Argument(help: "The new title.") var title: String
+
+        func run() throws {
+            let library = try library.open()
+            let stored = try library.updateNote(try library.note(matching: note).note.id) { $0.title = title }
+            print("renamed note \(stored.note.id) to \"\(stored.note.title)\"")
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a note to another notebook (created if missing).")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note.") var note: String
+        @Argument(help: "The destination notebook.") var notebook: String
+
+        func run() throws {
+            let library = try library.open()
+            let moved = try library.moveNote(try library.note(matching: note).note.id, to: try notebookPath(notebook))
+            print("moved note \(moved.note.id) to \(moved.notebook)")
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move a note to the trash.", discussion: "`inkwell trash restore` brings it back.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note.") var note: String
+
+        func run() throws {
+            let library = try library.open()
+            let item = try library.deleteNote(try library.note(matching: note).note.id)
+            print("moved note \"\(item.name)\" to the trash as \(item.id)")
+        }
+    }
+
+    struct Pin: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pin a note to the top of listings (or unpin it).")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note.") var note: String
+        @Flag(help: "Unpin instead.") var off = false
+
+        func run() throws {
+            let library = try library.open()
+            let stored = try library.updateNote(try library.note(matching: note).note.id) { $0.pinned = !off }
+            print("\(off ? "unpinned" : "pinned") \"\(stored.note.title)\"")
+        }
+    }
+
+    struct TagNote: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tag", abstract: "Add or remove tags.",
+            discussion: "A tag removed here is remembered, so handwriting recognition will not add it back.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note.") var note: String
+        @Option(name: .customLong("add"), help: "A tag to add (repeatable).") var add: [String] = []
+        @Option(name: .customLong("remove"), help: "A tag to remove (repeatable).") var remove: [String] = []
+
+        func validate() throws {
+            guard !add.isEmpty || !remove.isEmpty else { throw ValidationError("give --add TAG or --remove TAG") }
+        }
+
+        func run() throws {
+            let library = try library.open()
+            let added = try Set(add.map(parseTag)), removed = try Set(remove.map(parseTag))
+            let stored = try library.updateNote(try library.note(matching: note).note.id) { note in
+                note.tags.formUnion(added)
+                note.removedTags.subtract(added)
+                note.tags.subtract(removed)
+                note.removedTags.formUnion(removed)
+            }
+            let tags = stored.note.tags.sorted().map { "#" + $0.name }
+            print("\"\(stored.note.title)\": \(tags.isEmpty ? "no tags" : tags.joined(separator: " "))")
+        }
+    }
+}
+
+/// Parses a tag argument (`q3-plan` or `#q3-plan`), explaining what a tag may hold when it fails.
+func parseTag(_ text: String) throws -> Tag {
+    guard let tag = Tag(text) else {
+        throw ValidationError("\"\(text)\" is not a tag: use letters, digits, '-', '_' and '/' (at most 64)")
+    }
+    return tag
+}

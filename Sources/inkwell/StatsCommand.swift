@@ -1,0 +1,66 @@
+import ArgumentParser
+import InkStore
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count notes, pages, strokes and bytes.")
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let stats = try library.open().stats()
+        if output.json { return try printJSON(stats) }
+        print("""
+            notebooks  \(stats.notebooks)
+            notes      \(stats.notes) (\(stats.pinned) pinned)
+            pages      \(stats.pages)
+            strokes    \(stats.strokes)
+            points     \(stats.points)
+            tags       \(stats.tags)
+            trash      \(stats.trashed)
+            page bytes \(stats.bytes)\(stats.points > 0 ? String(format: " (%.2f per point)", Double(stats.bytes) / Double(stats.points)) : "")
+            """)
+    }
+}
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Verify every page file (signature, chunk CRCs, structure).",
+        discussion: "Reports, per damaged page, what was lost and what is still readable. Exits 1 when anything is damaged."
+    )
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var output: OutputOptions
+
+    struct Row: Encodable {
+        var note: String
+        var title: String
+        var page: String
+        var file: String
+        var missing: Bool
+        var damaged: Bool
+        var readableStrokes: Int
+        var problems: [String]
+    }
+
+    func run() throws {
+        let reports = try library.open().check()
+        let rows = reports.map { report in
+            Row(note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: report.file.path,
+                missing: report.missing, damaged: report.isDamaged,
+                readableStrokes: report.decoded?.page.strokes.count ?? 0,
+                problems: report.decoded?.problems.map(\.description) ?? ["file is missing"])
+        }
+        let damaged = rows.filter(\.damaged)
+        if output.json {
+            try printJSON(rows)
+        } else {
+            for row in damaged {
+                print("\(row.file): \(row.missing ? "missing" : "damaged") (note \(row.note) \"\(row.title)\")")
+                for problem in row.problems { print("  \(problem)") }
+                if !row.missing { print("  salvageable: \(row.readableStrokes) intact stroke\(row.readableStrokes == 1 ? "" : "s")") }
+            }
+            print("checked \(rows.count) page\(rows.count == 1 ? "" : "s"): \(damaged.isEmpty ? "all intact" : "\(damaged.count) damaged")")
+        }
+        if !damaged.isEmpty { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import InkStore
+
+struct TrashCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trash",
+        abstract: "List, restore or empty deleted notes and notebooks.",
+        subcommands: [List.self, Restore.self, Empty.self]
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the trash, newest first.")
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let items = try library.open().trashItems()
+            if output.json { return try printJSON(items) }
+            if items.isEmpty { printError("the trash is empty") }
+            for item in items {
+                let place = item.notebook.isRoot ? "library root" : item.notebook.description
+                print("\(item.id)  \(item.kind.rawValue) \"\(item.name)\" from \(place), deleted \(DateFormatter.short.string(from: item.deletedAt))")
+            }
+        }
+    }
+
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put a deleted note or notebook back where it was.",
+            discussion: "REF is a trash entry id, a note id, or the name it had.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "What to restore.") var reference: String
+
+        func run() throws {
+            let item = try library.open().restore(reference)
+            print("restored \(item.kind.rawValue) \"\(item.name)\"")
+        }
+    }
+
+    struct Empty: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete everything in the trash for good.")
+        @OptionGroup var library: LibraryOptions
+        @Flag(help: "Do not ask; required when not on a terminal.") var yes = false
+
+        func run() throws {
+            let library = try library.open()
+            let count = try library.trashItems().count
+            guard count > 0 else { return print("the trash is already empty") }
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw ValidationError("emptying the trash cannot be undone: pass --yes to confirm")
+                }
+                print("Delete \(count) item\(count == 1 ? "" : "s") for good? [y/N] ", terminator: "")
+                guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return print("kept the trash") }
+            }
+            print("deleted \(try library.emptyTrash()) item\(count == 1 ? "" : "s") for good")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@Suite("inkwell command")
+struct CommandTests {
+    let cli = CLI()
+
+    @Test("help explains every command")
+    func help() throws {
+        let help = try cli.ok(["--help"])
+        for command in ["init", "import", "note", "notebook", "trash", "stats", "check"] {
+            #expect(help.contains(command))
+        }
+        #expect(try cli.ok(["note", "list", "--help"]).contains("--tag"))
+    }
+
+    @Test("notebooks and notes: create, list with filters, show, rename, move, pin, tag")
+    func organise() throws {
+        try cli.ok(["init"])
+        try cli.ok(["notebook", "create", "Work/Meetings"])
+        let notebooks = try cli.json(["notebook", "list"]) as! [[String: Any]]
+        #expect(notebooks.map { $0["path"] as! String } == ["Inbox", "Work", "Work/Meetings"])
+
+        let a = try cli.json(["note", "create", "Budget", "--notebook", "Work/Meetings", "--tag", "q3", "--tag", "money"]) as! [String: Any]
+        _ = try cli.json(["note", "create", "Retro", "--notebook", "Work", "--tag", "q3"])
+        _ = try cli.json(["note", "create", "Groceries"])
+        let id = a["id"] as! String
+
+        func titles(_ args: [String]) throws -> [String] {
+            (try cli.json(["note", "list"] + args) as! [[String: Any]]).map { $0["title"] as! String }.sorted()
+        }
+        #expect(try titles([]) == ["Budget", "Groceries", "Retro"])
+        #expect(try titles(["--notebook", "Work"]) == ["Budget", "Retro"])
+        #expect(try titles(["--tag", "q3"]) == ["Budget", "Retro"])
+        #expect(try titles(["--tag", "q3", "--tag", "money"]) == ["Budget"])
+
+        try cli.ok(["note", "pin", String(id.prefix(6))])
+        #expect(try titles(["--pinned"]) == ["Budget"])
+        try cli.ok(["note", "rename", id, "Budget 2027"])
+        try cli.ok(["note", "move", "Budget 2027", "Archive"])
+        try cli.ok(["note", "tag", id, "--add", "#Final", "--remove", "money"])
+        let shown = try cli.json(["note", "show", id]) as! [String: Any]
+        let note = shown["note"] as! [String: Any]
+        #expect(note["title"] as? String == "Budget 2027")
+        #expect(note["notebook"] as? String == "Archive")
+        #expect(note["tags"] as? [String] == ["final", "q3"])
+        #expect(note["pinned"] as? Bool == true)
+    }
+
+    @Test("mistakes get a clear error and a non-zero exit")
+    func errors() throws {
+        try cli.ok(["init"])
+        let missing = try cli.run(["note", "show", "no-such-note"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("no note matches \"no-such-note\""))
+        let badNotebook = try cli.run(["notebook", "create", "../escape"])
+        #expect(badNotebook.status != 0)
+        #expect(badNotebook.stderr.contains("relative path component"))
+        let badTag = try cli.run(["note", "create", "X", "--tag", "has space"])
+        #expect(badTag.status != 0)
+        #expect(badTag.stderr.contains("is not a tag"))
+        let notLibrary = try CLI().run(["note", "list"])
+        #expect(notLibrary.status != 0)
+        #expect(notLibrary.stderr.contains("not an Inkwell library"))
+    }
+
+    @Test("delete goes to the trash and restore brings it back")
+    func trash() throws {
+        try cli.ok(["init"])
+        try cli.ok(["note", "create", "Keep me", "--notebook", "Work"])
+        try cli.ok(["notebook", "delete", "Work"])
+        #expect((try cli.json(["note", "list"]) as! [Any]).isEmpty)
+        let items = try cli.json(["trash", "list"]) as! [[String: Any]]
+        #expect(items.count == 1 && items[0]["kind"] as? String == "notebook")
+        try cli.ok(["trash", "restore", "Work"])
+        #expect((try cli.json(["note", "list"]) as! [[String: Any]]).map { $0["title"] as! String } == ["Keep me"])
+        try cli.ok(["note", "delete", "Keep me"])
+        let refused = try cli.run(["trash", "empty"])
+        #expect(refused.status != 0 && refused.stderr.contains("--yes"))
+        try cli.ok(["trash", "empty", "--yes"])
+        #expect((try cli.json(["trash", "list"]) as! [Any]).isEmpty)
+    }
+
+    @Test("two processes writing one library lose nothing")
+    func concurrentWriters() throws {
+        try cli.ok(["init"])
+        let created = try cli.json(["note", "create", "Shared"]) as! [String: Any]
+        let id = created["id"] as! String
+        // Many processes at once read-modify-write the same note.json; without the lock, tags would be lost.
+        let group = DispatchGroup()
+        let failures = LockedCounter()
+        for writer in 0..<2 {
+            for n in 0..<12 {
+                group.enter()
+                DispatchQueue.global().async {
+                    defer { group.leave() }
+                    if (try? cli.run(["note", "tag", id, "--add", "w\(writer)-\(n)"]))?.status != 0 { failures.increment() }
+                }
+            }
+        }
+        group.wait()
+        #expect(failures.value == 0)
+        let note = (try cli.json(["note", "show", id]) as! [String: Any])["note"] as! [String: Any]
+        #expect((note["tags"] as! [String]).count == 24)
+    }
+}
+
+/// A counter safe to bump from several threads.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
