@@ -74,42 +74,57 @@ public enum PageCodec {
 
     // MARK: Encoding
 
-    /// The chunks for `records`, ready to append to a page file.
+    /// Consecutive strokes share a chunk until it holds this many payload bytes.
+    static let strokeChunkBytes = 32 * 1024
+
+    /// The chunks for `records`, ready to append to a page file. Consecutive strokes share chunks
+    /// (up to ``strokeChunkBytes`` each), so a save of many strokes pays the chunk framing once.
     public static func encode(_ records: [PageRecord]) throws(PageEncodingError) -> [UInt8] {
         var out = ByteWriter(capacity: 64)
-        for record in records { try appendChunk(for: record, to: &out) }
-        return out.bytes
-    }
-
-    /// A complete, compacted file for `page`: signature, header, one chunk per stroke.
-    public static func encodeFile(_ page: Page) throws(PageEncodingError) -> [UInt8] {
-        var out = ByteWriter(capacity: 16 + page.pointCount * 6 + page.strokes.count * 32)
-        out.bytes += fileStart
-        try appendChunk(for: .header(id: page.id, size: page.size, template: page.template), to: &out)
-        for stroke in page.strokes { try appendChunk(for: .stroke(stroke), to: &out) }
-        return out.bytes
-    }
-
-    private static func appendChunk(for record: PageRecord, to out: inout ByteWriter) throws(PageEncodingError) {
-        let type: FourCC
-        var payload = ByteWriter()
-        switch record {
-        case let .header(id, size, template):
-            type = headerType
-            try encodeHeader(id: id, size: size, template: template, into: &payload)
-        case .stroke(let stroke):
-            type = strokeType
-            try encodeStroke(stroke, into: &payload)
-        case .removal(let ids):
-            type = removalType
-            payload.varint(UInt64(ids.count))
-            for id in ids { payload.varint(id.rawValue) }
+        var batch: [Stroke] = []
+        var batchBytes = 0
+        func flush() throws(PageEncodingError) {
+            guard !batch.isEmpty else { return }
+            try appendChunk(type: strokeType, payload: encodeStrokes(batch), to: &out)
+            batch.removeAll(keepingCapacity: true)
+            batchBytes = 0
         }
-        guard payload.bytes.count <= Int(UInt32.max) else { throw PageEncodingError(reason: "chunk larger than 4 GiB") }
-        out.u32(UInt32(payload.bytes.count))
+        for record in records {
+            switch record {
+            case .stroke(let stroke):
+                batch.append(stroke)
+                batchBytes += 16 + stroke.points.count * 6
+                if batchBytes >= strokeChunkBytes { try flush() }
+            case let .header(id, size, template):
+                try flush()
+                var payload = ByteWriter()
+                try encodeHeader(id: id, size: size, template: template, into: &payload)
+                try appendChunk(type: headerType, payload: payload.bytes, to: &out)
+            case .removal(let ids):
+                try flush()
+                var payload = ByteWriter()
+                payload.varint(UInt64(ids.count))
+                for id in ids { payload.varint(id.rawValue) }
+                try appendChunk(type: removalType, payload: payload.bytes, to: &out)
+            }
+        }
+        try flush()
+        return out.bytes
+    }
+
+    /// A complete, compacted file for `page`: signature, header, the strokes.
+    public static func encodeFile(_ page: Page) throws(PageEncodingError) -> [UInt8] {
+        let records = [PageRecord.header(id: page.id, size: page.size, template: page.template)]
+            + page.strokes.map(PageRecord.stroke)
+        return fileStart + (try encode(records))
+    }
+
+    private static func appendChunk(type: FourCC, payload: [UInt8], to out: inout ByteWriter) throws(PageEncodingError) {
+        guard payload.count <= Int(UInt32.max) else { throw PageEncodingError(reason: "chunk larger than 4 GiB") }
+        out.u32(UInt32(payload.count))
         let typeStart = out.bytes.count
         out.bytes += type.bytes
-        out.bytes += payload.bytes
+        out.bytes += payload
         let crc = out.bytes.withUnsafeBytes { crc32(UnsafeRawBufferPointer(rebasing: $0[typeStart...])) }
         out.u32(crc)
     }
@@ -130,35 +145,53 @@ public enum PageCodec {
         out.bytes += [template.paper.red, template.paper.green, template.paper.blue, template.paper.alpha]
     }
 
-    private static func encodeStroke(_ stroke: Stroke, into out: inout ByteWriter) throws(PageEncodingError) {
-        guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 10_000 else {
-            throw PageEncodingError(reason: "stroke \(stroke.id) has width \(stroke.width)")
-        }
-        guard stroke.startTime.isFinite, abs(stroke.startTime) < 1e15 else {
-            throw PageEncodingError(reason: "stroke \(stroke.id) has start time \(stroke.startTime)")
-        }
-        let hasTilt = stroke.points.contains { $0.tilt != nil }
-        out.bytes.reserveCapacity(24 + stroke.points.count * (hasTilt ? 9 : 6))
-        out.varint(stroke.id.rawValue)
-        out.u8(stroke.tool.rawValue)
-        out.bytes += [stroke.color.red, stroke.color.green, stroke.color.blue, stroke.color.alpha]
-        out.f32(stroke.width)
-        out.zigzag(Int64(stroke.startTime.rounded()))
-        out.u8(hasTilt ? 1 : 0)
-        out.varint(UInt64(stroke.points.count))
-        var previous = QuantisedPoint.zero
-        for point in stroke.points {
-            let q = try QuantisedPoint(point, strokeID: stroke.id)
-            out.zigzag(q.x &- previous.x)
-            out.zigzag(q.y &- previous.y)
-            out.zigzag(q.pressure &- previous.pressure)
-            out.zigzag(q.time &- previous.time)
-            if hasTilt {
-                out.zigzag(q.altitude &- previous.altitude)
-                out.zigzag(q.azimuth &- previous.azimuth)
+    /// Flags of a stroke in a `STRK` chunk.
+    static let hasTiltFlag: UInt8 = 1
+    static let hasStyleFlag: UInt8 = 2
+
+    /// A `STRK` payload: a count, then per stroke its flags, id (delta), style (when it differs from the
+    /// previous stroke's), start time (delta, ms), point count and points as second-order deltas.
+    private static func encodeStrokes(_ strokes: [Stroke]) throws(PageEncodingError) -> [UInt8] {
+        var out = ByteWriter(capacity: strokes.reduce(8) { $0 + 16 + $1.points.count * 6 })
+        out.varint(UInt64(strokes.count))
+        var previous: Stroke?
+        for stroke in strokes {
+            guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 10_000 else {
+                throw PageEncodingError(reason: "stroke \(stroke.id) has width \(stroke.width)")
             }
-            previous = q
+            guard stroke.startTime.isFinite, abs(stroke.startTime) < 1e15 else {
+                throw PageEncodingError(reason: "stroke \(stroke.id) has start time \(stroke.startTime)")
+            }
+            let hasTilt = stroke.points.contains { $0.tilt != nil }
+            let newStyle = previous.map { $0.tool != stroke.tool || $0.color != stroke.color || $0.width != stroke.width } ?? true
+            out.u8((hasTilt ? hasTiltFlag : 0) | (newStyle ? hasStyleFlag : 0))
+            out.zigzag(Int64(bitPattern: stroke.id.rawValue &- (previous?.id.rawValue ?? 0)))
+            if newStyle {
+                out.u8(stroke.tool.rawValue)
+                out.bytes += [stroke.color.red, stroke.color.green, stroke.color.blue, stroke.color.alpha]
+                out.f32(stroke.width)
+            }
+            out.zigzag(Int64(stroke.startTime.rounded()) &- Int64((previous?.startTime ?? 0).rounded()))
+            out.varint(UInt64(stroke.points.count))
+            var last = QuantisedPoint.zero, step = QuantisedPoint.zero
+            for point in stroke.points {
+                let q = try QuantisedPoint(point, strokeID: stroke.id)
+                let delta = q - last
+                let curve = delta - step
+                out.zigzag(curve.x)
+                out.zigzag(curve.y)
+                out.zigzag(curve.pressure)
+                out.zigzag(curve.time)
+                if hasTilt {
+                    out.zigzag(curve.altitude)
+                    out.zigzag(curve.azimuth)
+                }
+                last = q
+                step = delta
+            }
+            previous = stroke
         }
+        return out.bytes
     }
 
     // MARK: Decoding
@@ -250,7 +283,7 @@ public enum PageCodec {
         do throws(DecodeFailure) {
             switch type {
             case headerType: try assembler.apply(decodeHeader(&reader))
-            case strokeType: assembler.apply(.stroke(try decodeStroke(&reader)))
+            case strokeType: try decodeStrokes(&reader) { assembler.apply(.stroke($0)) }
             case removalType:
                 let count = try reader.varint()
                 guard count <= UInt64(reader.remaining) else { throw .malformed("removal count \(count) exceeds the chunk") }
@@ -287,36 +320,65 @@ public enum PageCodec {
                        template: PageTemplate(kind: kind, spacing: spacing, paper: paper))
     }
 
-    private static func decodeStroke(_ reader: inout ByteReader) throws(DecodeFailure) -> Stroke {
-        let id = StrokeID(try reader.varint())
-        let toolRaw = try reader.u8()
-        guard let tool = Tool(rawValue: toolRaw) else { throw .malformed("unknown tool \(toolRaw)") }
-        let color = RGBA(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8(), alpha: try reader.u8())
-        let width = try reader.f32()
-        guard width.isFinite, width > 0, width <= 10_000 else { throw .malformed("stroke width \(width)") }
-        let startTime = try reader.zigzag()
-        guard abs(startTime) < 1_000_000_000_000_000 else { throw .malformed("start time \(startTime)") }
+    private static func decodeStrokes(_ reader: inout ByteReader, _ emit: (Stroke) -> Void) throws(DecodeFailure) {
+        let count = try reader.varint()
+        guard count <= UInt64(reader.remaining / 4) else { throw .malformed("stroke count \(count) exceeds the chunk") }
+        var decoded: [Stroke] = []
+        decoded.reserveCapacity(Int(count))
+        var previous: Stroke?
+        for _ in 0..<count {
+            let stroke = try decodeStroke(&reader, after: previous)
+            decoded.append(stroke)
+            previous = stroke
+        }
+        // A chunk is all or nothing: its strokes are applied only once every one of them decoded.
+        decoded.forEach(emit)
+    }
+
+    private static func decodeStroke(_ reader: inout ByteReader, after previous: Stroke?) throws(DecodeFailure) -> Stroke {
         let flags = try reader.u8()
-        let hasTilt = flags & 1 != 0
+        let hasTilt = flags & hasTiltFlag != 0
+        let id = StrokeID((previous?.id.rawValue ?? 0) &+ UInt64(bitPattern: try reader.zigzag()))
+        var tool = previous?.tool ?? .pen, color = previous?.color ?? .black, width = previous?.width ?? 1
+        if flags & hasStyleFlag != 0 {
+            let toolRaw = try reader.u8()
+            guard let known = Tool(rawValue: toolRaw) else { throw .malformed("unknown tool \(toolRaw)") }
+            tool = known
+            color = RGBA(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8(), alpha: try reader.u8())
+            width = try reader.f32()
+            guard width.isFinite, width > 0, width <= 10_000 else { throw .malformed("stroke width \(width)") }
+        } else if previous == nil {
+            throw .malformed("first stroke of a chunk has no style")
+        }
+        let startTime = Int64((previous?.startTime ?? 0).rounded()) &+ (try reader.zigzag())
+        guard abs(startTime) < 1_000_000_000_000_000 else { throw .malformed("start time \(startTime)") }
         let count = try reader.varint()
         guard count <= UInt64(reader.remaining / (hasTilt ? 6 : 4)) else {
             throw .malformed("point count \(count) exceeds the chunk")
         }
         var points: [InkPoint] = []
         points.reserveCapacity(Int(count))
-        var q = QuantisedPoint.zero
+        var q = QuantisedPoint.zero, step = QuantisedPoint.zero
         let limit = Int64(coordinateLimit * positionScale)
         for _ in 0..<count {
-            q.x &+= try reader.zigzag()
-            q.y &+= try reader.zigzag()
-            q.pressure &+= try reader.zigzag()
-            q.time &+= try reader.zigzag()
+            step.x &+= try reader.zigzag()
+            step.y &+= try reader.zigzag()
+            step.pressure &+= try reader.zigzag()
+            step.time &+= try reader.zigzag()
             if hasTilt {
-                q.altitude &+= try reader.zigzag()
-                q.azimuth &+= try reader.zigzag()
+                step.altitude &+= try reader.zigzag()
+                step.azimuth &+= try reader.zigzag()
             }
+            q.x &+= step.x
+            q.y &+= step.y
+            q.pressure &+= step.pressure
+            q.time &+= step.time
+            q.altitude &+= step.altitude
+            q.azimuth &+= step.azimuth
             guard abs(q.x) <= limit, abs(q.y) <= limit, q.pressure >= 0, q.pressure <= 1024,
-                  abs(q.time) < 1 << 40, abs(q.altitude) < 1 << 20, abs(q.azimuth) < 1 << 20
+                  abs(q.time) < 1 << 40, abs(q.altitude) < 1 << 20, abs(q.azimuth) < 1 << 20,
+                  abs(step.x) <= 2 * limit, abs(step.y) <= 2 * limit, abs(step.time) < 1 << 41,
+                  abs(step.altitude) < 1 << 21, abs(step.azimuth) < 1 << 21
             else { throw .malformed("point out of range") }
             points.append(q.point(hasTilt: hasTilt))
         }
@@ -363,6 +425,11 @@ struct QuantisedPoint {
             altitude = 0
             azimuth = 0
         }
+    }
+
+    static func - (a: QuantisedPoint, b: QuantisedPoint) -> QuantisedPoint {
+        QuantisedPoint(x: a.x &- b.x, y: a.y &- b.y, pressure: a.pressure &- b.pressure, time: a.time &- b.time,
+                       altitude: a.altitude &- b.altitude, azimuth: a.azimuth &- b.azimuth)
     }
 
     @inline(__always)

@@ -150,9 +150,11 @@ struct LibraryTests {
         let library = try library()
         let note = try library.createNote(title: "Fragile")
         let ids = [PageID.random(), PageID.random()]
+        let strokes = handwritingPage(strokes: 2, points: 5).strokes
         for id in ids {
-            try library.save([PageChange(pageID: id, isNewPage: true, size: .remarkable,
-                                         added: handwritingPage(strokes: 2, points: 5).strokes)], to: note.note.id)
+            // Two autosaves: each appends its own chunk.
+            try library.save([PageChange(pageID: id, isNewPage: true, size: .remarkable, added: [strokes[0]])], to: note.note.id)
+            try library.save([PageChange(pageID: id, isNewPage: false, added: [strokes[1]])], to: note.note.id)
         }
         #expect(try library.check().allSatisfy { !$0.isDamaged })
         let url = library.pageURL(ids[0], in: note.folder)
