@@ -8,7 +8,9 @@ let package = Package(
         .executable(name: "inkwell", targets: ["inkwell"]),
         .library(name: "InkCore", targets: ["InkCore"]),
         .library(name: "InkStore", targets: ["InkStore"]),
+        .library(name: "InkSession", targets: ["InkSession"]),
         .library(name: "InkInterchange", targets: ["InkInterchange"]),
+        .library(name: "InkSamples", targets: ["InkSamples"]),
         .library(name: "InkwellKit", targets: ["InkwellKit"]),
     ],
     dependencies: [
@@ -22,17 +24,27 @@ let package = Package(
         .target(name: "InkCore"),
         // The page file (binary chunks) and the library folder on disk.
         .target(name: "InkStore", dependencies: ["InkCore", "CZlib"]),
+        // The editor session: a pure state machine and the effects it asks for.
+        .target(name: "InkSession", dependencies: ["InkCore"]),
+        // Synthetic handwriting with known text, from the Hershey stroke fonts (samples, tests, benchmarks).
+        .target(name: "InkSamples", dependencies: ["InkCore"]),
         // Decoders of recorded pen input (replay log; foreign formats later).
         .target(name: "InkInterchange", dependencies: ["InkCore"]),
         // The engine façade: runs the session against the store (import, replay).
-        .target(name: "InkwellKit", dependencies: ["InkCore", "InkStore", "InkInterchange"]),
+        .target(name: "InkwellKit", dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange"]),
         // The command line: argument parsing and output only.
         .executableTarget(
             name: "inkwell",
             dependencies: [
                 "InkwellKit",
+                "InkSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Release-build benchmarks of the store and the session (`make bench`).
+        .executableTarget(
+            name: "inkwell-bench",
+            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit"]
         ),
         .testTarget(
             name: "InkCoreTests",
@@ -41,6 +53,14 @@ let package = Package(
         .testTarget(
             name: "InkStoreTests",
             dependencies: ["InkStore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "InkSessionTests",
+            dependencies: ["InkSession"]
+        ),
+        .testTarget(
+            name: "InkSamplesTests",
+            dependencies: ["InkSamples"]
         ),
         .testTarget(
             name: "InkInterchangeTests",

@@ -356,34 +356,69 @@ public enum PageCodec {
         guard count <= UInt64(reader.remaining / (hasTilt ? 6 : 4)) else {
             throw .malformed("point count \(count) exceeds the chunk")
         }
-        var points: [InkPoint] = []
-        points.reserveCapacity(Int(count))
-        var q = QuantisedPoint.zero, step = QuantisedPoint.zero
-        let limit = Int64(coordinateLimit * positionScale)
-        for _ in 0..<count {
-            step.x &+= try reader.zigzag()
-            step.y &+= try reader.zigzag()
-            step.pressure &+= try reader.zigzag()
-            step.time &+= try reader.zigzag()
-            if hasTilt {
-                step.altitude &+= try reader.zigzag()
-                step.azimuth &+= try reader.zigzag()
-            }
-            q.x &+= step.x
-            q.y &+= step.y
-            q.pressure &+= step.pressure
-            q.time &+= step.time
-            q.altitude &+= step.altitude
-            q.azimuth &+= step.azimuth
-            guard abs(q.x) <= limit, abs(q.y) <= limit, q.pressure >= 0, q.pressure <= 1024,
-                  abs(q.time) < 1 << 40, abs(q.altitude) < 1 << 20, abs(q.azimuth) < 1 << 20,
-                  abs(step.x) <= 2 * limit, abs(step.y) <= 2 * limit, abs(step.time) < 1 << 41,
-                  abs(step.altitude) < 1 << 21, abs(step.azimuth) < 1 << 21
-            else { throw .malformed("point out of range") }
-            points.append(q.point(hasTilt: hasTilt))
-        }
+        let points = try decodePoints(&reader, count: Int(count), hasTilt: hasTilt)
         return Stroke(id: id, tool: tool, color: color, width: width, startTime: Double(startTime), points: points)
     }
+}
+
+extension PageCodec {
+    /// The hot loop of reading a page: second-order deltas back to points, written straight into the array.
+    @inline(__always)
+    fileprivate static func decodePoints(_ reader: inout ByteReader, count: Int, hasTilt: Bool) throws(DecodeFailure) -> [InkPoint] {
+        var failure: DecodeFailure?
+        let limit = Int64(coordinateLimit * positionScale)
+        let points = [InkPoint](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var r = reader
+            var x: Int64 = 0, y: Int64 = 0, p: Int64 = 0, t: Int64 = 0, alt: Int64 = 0, azi: Int64 = 0
+            var dx: Int64 = 0, dy: Int64 = 0, dp: Int64 = 0, dt: Int64 = 0, dalt: Int64 = 0, dazi: Int64 = 0
+            do throws(DecodeFailure) {
+                for i in 0..<count {
+                    if r.remaining >= 60 {
+                        // Six varints of at most 10 bytes fit: read without bounds checks.
+                        dx &+= r.uncheckedZigzag()
+                        dy &+= r.uncheckedZigzag()
+                        dp &+= r.uncheckedZigzag()
+                        dt &+= r.uncheckedZigzag()
+                    } else {
+                        dx &+= try r.zigzag()
+                        dy &+= try r.zigzag()
+                        dp &+= try r.zigzag()
+                        dt &+= try r.zigzag()
+                    }
+                    x &+= dx
+                    y &+= dy
+                    p &+= dp
+                    t &+= dt
+                    var tilt: Tilt?
+                    if hasTilt {
+                        dalt &+= try r.zigzag()
+                        dazi &+= try r.zigzag()
+                        alt &+= dalt
+                        azi &+= dazi
+                        guard abs(alt) < 1 << 20, abs(azi) < 1 << 20 else { throw .malformed("tilt out of range") }
+                        tilt = Tilt(altitude: Float(alt) * angleStep, azimuth: Float(azi) * angleStep)
+                    }
+                    // Wrapped arithmetic on hostile input lands here as an out-of-range value.
+                    guard abs(x) <= limit, abs(y) <= limit, p >= 0, p <= 1024, abs(t) < 1 << 40 else {
+                        throw .malformed("point out of range")
+                    }
+                    (buffer.baseAddress! + i).initialize(to: InkPoint(
+                        x: Float(x) * positionStep, y: Float(y) * positionStep,
+                        pressure: Float(p) * pressureStep, time: Float(t), tilt: tilt))
+                    initialized = i + 1
+                }
+            } catch {
+                failure = error
+            }
+            reader = r
+        }
+        if let failure { throw failure }
+        return points
+    }
+
+    static let positionStep: Float = 1 / positionScale
+    static let pressureStep: Float = 1 / pressureScale
+    static let angleStep: Float = 1 / angleScale
 }
 
 /// A point on the storage grid: the integers the format stores.
@@ -432,13 +467,6 @@ struct QuantisedPoint {
                        altitude: a.altitude &- b.altitude, azimuth: a.azimuth &- b.azimuth)
     }
 
-    @inline(__always)
-    func point(hasTilt: Bool) -> InkPoint {
-        InkPoint(x: Float(x) / PageCodec.positionScale, y: Float(y) / PageCodec.positionScale,
-                 pressure: Float(pressure) / PageCodec.pressureScale, time: Float(time),
-                 tilt: hasTilt ? Tilt(altitude: Float(altitude) / PageCodec.angleScale,
-                                      azimuth: Float(azimuth) / PageCodec.angleScale) : nil)
-    }
 }
 
 /// Builds a page from records in file order.

@@ -64,3 +64,28 @@ struct CheckCommand: ParsableCommand {
         if !damaged.isEmpty { throw ExitCode.failure }
     }
 }
+
+struct CompactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact",
+        abstract: "Rewrite pages to drop erased and undone strokes.",
+        discussion: """
+            Saves append to page files; erased strokes stay in them until compaction. Each page is rewritten \
+            atomically. Damaged pages are skipped unless --salvage, which rewrites them keeping every intact \
+            stroke (see `inkwell check`).
+            """
+    )
+    @OptionGroup var library: LibraryOptions
+    @Argument(help: "Notes to compact (default: all).") var notes: [String] = []
+    @Flag(help: "Also rewrite damaged pages with what is still readable.") var salvage = false
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let library = try library.open()
+        let selected = notes.isEmpty ? try library.notes() : try notes.map { try library.note(matching: $0) }
+        let results = try library.compact(selected, salvage: salvage)
+        if output.json { return try printJSON(results) }
+        let saved = results.reduce(0) { $0 + $1.bytesBefore - $1.bytesAfter }
+        print("compacted \(results.count) page\(results.count == 1 ? "" : "s"), \(saved) bytes freed")
+    }
+}

@@ -175,3 +175,34 @@ struct LibraryTests {
         #expect(Library.defaultLocation(environment: ["HOME": "/h"]).path == "/h/.local/share/inkwell")
     }
 }
+
+@Suite("Compaction")
+struct CompactionTests {
+    let root = temporaryFolder()
+
+    @Test("compaction drops removed strokes, keeps the live ones, and salvages only when asked")
+    func compact() throws {
+        let library = try Library.create(at: root)
+        let note = try library.createNote(title: "Busy")
+        let pageID = PageID.random()
+        let strokes = handwritingPage(strokes: 6, points: 20).strokes
+        try library.save([PageChange(pageID: pageID, isNewPage: true, size: .remarkable, added: strokes)], to: note.note.id)
+        try library.save([PageChange(pageID: pageID, isNewPage: false, removed: [strokes[0].id, strokes[3].id])], to: note.note.id)
+        let stored = try library.note(matching: "Busy")
+        let before = try library.pages(of: stored)
+        let results = try library.compact([stored])
+        #expect(results.count == 1 && results[0].strokesDropped == 2 && results[0].bytesAfter < results[0].bytesBefore)
+        #expect(try library.pages(of: stored) == before)
+        #expect(try library.compact([stored]).isEmpty)
+
+        // A damaged page is left alone, then salvaged on request.
+        let url = library.pageURL(pageID, in: stored.folder)
+        var bytes = try [UInt8](Data(contentsOf: url))
+        bytes += [0, 0, 0, 9] + Array("STRK".utf8) + [1, 2, 3]
+        try Data(bytes).write(to: url)
+        #expect(try library.compact([stored]).isEmpty)
+        #expect(try library.compact([stored], salvage: true).count == 1)
+        #expect(try library.check().allSatisfy { !$0.isDamaged })
+        #expect(try library.pages(of: stored) == before)
+    }
+}

@@ -1,0 +1,171 @@
+// Release-build benchmarks for the store and the session: `make bench` (or `swift run -c release inkwell-bench`).
+// Prints a Markdown table; docs/benchmarks.md records the figures and the machine.
+import Foundation
+import InkCore
+import InkInterchange
+import InkSession
+import InkStore
+import InkwellKit
+
+/// Seconds taken by `body`, best of `runs` (the least disturbed run).
+func best(of runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
+    var fastest = Double.infinity
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        fastest = min(fastest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return fastest
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+/// Handwriting-like strokes: smooth random walks with slowly varying pressure, 8 ms apart.
+func syntheticPage(strokes: Int, points: Int, seed: UInt64) -> Page {
+    var state = seed
+    func next() -> Float {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Float(state >> 40) / Float(1 << 24)
+    }
+    return Page(id: PageID(rawValue: "benchpage001"), strokes: (0..<strokes).map { index in
+        var x = 80 + next() * 1240, y = 80 + next() * 1700, pressure = 0.3 + next() * 0.4
+        var dx = (next() - 0.5) * 4, dy = (next() - 0.5) * 4
+        return Stroke(id: StrokeID(UInt64(index + 1)), width: 2.5, startTime: Double(index) * 620,
+                      points: (0..<points).map { step in
+                          dx = dx * 0.8 + (next() - 0.5) * 1.6
+                          dy = dy * 0.8 + (next() - 0.5) * 1.6
+                          x += dx
+                          y += dy
+                          pressure = min(1, max(0, pressure + (next() - 0.5) * 0.04))
+                          return InkPoint(x: x, y: y, pressure: pressure, time: Float(step * 8))
+                      })
+    })
+}
+
+var rows: [(String, String)] = []
+@MainActor func report(_ name: String, _ value: String) {
+    rows.append((name, value))
+    FileHandle.standardError.write(Data("\(name): \(value)\n".utf8))
+}
+
+// MARK: Page codec
+
+let pages = (0..<10).map { syntheticPage(strokes: 1_500, points: 40, seed: UInt64($0 + 1)) }
+let points = pages.reduce(0) { $0 + $1.pointCount }
+var files: [[UInt8]] = []
+let encodeTime = try best {
+    files = try pages.map { try PageCodec.encodeFile($0) }
+}
+let bytes = files.reduce(0) { $0 + $1.count }
+report("page codec: bytes per point (10 pages × 1,500 strokes × 40 points)", String(format: "%.2f", Double(bytes) / Double(points)))
+report("page codec: encode", String(format: "%.1f M points/s", Double(points) / encodeTime / 1e6))
+var decodedPoints = 0
+let decodeTime = best {
+    decodedPoints = 0
+    for (file, page) in zip(files, pages) {
+        decodedPoints += file.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }.page.pointCount
+    }
+}
+precondition(decodedPoints == points)
+report("page codec: decode", String(format: "%.1f M points/s", Double(points) / decodeTime / 1e6))
+
+// MARK: Append versus rewrite
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-bench-\(getpid())")
+try? FileManager.default.removeItem(at: folder)
+let library = try Library.create(at: folder)
+defer { try? FileManager.default.removeItem(at: folder) }
+let note = try library.createNote(title: "Bench")
+let big = syntheticPage(strokes: 10_000, points: 40, seed: 99)
+try library.save([PageChange(pageID: big.id, isNewPage: true, size: big.size, template: big.template, added: big.strokes)],
+                 to: note.note.id)
+let extra = syntheticPage(strokes: 1, points: 40, seed: 7).strokes[0]
+var appendTimes: [Double] = [], rewriteTimes: [Double] = []
+let pageFile = folder.appendingPathComponent("notebooks/Inbox/\(note.note.id).note/\(big.id).inkpage")
+for round in 0..<20 {
+    var stroke = extra
+    stroke.id = StrokeID(UInt64(20_000 + round))
+    appendTimes.append(try best(of: 1) {
+        try library.save([PageChange(pageID: big.id, isNewPage: false, added: [stroke])], to: note.note.id)
+    })
+    rewriteTimes.append(try best(of: 1) {
+        var page = big
+        page.strokes.append(stroke)
+        try DurableFile.replace(pageFile, with: try PageCodec.encodeFile(page))
+    })
+}
+report("append 1 stroke to a 10,000-stroke page (lock, append, fsync, note.json)", String(format: "%.2f ms", median(appendTimes) * 1000))
+report("rewrite the same page (encode, temp file, fsync, rename)", String(format: "%.2f ms", median(rewriteTimes) * 1000))
+let small = syntheticPage(strokes: 10, points: 40, seed: 5)
+let smallNote = try library.createNote(title: "Small")
+try library.save([PageChange(pageID: small.id, isNewPage: true, size: small.size, added: small.strokes)], to: smallNote.note.id)
+var smallAppend: [Double] = []
+for round in 0..<20 {
+    var stroke = extra
+    stroke.id = StrokeID(UInt64(30_000 + round))
+    smallAppend.append(try best(of: 1) {
+        try library.save([PageChange(pageID: small.id, isNewPage: false, added: [stroke])], to: smallNote.note.id)
+    })
+}
+report("append 1 stroke to a 10-stroke page (same path)", String(format: "%.2f ms", median(smallAppend) * 1000))
+
+// MARK: Session
+
+/// A one-hour recording: 40-point strokes sampled every 8 ms, 300 ms between strokes, a new page every 400 strokes.
+func hourLongRecording() -> RecordedNote {
+    var events: [RecordedEvent] = []
+    var t = 0.0
+    var stroke = 0
+    while t < 3_600 {
+        if stroke % 400 == 0 { events.append(.newPage(size: .remarkable, template: PageTemplate(), at: t)) }
+        let x = Float(100 + (stroke % 20) * 60), y = Float(100 + (stroke / 20 % 28) * 60)
+        events.append(.penDown(RecordedPoint(x: x, y: y, pressure: 0.3), pen: RecordedPen(), at: t))
+        for step in 1..<39 {
+            t += 0.008
+            events.append(.penMove(RecordedPoint(x: x + Float(step), y: y + Float(step % 7), pressure: 0.6), at: t))
+        }
+        t += 0.008
+        events.append(.penUp(RecordedPoint(x: x + 39, y: y, pressure: 0.2), at: t))
+        t += stroke % 25 == 24 ? 3 : 0.3
+        stroke += 1
+    }
+    return RecordedNote(title: "Hour", events: events)
+}
+
+let hour = hourLongRecording()
+var sessionEvents: [SessionEvent] = [.enterNote(NoteID(rawValue: "benchnote001"), at: 0)]
+for event in hour.events {
+    switch event {
+    case let .newPage(size, template, at): sessionEvents.append(.addPage(PageID.random(), size: size, template: template, at: at))
+    case let .penDown(p, pen, at): sessionEvents.append(.penDown(InkPoint(x: p.x, y: p.y, pressure: p.pressure), tool: pen.tool, color: pen.color, width: pen.width, at: at))
+    case let .penMove(p, at): sessionEvents.append(.penMove(InkPoint(x: p.x, y: p.y, pressure: p.pressure), at: at))
+    case let .penUp(p, at): sessionEvents.append(.penUp(p.map { InkPoint(x: $0.x, y: $0.y, pressure: $0.pressure) }, at: at))
+    default: break
+    }
+}
+var effectCount = 0
+let sessionTime = best {
+    var session = Session()
+    effectCount = 0
+    for event in sessionEvents {
+        for effect in session.send(event) {
+            effectCount += 1
+            if case .save(let request) = effect { _ = session.send(.saveFinished(request.id, at: event.at)) }
+        }
+    }
+}
+report("session: events through the state machine", String(format: "%.1f M events/s (%d events)", Double(sessionEvents.count) / sessionTime / 1e6, sessionEvents.count))
+
+var importedStrokes = 0
+let importTime = try best(of: 3) {
+    var staged = try library.stage(title: "Hour", in: .inbox, created: Date(), source: "bench")
+    try NoteReplayer().replay(hour, into: &staged)
+    importedStrokes = staged.note.pages.count
+    library.discard([staged])
+}
+report("replay a one-hour recording into the store (\(hour.pointCount) points, \(importedStrokes) pages)",
+       String(format: "%.3f s", importTime))
+
+print("| measure | result |")
+print("|---|---|")
+for (name, value) in rows { print("| \(name) | \(value) |") }
