@@ -9,7 +9,9 @@ public enum SessionEffect: Sendable, Equatable {
     case recognize(NoteID, pages: [PageID])
     /// The note's tags are now `tags` (recognised hashtags were added).
     case updateTags(NoteID, tags: Set<Tag>)
+    /// Show the navigation chrome (focus mode off).
     case showNavigation
+    /// Hide the navigation chrome (focus mode on).
     case hideNavigation
     /// Ask the user whether to leave with unsaved changes; answer with ``SessionEvent/leaveAnswered(_:at:)``.
     case confirmLeave
@@ -25,15 +27,15 @@ public enum SessionEffect: Sendable, Equatable {
 }
 
 /// Identifies a save request, so its outcome can be matched to it. Unique within a session.
-public struct SaveRequestID: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct SaveRequestID: Sendable, Hashable, CustomStringConvertible {
     public let rawValue: UInt64
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
-    public static func < (lhs: SaveRequestID, rhs: SaveRequestID) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { String(rawValue) }
 }
 
 /// What to store: the changes to a note's pages since the last successful save.
 public struct SaveRequest: Sendable, Equatable {
+    /// Send it back in ``SessionEvent/saveFinished(_:at:)`` or ``SessionEvent/saveFailed(_:reason:at:)``.
     public let id: SaveRequestID
     public let noteID: NoteID
     /// One delta per changed page, in the note's page order (new pages come last, in the order added).

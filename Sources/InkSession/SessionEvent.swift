@@ -19,7 +19,9 @@ public enum SessionEvent: Sendable, Equatable {
     case penUp(InkPoint? = nil, at: Double)
     /// Whole-stroke erase of strokes on the current page; one undo step however many it removes.
     case erase([StrokeID], at: Double)
+    /// Undoes the note's latest stroke or erasure.
     case undo(at: Double)
+    /// Redoes the latest undone stroke or erasure.
     case redo(at: Double)
     /// A finger tap (`count` 2 is a double tap) at page pixels `x`, `y`.
     case tap(x: Double, y: Double, count: Int, at: Double)

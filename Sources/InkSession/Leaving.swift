@@ -1,0 +1,34 @@
+extension SessionState {
+    /// Leaves at once when everything is stored; otherwise asks first. A stroke in progress is finished.
+    mutating func requestLeave(_ step: inout Step) {
+        guard note != nil, note!.leaveStage != .savingThenLeaving else { return }
+        note!.finishStroke(&step)
+        if note!.hasUnsavedChanges {
+            note!.leaveStage = .awaitingAnswer
+            step.effects.append(.confirmLeave)
+        } else {
+            closeNote(&step)
+        }
+    }
+
+    /// Acts on the answer to ``SessionEffect/confirmLeave``; ignored when no question is open.
+    /// Saving and leaving is carried on by ``settle(_:)`` as saves finish.
+    mutating func answerLeave(_ answer: LeaveAnswer, _ step: inout Step) {
+        guard note?.leaveStage == .awaitingAnswer else { return }
+        switch answer {
+        case .stay:
+            note!.leaveStage = .editing
+        case .discard:
+            closeNote(&step)
+        case .saveAndLeave:
+            note!.finishStroke(&step)
+            note!.leaveStage = .savingThenLeaving
+        }
+    }
+
+    /// Lets go of the note, with whatever it held that wasn't saved, and of its save in flight.
+    mutating func closeNote(_ step: inout Step) {
+        note = nil
+        step.effects.append(.leave)
+    }
+}

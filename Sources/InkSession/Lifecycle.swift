@@ -1,0 +1,48 @@
+import InkCore
+
+extension SessionState {
+    /// Opens a note and shows navigation; ignored while a note is open or the app is in the background.
+    mutating func enterNote(_ id: NoteID, pages: [Page], tags: Set<Tag>, removedTags: Set<Tag>,
+                            _ step: inout Step) {
+        guard note == nil, background == nil else { return }
+        var opened = OpenNote(id: id, pages: pages, tags: tags, removedTags: removedTags, at: step.now)
+        opened.showNavigation(for: step.config.navigationHideAfterEnter, &step)
+        note = opened
+    }
+
+    /// Freezes the session: no timer but the draft's fires, and pen input and taps are ignored,
+    /// until the app comes back.
+    mutating func enterBackground(_ step: inout Step) {
+        guard background == nil else { return }
+        background = Background(since: step.now,
+                                draftDeadline: note == nil ? nil : step.now + step.config.draftRetention)
+    }
+
+    /// Unfreezes the session (timers that came due meanwhile fire in ``settle(_:)``). After the draft
+    /// was finalised, the note is re-entered clean: navigation shows as on entering.
+    mutating func enterForeground(_ step: inout Step) {
+        guard let background else { return }
+        self.background = nil
+        if background.isDraftFinalised {
+            note?.showNavigation(for: step.config.navigationHideAfterEnter, &step)
+        }
+    }
+
+    /// The app stayed in the background too long: finishes the stroke in progress, saves every unsaved
+    /// change (once the save in flight is done, if there is one), clears the undo history and emits
+    /// ``SessionEffect/finaliseDraft(_:)`` after the save request.
+    mutating func finaliseDraft(_ step: inout Step) {
+        background?.draftDeadline = nil
+        guard note != nil else { return }
+        background?.isDraftFinalised = true
+        note!.finishStroke(&step)
+        note!.undoStack.removeAll()
+        note!.redoStack.removeAll()
+        if note!.isSaving {
+            note!.flushRequested = true
+        } else {
+            startSave(&step)
+        }
+        step.effects.append(.finaliseDraft(note!.id))
+    }
+}

@@ -1,0 +1,52 @@
+/// A timer of the session.
+enum DueTimer {
+    case autosave, navigationHide, retry, draftFinalisation
+}
+
+extension SessionState {
+    /// Fires, earliest first, every timer due by now that can act now. A due timer that can't act
+    /// (a save while the pen is down or a save is out; anything but the draft while in the background)
+    /// waits, and fires as soon as it can.
+    mutating func fireDueTimers(_ step: inout Step) {
+        while let timer = dueTimer(at: step.now) {
+            switch timer {
+            case .draftFinalisation: finaliseDraft(&step)
+            case .navigationHide: note?.hideNavigation(&step)
+            case .autosave, .retry: startSave(&step)
+            }
+        }
+    }
+
+    func dueTimer(at now: Double) -> DueTimer? {
+        if let background {
+            guard let deadline = background.draftDeadline, deadline <= now else { return nil }
+            return .draftFinalisation
+        }
+        guard let deadlines = note?.deadlines else { return nil }
+        var earliest: (timer: DueTimer, deadline: Double)?
+        func consider(_ timer: DueTimer, _ deadline: Double?) {
+            guard let deadline, deadline <= now else { return }
+            if let current = earliest, current.deadline <= deadline { return }
+            earliest = (timer, deadline)
+        }
+        consider(.navigationHide, deadlines.navigationHide)
+        if note?.canStartSave == true {
+            // A pending retry carries every change, so the autosave waits for it.
+            if deadlines.retry != nil {
+                consider(.retry, deadlines.retry)
+            } else {
+                consider(.autosave, deadlines.autosave)
+            }
+        }
+        return earliest?.timer
+    }
+}
+
+extension OpenNote {
+    /// Starts the autosave countdown after a drawing change, or restarts it (debouncing). A countdown
+    /// that has already run out is left alone: that save happens as soon as it can.
+    mutating func scheduleAutosave(_ step: inout Step) {
+        if let due = deadlines.autosave, due <= step.now { return }
+        deadlines.autosave = step.now + step.config.autosaveDelay
+    }
+}
