@@ -13,6 +13,15 @@ public enum HandwritingStyle: String, Sendable, Hashable, Codable, CaseIterable 
         }
     }
 
+    /// Share of the font's advance a letter takes: hands print tighter than type, while script
+    /// letters keep the font's spacing so that their strokes meet.
+    var tracking: Double {
+        switch self {
+        case .print: 0.9
+        case .script: 1
+        }
+    }
+
     /// Largest gap, in font units, between two letters' pen paths that the pen bridges without
     /// lifting; nil when letters never join.
     var letterJoinGap: Double? {
@@ -23,11 +32,12 @@ public enum HandwritingStyle: String, Sendable, Hashable, Codable, CaseIterable 
     }
 
     /// Largest gap, in font units, between two strokes of one glyph that the pen bridges.
-    /// The font lifts the pen where a hand would not (the humps of `m`, the two halves of `s`).
+    /// The script font lifts the pen where a hand would not (the humps of `m`, the bowl and stem
+    /// of `g`); print only runs on where strokes meet.
     var strokeJoinGap: Double {
         switch self {
         case .print: 0.5
-        case .script: 5
+        case .script: 10
         }
     }
 

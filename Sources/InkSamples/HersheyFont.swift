@@ -121,17 +121,17 @@ private struct JHFReader {
             throw fail("glyph \(number) has data past its \(count - 1) vertex pairs")
         }
 
+        func coordinate(_ index: Int) throws(HersheyFontError) -> Double {
+            let (line, column) = origin[index]
+            return Double(try Self.value(data[index], column: column) { HersheyFontError(file: file, line: line, reason: $0) })
+        }
         var strokes: [[Vector]] = [[]]
         for pair in stride(from: 0, to: needed, by: 2) {
             if data[pair] == UInt8(ascii: " "), data[pair + 1] == UInt8(ascii: "R") {
                 strokes.append([])
-                continue
+            } else {
+                strokes[strokes.count - 1].append(Vector(x: try coordinate(pair), y: try coordinate(pair + 1)))
             }
-            let (line, column) = origin[pair]
-            let failHere = { (reason: String) in HersheyFontError(file: file, line: line, reason: reason) }
-            let x = try Self.value(data[pair], column: column, fail: failHere)
-            let y = try Self.value(data[pair + 1], column: origin[pair + 1].1, fail: failHere)
-            strokes[strokes.count - 1].append(Vector(x: Double(x), y: Double(y)))
         }
         return HersheyGlyph(number: number, left: left, right: right, strokes: strokes.filter { !$0.isEmpty })
     }

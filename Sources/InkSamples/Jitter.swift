@@ -13,7 +13,7 @@ public enum JitterLevel: String, Sendable, Hashable, Codable, CaseIterable {
                           strokeWobble: 0.5, pointNoise: 0.15)
         case .strong:
             JitterProfile(noteSlant: 0.1, wordSlant: 0.05, wordScale: 0.06, letterScale: 0.05, letterSpacing: 1.4,
-                          wordGap: 0.25, wordRotation: 0.018, baselineOffset: 2.5, baselineDrift: 5, lineIndent: 10,
+                          wordGap: 0.25, wordRotation: 0.018, baselineOffset: 2, baselineDrift: 4, lineIndent: 10,
                           strokeWobble: 1.4, pointNoise: 0.4)
         }
     }

@@ -15,9 +15,6 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
-    /// A new generator whose stream is independent of this one's later numbers.
-    public mutating func split() -> SeededGenerator { SeededGenerator(seed: next()) }
-
     /// A value in `0 ..< 1` with 53 random bits.
     public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 

@@ -1,32 +1,10 @@
-import Foundation
 import InkCore
-
-/// Everything that decides a synthetic note: what it says, where it is filed, and how it is written.
-public struct SampleSpec: Sendable, Hashable {
-    public var title: String
-    public var notebook: NotebookPath
-    public var created: Date
-    public var style: HandwritingStyle
-    public var jitter: JitterLevel
-    /// Decides every random choice: the same spec always gives the same ink.
-    public var seed: UInt64
-    public var text: NoteText
-
-    public init(title: String, notebook: NotebookPath, created: Date, style: HandwritingStyle,
-                jitter: JitterLevel, seed: UInt64, text: NoteText) {
-        self.title = title
-        self.notebook = notebook
-        self.created = created
-        self.style = style
-        self.jitter = jitter
-        self.seed = seed
-        self.text = text
-    }
-}
 
 /// A written note: the ink on each page and the text it is known to say.
 public struct SyntheticNote: Sendable, Hashable {
+    /// What was asked for: title, notebook, style, jitter, seed and text.
     public var spec: SampleSpec
+    /// In reading order.
     public var pages: [SyntheticPage]
 
     /// The pages as InkCore values.

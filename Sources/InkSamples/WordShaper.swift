@@ -42,11 +42,12 @@ struct WordShaper {
                 Vector(x: origin + (p.x - Double(glyph.left)) * letterScale, y: (p.y - Self.fontBaseline) * letterScale + lift)
             }
             let isLetter = character.isLetter
-            var strokes = joinedStrokes(of: glyph)
+            var strokes = glyph.strokes
             if style.defersMarks, isLetter, strokes.count > 1 {
                 marks += strokes.filter { length(of: $0) <= Self.markLength }.map { $0.map(place) }
                 strokes.removeAll { length(of: $0) <= Self.markLength }
             }
+            strokes = joined(strokes)
             for (index, stroke) in strokes.enumerated() {
                 let points = stroke.map(place)
                 if index == 0, isLetter, previousIsLetter, let last = paths.last?.last,
@@ -57,7 +58,7 @@ struct WordShaper {
                 }
             }
             previousIsLetter = isLetter && !strokes.isEmpty
-            x += (Double(glyph.advance) + rng.normal(jitter.letterSpacing)) * letterScale
+            x += (Double(glyph.advance) * style.tracking + rng.normal(jitter.letterSpacing)) * letterScale
         }
 
         let (sinR, cosR) = (sin(rotation), cos(rotation))
@@ -69,11 +70,11 @@ struct WordShaper {
         return ShapedWord(paths: written, advance: x * cosR)
     }
 
-    /// The glyph's strokes, with those that start where the previous one ended (within the
-    /// style's gap) drawn as one movement.
-    private func joinedStrokes(of glyph: HersheyGlyph) -> [[Vector]] {
+    /// A glyph's strokes, with each that starts near where the previous one ended (within the
+    /// style's gap) drawn on in one movement.
+    private func joined(_ strokes: [[Vector]]) -> [[Vector]] {
         var result: [[Vector]] = []
-        for stroke in glyph.strokes {
+        for stroke in strokes {
             if let last = result.last?.last, let first = stroke.first, (first - last).length <= style.strokeJoinGap {
                 result[result.count - 1] += first == last ? Array(stroke.dropFirst()) : stroke
             } else {
