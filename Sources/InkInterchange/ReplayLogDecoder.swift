@@ -53,7 +53,9 @@ private struct DecoderState {
         } catch {
             throw fail("not valid JSON")
         }
-        let fields = Fields(object: object, fail: fail)
+        // The closure captures the position only: capturing `self` would share (and so copy on append) the events.
+        let file = self.file
+        let fields = Fields(object: object) { ImportError(file: file, position: "line \(lineNumber)", reason: $0) }
         let type = try fields.string("type")
         switch type {
         case "header":

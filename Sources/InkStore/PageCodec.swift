@@ -471,33 +471,41 @@ struct QuantisedPoint {
 
 /// Builds a page from records in file order.
 struct PageAssembler {
-    private(set) var page: Page
+    private var assembled: Page
+    /// The page with its strokes in drawing order, which is increasing id order (an undone erasure
+    /// re-adds a stroke later in the file, but it belongs where it was drawn).
+    var page: Page {
+        var page = assembled
+        let inOrder = zip(page.strokes, page.strokes.dropFirst()).allSatisfy { $0.id < $1.id }
+        if !inOrder { page.strokes.sort { $0.id < $1.id } }
+        return page
+    }
     private var index: [StrokeID: Int] = [:]
     private var removed = 0
     private(set) var deadStrokes = 0
 
-    init(id: PageID) { page = Page(id: id) }
+    init(id: PageID) { assembled = Page(id: id) }
 
     mutating func apply(_ record: PageRecord) {
         switch record {
         case let .header(id, size, template):
-            page.id = id
-            page.size = size
-            page.template = template
+            assembled.id = id
+            assembled.size = size
+            assembled.template = template
         case .stroke(let stroke):
             if let at = index[stroke.id] {
-                page.strokes[at] = stroke
+                assembled.strokes[at] = stroke
                 deadStrokes += 1
             } else {
-                index[stroke.id] = page.strokes.count
-                page.strokes.append(stroke)
+                index[stroke.id] = assembled.strokes.count
+                assembled.strokes.append(stroke)
             }
         case .removal(let ids):
             let doomed = Set(ids.filter { index[$0] != nil })
             guard !doomed.isEmpty else { return }
-            page.strokes.removeAll { doomed.contains($0.id) }
+            assembled.strokes.removeAll { doomed.contains($0.id) }
             deadStrokes += doomed.count
-            index = Dictionary(uniqueKeysWithValues: page.strokes.enumerated().map { ($1.id, $0) })
+            index = Dictionary(uniqueKeysWithValues: assembled.strokes.enumerated().map { ($1.id, $0) })
         }
     }
 }

@@ -196,3 +196,15 @@ extension Array {
         stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
     }
 }
+
+@Suite("Page file stroke order")
+struct StrokeOrderTests {
+    @Test("a stroke re-added after its removal (an undone erase) reads back in its drawing place")
+    func undoneEraseKeepsPlace() throws {
+        let page = handwritingPage(strokes: 3, points: 4)
+        var bytes = try PageCodec.encodeFile(page)
+        bytes += try PageCodec.encode([.removal([page.strokes[0].id])])
+        bytes += try PageCodec.encode([.stroke(page.strokes[0])])
+        #expect(decode(bytes).page.strokes.map(\.id) == page.strokes.map(\.id))
+    }
+}
