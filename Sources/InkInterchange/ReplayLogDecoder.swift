@@ -1,30 +1,103 @@
+import Dispatch
 import Foundation
 import InkCore
 
 /// Reads Inkwell replay logs (JSON Lines, docs/replay-format.md) into a ``Recording``.
+///
+/// Lines are independent JSON documents, so they are parsed in parallel, then applied in file order:
+/// the error reported is always the first one in the file.
 public enum ReplayLogDecoder {
     static let maxLineBytes = 1 << 20
 
     /// Decodes `data`; `file` names it in errors. Drawing before any `note` line goes into a note
     /// without a title (the importer names it).
     public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
+        let lines = splitLines(data)
+        let parsed = parse(lines, of: data)
         var state = DecoderState(file: file)
-        var lineNumber = 0
-        var lineStart = data.startIndex
-        let newline = UInt8(ascii: "\n")
-        while lineStart < data.endIndex {
-            lineNumber += 1
-            let lineEnd = data[lineStart...].firstIndex(of: newline) ?? data.endIndex
-            let line = data[lineStart..<lineEnd]
-            lineStart = lineEnd < data.endIndex ? data.index(after: lineEnd) : data.endIndex
-            guard line.count <= maxLineBytes else {
-                throw ImportError(file: file, position: "line \(lineNumber)", reason: "line is longer than 1 MiB")
+        for (line, result) in zip(lines, parsed) {
+            state.lineNumber = line.number
+            switch result {
+            case .blank: continue
+            case .line(let fields): try state.consume(fields)
+            case .failure(let reason): throw ImportError(file: file, position: "line \(line.number)", reason: reason)
             }
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-            try state.consume(line, lineNumber: lineNumber)
         }
         return try state.finish()
     }
+
+    private struct LineRange: Sendable {
+        let number: Int
+        let bytes: Range<Int>
+    }
+
+    private enum ParsedLine: Sendable {
+        case blank
+        case line(ReplayLine)
+        case failure(String)
+    }
+
+    private static func splitLines(_ data: Data) -> [LineRange] {
+        data.withUnsafeBytes { buffer in
+            var lines: [LineRange] = []
+            var start = 0
+            for index in 0..<buffer.count where buffer[index] == 0x0A {
+                lines.append(LineRange(number: lines.count + 1, bytes: start..<index))
+                start = index + 1
+            }
+            if start < buffer.count { lines.append(LineRange(number: lines.count + 1, bytes: start..<buffer.count)) }
+            return lines
+        }
+    }
+
+    /// Parses every line, spreading the work over the cores in contiguous slices.
+    private static func parse(_ lines: [LineRange], of data: Data) -> [ParsedLine] {
+        let slices = max(1, min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 2_000))
+        let results = SliceResults(count: slices)
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            let decoder = JSONDecoder()
+            let range = lines.count * slice / slices..<lines.count * (slice + 1) / slices
+            results.store(slice, lines[range].map { parseLine(data[$0.bytes], decoder) })
+        }
+        return results.joined()
+    }
+
+    private static func parseLine(_ bytes: Data, _ decoder: JSONDecoder) -> ParsedLine {
+        guard bytes.count <= maxLineBytes else { return .failure("line is longer than 1 MiB") }
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return .blank }
+        if let line = bytes.withUnsafeBytes(ReplayLineScanner.scan) { return .line(line) }
+        do {
+            return .line(try decoder.decode(ReplayLine.self, from: bytes))
+        } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {
+            let key = context.codingPath.first?.stringValue ?? ""
+            if context.codingPath.isEmpty { return .failure("not a JSON object") }
+            let expected = type == String.self ? "a string" : type == Bool.self ? "true or false"
+                : key == "tags" ? "a list of strings" : "a number"
+            return .failure("key \"\(key)\" is not \(expected)")
+        } catch {
+            return .failure("not valid JSON")
+        }
+    }
+
+    /// Per-slice results, written once each from the parallel loop.
+    private final class SliceResults: @unchecked Sendable {
+        private var slices: [[ParsedLine]]
+        private let lock = NSLock()
+        init(count: Int) { slices = Array(repeating: [], count: count) }
+        func store(_ index: Int, _ lines: [ParsedLine]) { lock.withLock { slices[index] = lines } }
+        func joined() -> [ParsedLine] { slices.flatMap { $0 } }
+    }
+}
+
+/// One line of a replay log: every key any line type uses (docs/replay-format.md); unknown keys are ignored.
+struct ReplayLine: Decodable, Sendable {
+    init() {}
+
+    var type: String?
+    var version, t, x, y, p, width, height, spacing, altitude, azimuth, count: Double?
+    var title, notebook, created, template, paper, tool, color: String?
+    var tags: [String]?
+    var pinned: Bool?
 }
 
 /// The decoder's progress through a file: the notes so far and the stroke being drawn.
@@ -40,80 +113,65 @@ private struct DecoderState {
 
     init(file: String) { self.file = file }
 
-    mutating func consume(_ line: Data, lineNumber: Int) throws(ImportError) {
-        self.lineNumber = lineNumber
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: line) as? [String: Any] else {
-                throw fail("not a JSON object")
-            }
-            object = parsed
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw fail("not valid JSON")
-        }
-        // The closure captures the position only: capturing `self` would share (and so copy on append) the events.
-        let file = self.file
-        let fields = Fields(object: object) { ImportError(file: file, position: "line \(lineNumber)", reason: $0) }
-        let type = try fields.string("type")
+    mutating func consume(_ line: ReplayLine) throws(ImportError) {
+        guard let type = line.type else { throw fail("key \"type\" is missing") }
         switch type {
         case "header":
             guard notes.isEmpty, !sawHeader else { throw fail("a header may only be the first line") }
-            let version = try fields.number("version")
+            let version = try required(line.version, "version")
             guard version == 1 else { throw fail("unsupported replay log version \(version) (this build reads version 1)") }
             sawHeader = true
         case "note":
             try requirePenUp(type)
             var note = RecordedNote()
-            note.title = try fields.optionalString("title")
-            if let notebook = try fields.optionalString("notebook") {
+            note.title = line.title
+            if let notebook = line.notebook {
                 do { note.notebook = try NotebookPath(notebook) } catch { throw fail("key \"notebook\": \(error)") }
             }
-            if let created = try fields.optionalString("created") {
+            if let created = line.created {
                 guard let date = ISO8601DateFormatter().date(from: created) else {
                     throw fail("key \"created\": \"\(created)\" is not an ISO 8601 date")
                 }
                 note.created = date
             }
-            for text in try fields.optionalStringArray("tags") ?? [] {
+            for text in line.tags ?? [] {
                 guard let tag = Tag(text) else { throw fail("key \"tags\": \"\(text)\" is not a valid tag") }
                 note.tags.append(tag)
             }
-            note.pinned = try fields.optionalBool("pinned") ?? false
+            note.pinned = line.pinned ?? false
             notes.append(note)
         case "page":
             try requirePenUp(type)
             var size = PageSize.remarkable
-            if let width = try fields.optionalNumber("width") { size.width = Float(try positive(width, "width")) }
-            if let height = try fields.optionalNumber("height") { size.height = Float(try positive(height, "height")) }
+            if let width = line.width { size.width = Float(try positive(width, "width")) }
+            if let height = line.height { size.height = Float(try positive(height, "height")) }
             var template = PageTemplate()
-            if let name = try fields.optionalString("template") {
+            if let name = line.template {
                 guard let kind = TemplateKind(name: name) else { throw fail("key \"template\": unknown template \"\(name)\"") }
                 template.kind = kind
             }
-            if let spacing = try fields.optionalNumber("spacing") { template.spacing = Float(try positive(spacing, "spacing")) }
-            if let paper = try fields.optionalString("paper") {
+            if let spacing = line.spacing { template.spacing = Float(try positive(spacing, "spacing")) }
+            if let paper = line.paper {
                 guard let color = RGBA(hex: paper) else { throw fail("key \"paper\": \"\(paper)\" is not a colour") }
                 template.paper = color
             }
             var at = lastTime
-            if let t = try fields.optionalNumber("t") { at = try time(t) }
+            if let t = line.t { at = try time(t) }
             append(.newPage(size: size, template: template, at: at))
         case "down":
             guard !penIsDown else { throw fail("pen down while the pen is already down (missing \"up\")") }
-            let at = try time(fields.number("t"))
-            let point = try recordedPoint(fields)
+            let at = try time(required(line.t, "t"))
+            let point = try recordedPoint(line)
             var pen = RecordedPen()
-            if let name = try fields.optionalString("tool") {
+            if let name = line.tool {
                 guard let tool = Tool(name: name) else { throw fail("key \"tool\": unknown tool \"\(name)\"") }
                 pen.tool = tool
             }
-            if let hex = try fields.optionalString("color") {
+            if let hex = line.color {
                 guard let color = RGBA(hex: hex) else { throw fail("key \"color\": \"\(hex)\" is not a colour") }
                 pen.color = color
             }
-            if let width = try fields.optionalNumber("width") {
+            if let width = line.width {
                 guard width > 0, width <= Double(ImportLimits.maxWidth) else {
                     throw fail("key \"width\": \(width) is outside 0…\(Int(ImportLimits.maxWidth))")
                 }
@@ -125,28 +183,28 @@ private struct DecoderState {
             append(.penDown(point, pen: pen, at: at))
         case "move":
             guard penIsDown else { throw fail("pen move without a pen down") }
-            let at = try time(fields.number("t"))
-            let point = try recordedPoint(fields)
+            let at = try time(required(line.t, "t"))
+            let point = try recordedPoint(line)
             try countPoint()
             append(.penMove(point, at: at))
         case "up":
             guard penIsDown else { throw fail("pen up without a pen down") }
-            let at = try time(fields.number("t"))
+            let at = try time(required(line.t, "t"))
             var point: RecordedPoint?
-            if fields.has("x") || fields.has("y") {
-                point = try recordedPoint(fields)
+            if line.x != nil || line.y != nil {
+                point = try recordedPoint(line)
                 try countPoint()
             }
             penIsDown = false
             append(.penUp(point, at: at))
         case "undo", "redo":
             try requirePenUp(type)
-            let at = try time(fields.number("t"))
+            let at = try time(required(line.t, "t"))
             append(type == "undo" ? .undo(at: at) : .redo(at: at))
         case "tap":
-            let at = try time(fields.number("t"))
-            let x = try coordinate(fields.number("x"), "x"), y = try coordinate(fields.number("y"), "y")
-            let count = try fields.optionalNumber("count") ?? 1
+            let at = try time(required(line.t, "t"))
+            let x = try coordinate(required(line.x, "x"), "x"), y = try coordinate(required(line.y, "y"), "y")
+            let count = line.count ?? 1
             guard count == 1 || count == 2 else { throw fail("key \"count\": a tap count is 1 or 2") }
             append(.tap(x: x, y: y, count: Int(count), at: at))
         default:
@@ -155,12 +213,8 @@ private struct DecoderState {
     }
 
     mutating func finish() throws(ImportError) -> Recording {
-        guard !penIsDown else {
-            throw ImportError(file: file, position: "line \(lineNumber)", reason: "the file ends while the pen is down (missing \"up\")")
-        }
-        guard notes.contains(where: { !$0.events.isEmpty }) || !notes.isEmpty else {
-            throw ImportError(file: file, reason: "the file holds no notes and no pen input")
-        }
+        guard !penIsDown else { throw fail("the file ends while the pen is down (missing \"up\")") }
+        guard !notes.isEmpty else { throw ImportError(file: file, reason: "the file holds no notes and no pen input") }
         return Recording(notes: notes, format: "jsonl")
     }
 
@@ -184,6 +238,12 @@ private struct DecoderState {
         guard !penIsDown else { throw fail("\"\(type)\" while the pen is down (missing \"up\")") }
     }
 
+    private func required(_ value: Double?, _ key: String) throws(ImportError) -> Double {
+        guard let value else { throw fail("key \"\(key)\" is missing") }
+        guard value.isFinite else { throw fail("key \"\(key)\" is not a finite number") }
+        return value
+    }
+
     private mutating func time(_ value: Double) throws(ImportError) -> Double {
         guard value >= 0, value < 1e9 else { throw fail("key \"t\": \(value) is not a time in seconds ≥ 0") }
         guard value >= lastTime else { throw fail("key \"t\": time goes backwards (\(value) after \(lastTime))") }
@@ -203,14 +263,13 @@ private struct DecoderState {
         return value
     }
 
-    private func recordedPoint(_ fields: Fields) throws(ImportError) -> RecordedPoint {
-        let x = try coordinate(fields.number("x"), "x")
-        let y = try coordinate(fields.number("y"), "y")
-        let pressure = try fields.optionalNumber("p") ?? 0.5
+    private func recordedPoint(_ line: ReplayLine) throws(ImportError) -> RecordedPoint {
+        let x = try coordinate(required(line.x, "x"), "x")
+        let y = try coordinate(required(line.y, "y"), "y")
+        let pressure = line.p ?? 0.5
         guard pressure >= 0, pressure <= 1 else { throw fail("key \"p\": pressure \(pressure) is outside 0…1") }
         var tilt: Tilt?
-        let altitude = try fields.optionalNumber("altitude"), azimuth = try fields.optionalNumber("azimuth")
-        switch (altitude, azimuth) {
+        switch (line.altitude, line.azimuth) {
         case (nil, nil): break
         case let (altitude?, azimuth?):
             guard abs(altitude) <= 7, abs(azimuth) <= 7 else { throw fail("tilt angles are radians within ±7") }
@@ -223,55 +282,4 @@ private struct DecoderState {
     private func fail(_ reason: String) -> ImportError {
         ImportError(file: file, position: "line \(lineNumber)", reason: reason)
     }
-}
-
-/// Typed access to one line's keys, with errors that name the key.
-private struct Fields {
-    let object: [String: Any]
-    let fail: (String) -> ImportError
-
-    func has(_ key: String) -> Bool { object[key] != nil }
-
-    func number(_ key: String) throws(ImportError) -> Double {
-        guard let value = try optionalNumber(key) else { throw fail("key \"\(key)\" is missing") }
-        return value
-    }
-
-    func optionalNumber(_ key: String) throws(ImportError) -> Double? {
-        guard let raw = object[key], !(raw is NSNull) else { return nil }
-        guard let number = raw as? NSNumber, !isBoolean(number) else {
-            throw fail("key \"\(key)\" is not a number")
-        }
-        let value = number.doubleValue
-        guard value.isFinite else { throw fail("key \"\(key)\" is not a finite number") }
-        return value
-    }
-
-    func string(_ key: String) throws(ImportError) -> String {
-        guard let value = try optionalString(key) else { throw fail("key \"\(key)\" is missing") }
-        return value
-    }
-
-    func optionalString(_ key: String) throws(ImportError) -> String? {
-        guard let raw = object[key], !(raw is NSNull) else { return nil }
-        guard let text = raw as? String else { throw fail("key \"\(key)\" is not a string") }
-        return text
-    }
-
-    func optionalBool(_ key: String) throws(ImportError) -> Bool? {
-        guard let raw = object[key], !(raw is NSNull) else { return nil }
-        guard let number = raw as? NSNumber, isBoolean(number) else { throw fail("key \"\(key)\" is not true or false") }
-        return number.boolValue
-    }
-
-    func optionalStringArray(_ key: String) throws(ImportError) -> [String]? {
-        guard let raw = object[key], !(raw is NSNull) else { return nil }
-        guard let list = raw as? [String] else { throw fail("key \"\(key)\" is not a list of strings") }
-        return list
-    }
-}
-
-/// JSONSerialization gives `true`/`false` as NSNumbers too, of type "c" (char); numbers are the others.
-private func isBoolean(_ number: NSNumber) -> Bool {
-    String(cString: number.objCType) == "c"
 }
