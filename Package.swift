@@ -12,10 +12,13 @@ let package = Package(
         .library(name: "InkInterchange", targets: ["InkInterchange"]),
         .library(name: "InkSamples", targets: ["InkSamples"]),
         .library(name: "InkwellKit", targets: ["InkwellKit"]),
+        .library(name: "InkRecognize", targets: ["InkRecognize"]),
+        .library(name: "InkIndex", targets: ["InkIndex"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
@@ -28,6 +31,13 @@ let package = Package(
         .target(name: "InkSession", dependencies: ["InkCore"]),
         // Synthetic handwriting with known text, from the Hershey stroke fonts (samples, tests, benchmarks).
         .target(name: "InkSamples", dependencies: ["InkCore"]),
+        // Handwriting recognition: recognised words and hashtags of a page.
+        .target(name: "InkRecognize", dependencies: ["InkCore"]),
+        // The search index (SQLite FTS5 via GRDB) and the incremental indexing job.
+        .target(
+            name: "InkIndex",
+            dependencies: ["InkCore", "InkStore", "InkRecognize", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Decoders of recorded pen input (replay log; foreign formats later).
         .target(name: "InkInterchange", dependencies: ["InkCore"]),
         // The engine façade: runs the session against the store (import, replay).
@@ -61,6 +71,10 @@ let package = Package(
         .testTarget(
             name: "InkSamplesTests",
             dependencies: ["InkSamples"]
+        ),
+        .testTarget(
+            name: "InkIndexTests",
+            dependencies: ["InkIndex", "InkStore"]
         ),
         .testTarget(
             name: "InkInterchangeTests",

@@ -86,7 +86,8 @@ public final class Library: Sendable {
         notebook.components.reduce(notebooksFolder) { $0.appendingPathComponent($1, isDirectory: true) }
     }
 
-    func pageURL(_ page: PageID, in noteFolder: URL) -> URL {
+    /// The file of page `page` in the note folder `noteFolder`.
+    public func pageURL(_ page: PageID, in noteFolder: URL) -> URL {
         noteFolder.appendingPathComponent(page.rawValue + Library.pageSuffix)
     }
 

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import InkCore
+import InkStore
+
+/// The search index of a library: `index.sqlite` beside the notebooks, SQLite with FTS5 through GRDB.
+///
+/// It holds a copy of every note's metadata, the recognised text and words of every page, and an
+/// FTS5 table over titles, text and tags. Everything in it can be rebuilt from the library
+/// (`inkwell index --rebuild`); the library's files stay the source of truth.
+public final class SearchIndex: Sendable {
+    let database: DatabasePool
+    public let url: URL
+
+    /// Opens (creating or migrating) the index of `library`.
+    public convenience init(library: Library) throws {
+        try self.init(url: library.root.appendingPathComponent("index.sqlite"))
+    }
+
+    public init(url: URL) throws {
+        self.url = url
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.foreignKeysEnabled = true
+        do {
+            database = try DatabasePool(path: url.path, configuration: configuration)
+            try SearchIndex.migrator.migrate(database)
+        } catch {
+            throw StoreError.io(url, "cannot open the search index: \(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE note (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL,
+                    notebook TEXT NOT NULL,
+                    created REAL NOT NULL,
+                    modified REAL NOT NULL,
+                    pinned INTEGER NOT NULL,
+                    tags TEXT NOT NULL
+                );
+                CREATE TABLE note_tag (
+                    note_id TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                    tag TEXT NOT NULL,
+                    PRIMARY KEY (note_id, tag)
+                ) WITHOUT ROWID;
+                CREATE INDEX note_tag_by_tag ON note_tag(tag);
+                CREATE TABLE page (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    note_id TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                    number INTEGER NOT NULL,
+                    status TEXT NOT NULL DEFAULT 'pending',
+                    file_signature TEXT,
+                    content_hash TEXT,
+                    text TEXT,
+                    hashtags TEXT,
+                    error TEXT,
+                    recognised_at REAL
+                );
+                CREATE INDEX page_by_note ON page(note_id);
+                CREATE TABLE word (
+                    page_id TEXT NOT NULL REFERENCES page(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    line INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    min_x REAL NOT NULL, min_y REAL NOT NULL, max_x REAL NOT NULL, max_y REAL NOT NULL,
+                    confidence REAL NOT NULL,
+                    PRIMARY KEY (page_id, position)
+                ) WITHOUT ROWID;
+                CREATE VIRTUAL TABLE search USING fts5(
+                    title, text, tags, note_id UNINDEXED, page_id UNINDEXED,
+                    tokenize = 'unicode61 remove_diacritics 2'
+                );
+                CREATE VIRTUAL TABLE search_vocabulary USING fts5vocab(search, 'row');
+                """)
+        }
+        return migrator
+    }
+
+    /// Removes everything from the index (the next run recognises every page again).
+    public func clear() throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM search; DELETE FROM word; DELETE FROM page; DELETE FROM note_tag; DELETE FROM note;")
+        }
+    }
+}
+
+/// A page's recognition state, as `note show` and `stats` display it.
+public enum PageStatus: String, Sendable, Codable, CaseIterable {
+    case pending, processing, recognised, failed
+}
+
+extension SearchIndex {
+    /// How many pages are in each recognition state.
+    public func pageStatuses() throws -> [PageStatus: Int] {
+        try database.read { db in
+            var counts: [PageStatus: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT status, count(*) AS n FROM page GROUP BY status") {
+                if let status = PageStatus(rawValue: row["status"]) { counts[status] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    /// Each page's recognition state.
+    public func pageStatus(_ page: PageID) throws -> PageStatus? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT status FROM page WHERE id = ?", arguments: [page.rawValue]).flatMap(PageStatus.init)
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import InkCore
+import InkRecognize
+import InkStore
+import Testing
+@testable import InkIndex
+
+/// A recogniser for tests: "reads" each page as the text the test wrote for it (by the page's first
+/// stroke's x position), counting how often it is asked.
+final class ScriptedRecognizer: PageRecognizer, @unchecked Sendable {
+    let texts: [Float: String]
+    let failing: Set<Float>
+    private let lock = NSLock()
+    private(set) var calls = 0
+
+    init(texts: [Float: String], failing: Set<Float> = []) {
+        self.texts = texts
+        self.failing = failing
+    }
+
+    func recognize(_ page: Page) throws -> PageRecognition {
+        lock.withLock { calls += 1 }
+        let key = page.strokes.first?.points.first?.x ?? -1
+        if failing.contains(key) { throw StoreError.invalid("unreadable page") }
+        let text = texts[key] ?? ""
+        var words: [RecognisedWord] = []
+        for (line, lineText) in text.split(separator: "\n").enumerated() {
+            for (column, word) in lineText.split(separator: " ").enumerated() {
+                words.append(RecognisedWord(text: String(word), box: Rect(minX: Double(column) * 100, minY: Double(line) * 80,
+                                                                          maxX: Double(column) * 100 + 90, maxY: Double(line) * 80 + 60),
+                                            confidence: 0.9, line: line))
+            }
+        }
+        let hashtags = words.filter { $0.text.hasPrefix("#") }.compactMap { InkCore.Tag($0.text) }
+        return PageRecognition(words: words, hashtags: hashtags)
+    }
+}
+
+struct Fixture {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-index-\(UUID().uuidString)")
+    let library: Library
+    let index: SearchIndex
+
+    init() throws {
+        library = try Library.create(at: root)
+        index = try SearchIndex(library: library)
+    }
+
+    /// A note whose pages each hold one stroke starting at x = key (the recogniser's lookup key).
+    @discardableResult
+    func note(_ title: String, in notebook: String = "Inbox", keys: [Float], tags: Set<InkCore.Tag> = []) throws -> StoredNote {
+        let stored = try library.createNote(title: title, in: try NotebookPath(notebook), tags: tags)
+        for key in keys {
+            let stroke = Stroke(id: StrokeID(1), points: [InkPoint(x: key, y: 10), InkPoint(x: key + 5, y: 12)])
+            try library.save([PageChange(pageID: PageID.random(), isNewPage: true, size: .remarkable, added: [stroke])],
+                             to: stored.note.id)
+        }
+        return try library.note(matching: stored.note.id.rawValue)
+    }
+
+    func indexer(_ recognizer: ScriptedRecognizer) -> Indexer {
+        Indexer(library: library, index: index, makeRecognizer: { recognizer })
+    }
+}
+
+@Suite("Indexing job and search")
+struct IndexTests {
+    let texts: [Float: String] = [
+        1: "Weekly planning meeting\nbudget review #q3-plan",
+        2: "Groceries: apples bread cheese",
+        3: "Retrospective notes\nwhat went well #team",
+        4: "second page of planning\nmeeting minutes",
+    ]
+
+    @Test("the first run recognises every page; an unchanged library recognises none")
+    func incremental() throws {
+        let fixture = try Fixture()
+        try fixture.note("Planning", in: "Work/Meetings", keys: [1, 4])
+        try fixture.note("Shopping", keys: [2])
+        let recognizer = ScriptedRecognizer(texts: texts)
+        let first = try fixture.indexer(recognizer).run(jobs: 2)
+        #expect(first.pages == 3 && first.recognised == 3 && first.unchanged == 0 && first.failed.isEmpty)
+        let second = try fixture.indexer(recognizer).run(jobs: 2)
+        #expect(second.recognised == 0 && second.unchanged == 3)
+        #expect(recognizer.calls == 3)
+    }
+
+    @Test("a changed page is recognised again; a compacted but unchanged one is not")
+    func changedPages() throws {
+        let fixture = try Fixture()
+        let note = try fixture.note("Planning", keys: [1, 4])
+        let recognizer = ScriptedRecognizer(texts: texts)
+        _ = try fixture.indexer(recognizer).run()
+        let extra = Stroke(id: StrokeID(2), points: [InkPoint(x: 700, y: 700)])
+        try fixture.library.save([PageChange(pageID: note.note.pages[1], isNewPage: false, added: [extra])], to: note.note.id)
+        #expect(try fixture.indexer(recognizer).run().recognised == 1)
+        try fixture.library.save([PageChange(pageID: note.note.pages[1], isNewPage: false, removed: [StrokeID(2)])], to: note.note.id)
+        #expect(try fixture.indexer(recognizer).run().recognised == 1)
+        _ = try fixture.library.compact([try fixture.library.note(matching: "Planning")])
+        #expect(try fixture.indexer(recognizer).run().recognised == 0)
+    }
+
+    @Test("search finds words by prefix and despite typos, ranks, and reports pages and snippets")
+    func search() throws {
+        let fixture = try Fixture()
+        try fixture.note("Planning", in: "Work/Meetings", keys: [1, 4])
+        try fixture.note("Shopping", keys: [2])
+        try fixture.note("Retro", in: "Work", keys: [3])
+        _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
+        let index = fixture.index
+
+        let meeting = try index.search(SearchQuery(text: "meeting"))
+        #expect(meeting.map(\.title) == ["Planning"])
+        #expect(Set(meeting[0].pages) == [1, 2])
+        #expect(meeting[0].snippet.contains("«meeting»") || meeting[0].snippet.contains("«Meeting»"))
+        #expect(try index.search(SearchQuery(text: "retro")).map(\.title) == ["Retro"])
+        #expect(try index.search(SearchQuery(text: "chees")).map(\.title) == ["Shopping"])
+        #expect(try index.search(SearchQuery(text: "meetign")).map(\.title) == ["Planning"])
+        #expect(try index.search(SearchQuery(text: "retrospectiev")).map(\.title) == ["Retro"])
+        #expect(try index.search(SearchQuery(text: "budget meeting")).map(\.title) == ["Planning"])
+        #expect(try index.search(SearchQuery(text: "budget cheese")).isEmpty)
+        #expect(try index.search(SearchQuery(text: "shopping")).map(\.title) == ["Shopping"])
+        #expect(try index.search(SearchQuery(text: "notes", notebook: try NotebookPath("Work"))).map(\.title) == ["Retro"])
+        #expect(try index.search(SearchQuery(text: "notes", notebook: try NotebookPath("Personal"))).isEmpty)
+    }
+
+    @Test("hashtags become tags, tag filters combine with AND, and a tag removed by hand stays removed")
+    func hashtagsAndTags() throws {
+        let fixture = try Fixture()
+        try fixture.note("Planning", keys: [1], tags: [InkCore.Tag("budget")!])
+        let retro = try fixture.note("Retro", keys: [3])
+        try fixture.library.updateNote(retro.note.id) { $0.removedTags.insert(InkCore.Tag("team")!) }
+        let report = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
+        #expect(report.tagged.values.flatMap { $0 } == ["q3-plan"])
+        #expect(try fixture.library.note(matching: "Planning").note.tags == [InkCore.Tag("budget")!, InkCore.Tag("q3-plan")!])
+        #expect(try fixture.library.note(matching: "Retro").note.tags.isEmpty)
+        let index = fixture.index
+        #expect(try index.search(SearchQuery(text: "", tags: [InkCore.Tag("q3-plan")!])).map(\.title) == ["Planning"])
+        #expect(try index.search(SearchQuery(text: "", tags: [InkCore.Tag("q3-plan")!, InkCore.Tag("budget")!])).map(\.title) == ["Planning"])
+        #expect(try index.search(SearchQuery(text: "", tags: [InkCore.Tag("q3-plan")!, InkCore.Tag("team")!])).isEmpty)
+        #expect(try index.search(SearchQuery(text: "review", tags: [InkCore.Tag("budget")!])).map(\.title) == ["Planning"])
+    }
+
+    @Test("a page that fails is recorded and reported; the others are indexed; the next run retries it")
+    func failures() throws {
+        let fixture = try Fixture()
+        try fixture.note("Planning", keys: [1, 4])
+        let report = try fixture.indexer(ScriptedRecognizer(texts: texts, failing: [4])).run()
+        #expect(report.recognised == 1 && report.failed.count == 1)
+        #expect(report.failed[0].reason.contains("unreadable page"))
+        #expect(try fixture.index.pageStatuses()[.failed] == 1)
+        #expect(try fixture.indexer(ScriptedRecognizer(texts: texts)).run().recognised == 1)
+        #expect(try fixture.index.pageStatuses()[.recognised] == 2)
+    }
+
+    @Test("shards split the pages between them without overlap")
+    func shards() throws {
+        let fixture = try Fixture()
+        for key in 1...4 { try fixture.note("Note \(key)", keys: [Float(key), Float(key) + 0.5, Float(key) + 0.25]) }
+        let recognizer = ScriptedRecognizer(texts: texts)
+        let counts = try (0..<3).map { try fixture.indexer(recognizer).run(shard: try Shard(index: $0, count: 3)).recognised }
+        #expect(counts.reduce(0, +) == 12)
+        #expect(counts.allSatisfy { $0 < 12 })
+        #expect(try fixture.indexer(recognizer).run().recognised == 0)
+        #expect(throws: StoreError.self) { try Shard(parsing: "3/3") }
+        #expect(try Shard(parsing: "1/4") == (try Shard(index: 1, count: 4)))
+    }
+
+    @Test("notes deleted, renamed or retagged in the library are followed by the index")
+    func followsLibrary() throws {
+        let fixture = try Fixture()
+        let planning = try fixture.note("Planning", keys: [1])
+        try fixture.note("Shopping", keys: [2])
+        _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
+        try fixture.library.deleteNote(planning.note.id)
+        let shopping = try fixture.library.note(matching: "Shopping")
+        try fixture.library.updateNote(shopping.note.id) { $0.title = "Market list" }
+        _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
+        #expect(try fixture.index.search(SearchQuery(text: "budget")).isEmpty)
+        #expect(try fixture.index.search(SearchQuery(text: "market")).map(\.title) == ["Market list"])
+        #expect(try fixture.index.search(SearchQuery(text: "apples")).map(\.title) == ["Market list"])
+    }
+
+    @Test("edit distance counts insertions, deletions and substitutions, and stops early")
+    func distance() {
+        #expect(editDistance(Array("meeting"), Array("meetign"), limit: 2) == 1)
+        #expect(editDistance(Array("ab"), Array("ba"), limit: 2) == 1)
+        #expect(editDistance(Array("meeting"), Array("meting"), limit: 2) == 1)
+        #expect(editDistance(Array("kitten"), Array("sitting"), limit: 5) == 3)
+        #expect(editDistance(Array("abc"), Array("xyz123"), limit: 1) == 2)
+        #expect(editDistance(Array(""), Array("ab"), limit: 5) == 2)
+    }
+}
+
