@@ -42,14 +42,24 @@ func syntheticPage(strokes: Int, points: Int, seed: UInt64) -> Page {
     })
 }
 
+/// Sections to run: all by default, or those named on the command line (codec, append, session).
+let sections = Set(CommandLine.arguments.dropFirst())
+func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
+
 var rows: [(String, String)] = []
 @MainActor func report(_ name: String, _ value: String) {
     rows.append((name, value))
     FileHandle.standardError.write(Data("\(name): \(value)\n".utf8))
 }
 
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-bench-\(getpid())")
+try? FileManager.default.removeItem(at: folder)
+let library = try Library.create(at: folder)
+defer { try? FileManager.default.removeItem(at: folder) }
+
 // MARK: Page codec
 
+if wanted("codec") {
 let pages = (0..<10).map { syntheticPage(strokes: 1_500, points: 40, seed: UInt64($0 + 1)) }
 let points = pages.reduce(0) { $0 + $1.pointCount }
 var files: [[UInt8]] = []
@@ -68,13 +78,11 @@ let decodeTime = best {
 }
 precondition(decodedPoints == points)
 report("page codec: decode", String(format: "%.1f M points/s", Double(points) / decodeTime / 1e6))
+}
 
 // MARK: Append versus rewrite
 
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-bench-\(getpid())")
-try? FileManager.default.removeItem(at: folder)
-let library = try Library.create(at: folder)
-defer { try? FileManager.default.removeItem(at: folder) }
+if wanted("append") {
 let note = try library.createNote(title: "Bench")
 let big = syntheticPage(strokes: 10_000, points: 40, seed: 99)
 try library.save([PageChange(pageID: big.id, isNewPage: true, size: big.size, template: big.template, added: big.strokes)],
@@ -108,6 +116,7 @@ for round in 0..<20 {
     })
 }
 report("append 1 stroke to a 10-stroke page (same path)", String(format: "%.2f ms", median(smallAppend) * 1000))
+}
 
 // MARK: Session
 
@@ -132,6 +141,7 @@ func hourLongRecording() -> RecordedNote {
     return RecordedNote(title: "Hour", events: events)
 }
 
+if wanted("session") {
 let hour = hourLongRecording()
 var sessionEvents: [SessionEvent] = [.enterNote(NoteID(rawValue: "benchnote001"), at: 0)]
 for event in hour.events {
@@ -165,6 +175,7 @@ let importTime = try best(of: 3) {
 }
 report("replay a one-hour recording into the store (\(hour.pointCount) points, \(importedStrokes) pages)",
        String(format: "%.3f s", importTime))
+}
 
 print("| measure | result |")
 print("|---|---|")
