@@ -99,21 +99,10 @@ struct ByteReader {
         }
     }
 
-    /// A zigzag varint read without bounds checks: only when ``remaining`` is at least 10.
-    /// A varint longer than 10 bytes is cut at 10 (its value is garbage, which range checks catch).
+    /// Moves to `offset`, after the caller read up to there itself (never past `end`).
     @inline(__always)
-    mutating func uncheckedZigzag() -> Int64 {
-        var byte = base.load(fromByteOffset: offset, as: UInt8.self)
-        offset += 1
-        var raw = UInt64(byte & 0x7F)
-        var shift: UInt64 = 7
-        while byte >= 0x80 && shift < 70 {
-            byte = base.load(fromByteOffset: offset, as: UInt8.self)
-            offset += 1
-            raw |= UInt64(byte & 0x7F) << shift
-            shift += 7
-        }
-        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    mutating func skip(to newOffset: Int) {
+        offset = min(newOffset, end)
     }
 
     @inline(__always)

@@ -325,20 +325,32 @@ public enum PageCodec {
         guard count <= UInt64(reader.remaining / 4) else { throw .malformed("stroke count \(count) exceeds the chunk") }
         var decoded: [Stroke] = []
         decoded.reserveCapacity(Int(count))
-        var previous: Stroke?
+        var previous: StrokeStyle?
         for _ in 0..<count {
             let stroke = try decodeStroke(&reader, after: previous)
             decoded.append(stroke)
-            previous = stroke
+            previous = StrokeStyle(stroke)
         }
         // A chunk is all or nothing: its strokes are applied only once every one of them decoded.
         decoded.forEach(emit)
     }
 
-    private static func decodeStroke(_ reader: inout ByteReader, after previous: Stroke?) throws(DecodeFailure) -> Stroke {
+    /// What a stroke in a `STRK` chunk inherits from the one before it.
+    private struct StrokeStyle {
+        let id: UInt64, tool: Tool, color: RGBA, width: Float, startTime: Int64
+        init(_ stroke: Stroke) {
+            id = stroke.id.rawValue
+            tool = stroke.tool
+            color = stroke.color
+            width = stroke.width
+            startTime = Int64(stroke.startTime)
+        }
+    }
+
+    private static func decodeStroke(_ reader: inout ByteReader, after previous: StrokeStyle?) throws(DecodeFailure) -> Stroke {
         let flags = try reader.u8()
         let hasTilt = flags & hasTiltFlag != 0
-        let id = StrokeID((previous?.id.rawValue ?? 0) &+ UInt64(bitPattern: try reader.zigzag()))
+        let id = StrokeID((previous?.id ?? 0) &+ UInt64(bitPattern: try reader.zigzag()))
         var tool = previous?.tool ?? .pen, color = previous?.color ?? .black, width = previous?.width ?? 1
         if flags & hasStyleFlag != 0 {
             let toolRaw = try reader.u8()
@@ -350,7 +362,7 @@ public enum PageCodec {
         } else if previous == nil {
             throw .malformed("first stroke of a chunk has no style")
         }
-        let startTime = Int64((previous?.startTime ?? 0).rounded()) &+ (try reader.zigzag())
+        let startTime = (previous?.startTime ?? 0) &+ (try reader.zigzag())
         guard abs(startTime) < 1_000_000_000_000_000 else { throw .malformed("start time \(startTime)") }
         let count = try reader.varint()
         guard count <= UInt64(reader.remaining / (hasTilt ? 6 : 4)) else {
@@ -363,57 +375,99 @@ public enum PageCodec {
 
 extension PageCodec {
     /// The hot loop of reading a page: second-order deltas back to points, written straight into the array.
+    /// While at least 60 bytes remain (six varints of at most 10 bytes), bytes are read without bounds
+    /// checks; the last points of a chunk go through the checked reader.
     @inline(__always)
     fileprivate static func decodePoints(_ reader: inout ByteReader, count: Int, hasTilt: Bool) throws(DecodeFailure) -> [InkPoint] {
         var failure: DecodeFailure?
         let limit = Int64(coordinateLimit * positionScale)
         let points = [InkPoint](unsafeUninitializedCapacity: count) { buffer, initialized in
             var r = reader
+            var done = 0
+            guard let base = buffer.baseAddress else { return }
+            let bytes = r.base.assumingMemoryBound(to: UInt8.self)
             var x: Int64 = 0, y: Int64 = 0, p: Int64 = 0, t: Int64 = 0, alt: Int64 = 0, azi: Int64 = 0
             var dx: Int64 = 0, dy: Int64 = 0, dp: Int64 = 0, dt: Int64 = 0, dalt: Int64 = 0, dazi: Int64 = 0
             do throws(DecodeFailure) {
                 for i in 0..<count {
                     if r.remaining >= 60 {
-                        // Six varints of at most 10 bytes fit: read without bounds checks.
-                        dx &+= r.uncheckedZigzag()
-                        dy &+= r.uncheckedZigzag()
-                        dp &+= r.uncheckedZigzag()
-                        dt &+= r.uncheckedZigzag()
+                        var offset = r.offset
+                        dx &+= fastZigzag(bytes, &offset)
+                        dy &+= fastZigzag(bytes, &offset)
+                        dp &+= fastZigzag(bytes, &offset)
+                        dt &+= fastZigzag(bytes, &offset)
+                        if hasTilt {
+                            dalt &+= fastZigzag(bytes, &offset)
+                            dazi &+= fastZigzag(bytes, &offset)
+                        }
+                        r.skip(to: offset)
                     } else {
                         dx &+= try r.zigzag()
                         dy &+= try r.zigzag()
                         dp &+= try r.zigzag()
                         dt &+= try r.zigzag()
+                        if hasTilt {
+                            dalt &+= try r.zigzag()
+                            dazi &+= try r.zigzag()
+                        }
                     }
                     x &+= dx
                     y &+= dy
                     p &+= dp
                     t &+= dt
-                    var tilt: Tilt?
-                    if hasTilt {
-                        dalt &+= try r.zigzag()
-                        dazi &+= try r.zigzag()
-                        alt &+= dalt
-                        azi &+= dazi
-                        guard abs(alt) < 1 << 20, abs(azi) < 1 << 20 else { throw .malformed("tilt out of range") }
-                        tilt = Tilt(altitude: Float(alt) * angleStep, azimuth: Float(azi) * angleStep)
-                    }
                     // Wrapped arithmetic on hostile input lands here as an out-of-range value.
-                    guard abs(x) <= limit, abs(y) <= limit, p >= 0, p <= 1024, abs(t) < 1 << 40 else {
+                    guard within(x, limit), within(y, limit), UInt64(bitPattern: p) <= 1024, within(t, 1 << 40) else {
                         throw .malformed("point out of range")
                     }
-                    (buffer.baseAddress! + i).initialize(to: InkPoint(
+                    var tilt: Tilt?
+                    if hasTilt {
+                        alt &+= dalt
+                        azi &+= dazi
+                        guard within(alt, 1 << 20), within(azi, 1 << 20) else { throw .malformed("tilt out of range") }
+                        tilt = Tilt(altitude: Float(alt) * angleStep, azimuth: Float(azi) * angleStep)
+                    }
+                    (base + i).initialize(to: InkPoint(
                         x: Float(x) * positionStep, y: Float(y) * positionStep,
                         pressure: Float(p) * pressureStep, time: Float(t), tilt: tilt))
-                    initialized = i + 1
+                    done = i + 1
                 }
             } catch {
                 failure = error
             }
+            initialized = done
             reader = r
         }
         if let failure { throw failure }
         return points
+    }
+
+    /// |value| ≤ limit, in one comparison.
+    @inline(__always)
+    private static func within(_ value: Int64, _ limit: Int64) -> Bool {
+        UInt64(bitPattern: value &+ limit) <= UInt64(bitPattern: 2 &* limit)
+    }
+
+    /// A zigzag varint read without bounds checks (the caller guarantees 10 readable bytes). Values of
+    /// one or two bytes, nearly all of them, decode without a branch (so without mispredictions);
+    /// longer ones take a loop. A varint longer than 10 bytes is cut at 10; range checks catch it.
+    @inline(__always)
+    private static func fastZigzag(_ bytes: UnsafePointer<UInt8>, _ offset: inout Int) -> Int64 {
+        let b0 = bytes[offset], b1 = bytes[offset + 1]
+        let continues = b0 >> 7
+        let secondByte = UInt64(0) &- UInt64(continues)
+        var raw = UInt64(b0 & 0x7F) | (UInt64(b1 & 0x7F) << 7 & secondByte)
+        offset += 1 + Int(continues)
+        if continues & b1 >> 7 != 0 {
+            var shift: UInt64 = 14
+            var byte: UInt8
+            repeat {
+                byte = bytes[offset]
+                raw |= UInt64(byte & 0x7F) << shift
+                offset += 1
+                shift += 7
+            } while byte >= 0x80 && shift < 70
+        }
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
     static let positionStep: Float = 1 / positionScale
@@ -472,6 +526,14 @@ struct QuantisedPoint {
 /// Builds a page from records in file order.
 struct PageAssembler {
     private var assembled: Page
+    /// Each stroke's position by id, built only once a record needs it (a replacement or a removal):
+    /// strokes normally arrive with increasing ids and are simply appended.
+    private var positions: [StrokeID: Int]?
+    private var highestID: StrokeID?
+    private(set) var deadStrokes = 0
+
+    init(id: PageID) { assembled = Page(id: id) }
+
     /// The page with its strokes in drawing order, which is increasing id order (an undone erasure
     /// re-adds a stroke later in the file, but it belongs where it was drawn).
     var page: Page {
@@ -480,11 +542,6 @@ struct PageAssembler {
         if !inOrder { page.strokes.sort { $0.id < $1.id } }
         return page
     }
-    private var index: [StrokeID: Int] = [:]
-    private var removed = 0
-    private(set) var deadStrokes = 0
-
-    init(id: PageID) { assembled = Page(id: id) }
 
     mutating func apply(_ record: PageRecord) {
         switch record {
@@ -493,20 +550,29 @@ struct PageAssembler {
             assembled.size = size
             assembled.template = template
         case .stroke(let stroke):
-            if let at = index[stroke.id] {
+            if let highestID, stroke.id <= highestID, let at = indexed()[stroke.id] {
                 assembled.strokes[at] = stroke
                 deadStrokes += 1
             } else {
-                index[stroke.id] = assembled.strokes.count
+                positions?[stroke.id] = assembled.strokes.count
                 assembled.strokes.append(stroke)
+                highestID = max(highestID ?? stroke.id, stroke.id)
             }
         case .removal(let ids):
-            let doomed = Set(ids.filter { index[$0] != nil })
+            let known = indexed()
+            let doomed = Set(ids.filter { known[$0] != nil })
             guard !doomed.isEmpty else { return }
             assembled.strokes.removeAll { doomed.contains($0.id) }
             deadStrokes += doomed.count
-            index = Dictionary(uniqueKeysWithValues: assembled.strokes.enumerated().map { ($1.id, $0) })
+            positions = nil
         }
+    }
+
+    private mutating func indexed() -> [StrokeID: Int] {
+        if let positions { return positions }
+        let built = Dictionary(assembled.strokes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { $1 })
+        positions = built
+        return built
     }
 }
 
