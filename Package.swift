@@ -48,6 +48,7 @@ let package = Package(
             dependencies: [
                 "InkwellKit",
                 "InkSamples",
+                "InkIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -87,7 +87,7 @@ extension SearchIndex {
                     tags: tags.split(separator: " ").map(String.init),
                     pages: number.flatMap { textSnippet.contains("«") ? [$0] : nil } ?? [],
                     snippet: textSnippet.contains("«") ? textSnippet : row["title"],
-                    score: -((row["rank"] as Double?) ?? 0)))
+                    score: 0 - ((row["rank"] as Double?) ?? 0)))
             }
             return hits
         }

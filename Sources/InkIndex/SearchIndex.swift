@@ -113,3 +113,11 @@ extension SearchIndex {
         }
     }
 }
+
+extension SearchIndex {
+    /// Brings titles, notebooks and tags up to date with the library without recognising anything,
+    /// so a search right after an import or a rename sees them.
+    public func refresh(from library: Library) throws {
+        try sync(try library.notes())
+    }
+}

@@ -14,7 +14,7 @@ struct Inkwell: ParsableCommand {
         version: InkwellVersion.current,
         subcommands: [
             InitCommand.self, ImportCommand.self, NoteCommand.self, NotebookCommand.self,
-            TrashCommand.self, StatsCommand.self, CheckCommand.self, CompactCommand.self, SampleCommand.self,
+            TrashCommand.self, StatsCommand.self, CheckCommand.self, CompactCommand.self, SearchCommand.self, TagsCommand.self, SampleCommand.self,
         ]
     )
 }

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import InkCore
+import InkIndex
+import InkStore
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search titles, recognised handwriting and tags.",
+        discussion: """
+            Every word must match, as the start of a word or within a typo or two of one (handwriting \
+            recognition misspells). --tag filters combine with AND. Recognised text comes from \
+            `inkwell index`; titles and tags are always current.
+            """
+    )
+
+    @OptionGroup var library: LibraryOptions
+    @Argument(help: "Words to look for (may be empty with --tag).") var words: [String] = []
+    @Option(name: .customLong("tag"), help: "Only notes with this tag (repeatable: all must match).") var tags: [String] = []
+    @Option(help: "Only notes in this notebook and the notebooks inside it.") var notebook: String?
+    @Option(help: "At most this many notes.") var limit = 20
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard !words.isEmpty || !tags.isEmpty else { throw ValidationError("give words to search for, or --tag") }
+        guard limit > 0 else { throw ValidationError("--limit must be positive") }
+    }
+
+    func run() throws {
+        let library = try library.open()
+        let index = try SearchIndex(library: library)
+        try index.refresh(from: library)
+        let query = SearchQuery(text: words.joined(separator: " "), tags: try tags.map(parseTag),
+                                notebook: try notebook.map(notebookPath), limit: limit)
+        let hits = try index.search(query)
+        if output.json { return try printJSON(hits) }
+        if hits.isEmpty { printError("no notes match") }
+        for hit in hits {
+            let pages = hit.pages.isEmpty ? "" : "  p. " + hit.pages.sorted().map(String.init).joined(separator: ", ")
+            let tagText = hit.tags.isEmpty ? "" : "  " + hit.tags.map { "#" + $0 }.joined(separator: " ")
+            print("\(hit.note)  \(hit.title)  [\(hit.notebook)]\(pages)\(tagText)")
+            if hit.snippet != hit.title {
+                print("    " + hit.snippet.replacingOccurrences(of: "\n", with: " / "))
+            }
+        }
+    }
+}
+
+struct TagsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tags", abstract: "List tags with the number of notes that have each.")
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var output: OutputOptions
+
+    struct Row: Encodable {
+        var tag: String
+        var notes: Int
+    }
+
+    func run() throws {
+        var counts: [String: Int] = [:]
+        for stored in try library.open().notes() {
+            for tag in stored.note.tags { counts[tag.name, default: 0] += 1 }
+        }
+        let rows = counts.map { Row(tag: $0.key, notes: $0.value) }.sorted { ($1.notes, $0.tag) < ($0.notes, $1.tag) }
+        if output.json { return try printJSON(rows) }
+        if rows.isEmpty { printError("no tags yet") }
+        for row in rows { print("#\(row.tag)  \(row.notes)") }
+    }
+}
