@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "InkInterchange", targets: ["InkInterchange"]),
         .library(name: "InkSamples", targets: ["InkSamples"]),
         .library(name: "InkwellKit", targets: ["InkwellKit"]),
+        .library(name: "InkRender", targets: ["InkRender"]),
         .library(name: "InkRecognize", targets: ["InkRecognize"]),
         .library(name: "InkIndex", targets: ["InkIndex"]),
     ],
@@ -23,6 +24,11 @@ let package = Package(
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // Cairo (image and PDF surfaces) and libpng, found with pkg-config.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // A small PNG encoder over libpng's classic API (setjmp lives in C).
+        .target(name: "CPNGWriter", dependencies: ["CLibPNG"]),
         // Value types: points, strokes, pages, notes, notebooks, tags. Foundation only.
         .target(name: "InkCore"),
         // The page file (binary chunks) and the library folder on disk.
@@ -31,6 +37,8 @@ let package = Package(
         .target(name: "InkSession", dependencies: ["InkCore"]),
         // Synthetic handwriting with known text, from the Hershey stroke fonts (samples, tests, benchmarks).
         .target(name: "InkSamples", dependencies: ["InkCore"]),
+        // Stroke geometry (pure), templates, erasers; PNG (Cairo + libpng), PDF and SVG backends.
+        .target(name: "InkRender", dependencies: ["InkCore", "CCairo", "CPNGWriter", "CZlib"]),
         // Handwriting recognition: recognised words and hashtags of a page.
         .target(name: "InkRecognize", dependencies: ["InkCore"]),
         // The search index (SQLite FTS5 via GRDB) and the incremental indexing job.
@@ -49,13 +57,14 @@ let package = Package(
                 "InkwellKit",
                 "InkSamples",
                 "InkIndex",
+                "InkRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Release-build benchmarks of the store and the session (`make bench`).
         .executableTarget(
             name: "inkwell-bench",
-            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit"]
+            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "CCairo", "CPNGWriter"]
         ),
         .testTarget(
             name: "InkCoreTests",
@@ -72,6 +81,11 @@ let package = Package(
         .testTarget(
             name: "InkSamplesTests",
             dependencies: ["InkSamples"]
+        ),
+        .testTarget(
+            name: "InkRenderTests",
+            dependencies: ["InkRender", "InkSamples", "CCairo"],
+            exclude: ["Goldens"]
         ),
         .testTarget(
             name: "InkIndexTests",

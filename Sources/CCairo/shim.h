@@ -1,0 +1,3 @@
+// Cairo: image, PDF and SVG surfaces (found with pkg-config `cairo`).
+#include <cairo.h>
+#include <cairo-pdf.h>

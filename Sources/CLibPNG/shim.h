@@ -1,0 +1,2 @@
+// libpng (found with pkg-config `libpng`); used only by the CPNGWriter C target.
+#include <png.h>

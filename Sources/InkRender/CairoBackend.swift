@@ -1,0 +1,284 @@
+import CCairo
+import CPNGWriter
+import Foundation
+import InkCore
+
+/// Drawing a scene with Cairo. Coordinates are transformed to device units here (the context keeps
+/// an identity matrix), so Cairo never multiplies them and a PDF carries short numbers.
+struct CairoPainter {
+    let cr: OpaquePointer
+    /// Device units per page unit.
+    let scale: Double
+    /// Snap template rules to whole device pixels (rasters).
+    let snapRules: Bool
+
+    func setColor(_ color: RGBA, opacity: Double = 1) {
+        let a = min(1, max(0, opacity))
+        if a >= 1 {
+            cairo_set_source_rgb(cr, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255)
+        } else {
+            cairo_set_source_rgba(cr, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, a)
+        }
+    }
+
+    func setBlend(_ blend: BlendMode) {
+        switch blend {
+        case .normal: cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        case .multiply: cairo_set_operator(cr, CAIRO_OPERATOR_MULTIPLY)
+        case .darken: cairo_set_operator(cr, CAIRO_OPERATOR_DARKEN)
+        }
+    }
+
+    /// The paper. Over a text layer it is two overlapping rectangles in one fill: Cairo's PDF surface
+    /// throws away everything under an opaque fill of the whole page as a single box (the words too).
+    func paper(_ scene: Scene, overText: Bool = false) {
+        setColor(scene.paper, opacity: Double(scene.paper.alpha) / 255)
+        cairo_set_operator(cr, scene.paper.alpha == 255 ? CAIRO_OPERATOR_OVER : CAIRO_OPERATOR_SOURCE)
+        cairo_new_path(cr)
+        let w = scene.width * scale, h = scene.height * scale
+        if overText {
+            cairo_rectangle(cr, 0, 0, w / 2 + 1, h)
+            cairo_rectangle(cr, w / 2 - 1, 0, w / 2 + 1, h)
+        } else {
+            cairo_rectangle(cr, 0, 0, w, h)
+        }
+        cairo_fill(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+    }
+
+    func template(_ layout: TemplateLayout) {
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        for weight in [TemplateLayout.Weight.rule, .structure] {
+            let lines = layout.lines.filter { $0.weight == weight }
+            guard !lines.isEmpty else { continue }
+            var width = layout.ruleWidth * (weight == .structure ? 2 : 1) * scale
+            if snapRules { width = max(1, width.rounded()) }
+            func snap(_ v: Double) -> Double {
+                guard snapRules else { return v * scale }
+                let odd = Int(width) % 2 == 1
+                return (v * scale).rounded(.down) + (odd ? 0.5 : 0)
+            }
+            cairo_new_path(cr)
+            for line in lines {
+                if line.from.y == line.to.y {
+                    let y = snap(line.from.y)
+                    cairo_move_to(cr, line.from.x * scale, y)
+                    cairo_line_to(cr, line.to.x * scale, y)
+                } else if line.from.x == line.to.x {
+                    let x = snap(line.from.x)
+                    cairo_move_to(cr, x, line.from.y * scale)
+                    cairo_line_to(cr, x, line.to.y * scale)
+                } else {
+                    cairo_move_to(cr, line.from.x * scale, line.from.y * scale)
+                    cairo_line_to(cr, line.to.x * scale, line.to.y * scale)
+                }
+            }
+            cairo_set_line_width(cr, width)
+            setColor(weight == .structure ? layout.structureColor : layout.ruleColor)
+            cairo_stroke(cr)
+        }
+        if !layout.dots.isEmpty {
+            // Zero-length segments with round caps: one path, one stroke, a dot each.
+            cairo_new_path(cr)
+            for dot in layout.dots {
+                cairo_move_to(cr, dot.x * scale, dot.y * scale)
+                cairo_line_to(cr, dot.x * scale, dot.y * scale)
+            }
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_line_width(cr, 2 * layout.dotRadius * scale)
+            setColor(layout.structureColor)
+            cairo_stroke(cr)
+        }
+    }
+
+    func items(_ items: [SceneItem]) {
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        for item in items {
+            switch item {
+            case let .fill(contours, color, opacity, blend):
+                cairo_new_path(cr)
+                addPath(contours, close: true)
+                setBlend(blend)
+                setColor(color, opacity: opacity)
+                cairo_fill(cr)
+            case let .stroke(contours, width, color):
+                cairo_new_path(cr)
+                addPath(contours, close: false)
+                setBlend(.normal)
+                setColor(color)
+                cairo_set_line_width(cr, width * scale)
+                cairo_stroke(cr)
+            }
+        }
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+    }
+
+    func addPath(_ contours: Contours, close: Bool) {
+        let s = scale
+        contours.points.withUnsafeBufferPointer { points in
+            for c in 0..<contours.count {
+                let range = contours.range(c)
+                guard let first = range.first else { continue }
+                cairo_move_to(cr, points[first].x * s, points[first].y * s)
+                for i in range.dropFirst() { cairo_line_to(cr, points[i].x * s, points[i].y * s) }
+                if close { cairo_close_path(cr) }
+            }
+        }
+    }
+
+    func paint(_ scene: Scene, overText: Bool = false) {
+        paper(scene, overText: overText)
+        template(scene.template)
+        items(scene.items)
+    }
+}
+
+/// A raster of a scene.
+struct Raster {
+    let surface: OpaquePointer
+    let width: Int
+    let height: Int
+    let opaque: Bool
+
+    /// Paints `scene` at `scale` device pixels per page unit.
+    /// Paints `scene` at `scale` device pixels per page unit. Below 2x edges get Cairo's exact area
+    /// coverage; at 2x and above its 4×4 supersampling, which looks the same there at half the cost.
+    init(_ scene: Scene, scale: Double) throws(RenderError) {
+        width = max(1, Int((scene.width * scale).rounded()))
+        height = max(1, Int((scene.height * scale).rounded()))
+        opaque = scene.paper.alpha == 255
+        guard width <= 32767, height <= 32767 else { throw RenderError.tooLarge(width: width, height: height) }
+        surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        if let error = RenderError.cairo(cairo_surface_status(surface), "creating a \(width)×\(height) image") {
+            cairo_surface_destroy(surface)
+            throw error
+        }
+        let cr = cairo_create(surface)!
+        cairo_set_antialias(cr, scale >= 2 ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_DEFAULT)
+        CairoPainter(cr: cr, scale: scale, snapRules: true).paint(scene)
+        let status = cairo_status(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        if let error = RenderError.cairo(status, "drawing") {
+            cairo_surface_destroy(surface)
+            throw error
+        }
+    }
+
+    func destroy() { cairo_surface_destroy(surface) }
+
+    /// Encodes the raster as PNG with libpng's fast settings: zlib level 1, no row filter; 8-bit grey
+    /// (run-length deflate, a third of the data) when `gray`, else RGB (RGBA when not opaque).
+    func png(dpi: Double = 0, gray: Bool = false) throws(RenderError) -> [UInt8] {
+        let strategy: Int32 = gray && opaque ? 1 : 0
+        let data = cairo_image_surface_get_data(surface)!
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let format = !opaque ? Int32(INKPNG_RGBA) : gray ? Int32(INKPNG_GRAY) : Int32(INKPNG_RGB)
+        let status = inkpng_encode(data, Int32(width), Int32(height), stride, format, 1, 0, strategy, dpi,
+                                   &out, &length, &message, message.count)
+        guard status == 0, let out else {
+            throw RenderError.png(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        defer { inkpng_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: length))
+    }
+
+    /// The pixel at (x, y) as RGBA (un-premultiplied), for tests.
+    func pixel(x: Int, y: Int) -> RGBA {
+        let data = cairo_image_surface_get_data(surface)!
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let value = data.advanced(by: y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+        let a = opaque ? 255 : UInt32(value >> 24)
+        func channel(_ shift: UInt32) -> UInt8 {
+            let c = (value >> shift) & 0xFF
+            return UInt8(a == 0 ? 0 : min(255, (c * 255 + a / 2) / a))
+        }
+        return RGBA(red: channel(16), green: channel(8), blue: channel(0), alpha: UInt8(a))
+    }
+}
+
+/// A PDF document being written page by page.
+final class PDFDocument {
+    private let surface: OpaquePointer
+    private let cr: OpaquePointer
+    private var finished = false
+
+    private let sink: ByteSink
+
+    init(sink: ByteSink, info: PDFInfo) throws(RenderError) {
+        self.sink = sink
+        surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            let sink = Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
+            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque(), 595.28, 841.89)
+        if let error = RenderError.cairo(cairo_surface_status(surface), "creating a PDF") {
+            cairo_surface_destroy(surface)
+            throw error
+        }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Inkwell")
+        if let title = info.title { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title) }
+        if let author = info.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author) }
+        if !info.keywords.isEmpty {
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, info.keywords.joined(separator: ", "))
+        }
+        if let created = info.created {
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, PDFInfo.isoDate(created))
+        }
+        cr = cairo_create(surface)
+    }
+
+    /// Adds a page: the text layer first (recognised words, then the opaque paper over them, which
+    /// keeps them findable but invisible), then the template and the ink.
+    func addPage(_ scene: Scene, pointsPerUnit k: Double, text: [TextLine]) throws(RenderError) {
+        cairo_pdf_surface_set_size(surface, scene.width * k, scene.height * k)
+        let painter = CairoPainter(cr: cr, scale: k, snapRules: false)
+        if !text.isEmpty { drawText(text, scale: k) }
+        painter.paint(scene, overText: !text.isEmpty)
+        cairo_show_page(cr)
+        if let error = RenderError.cairo(cairo_status(cr), "writing a PDF page") { throw error }
+    }
+
+    private func drawText(_ lines: [TextLine], scale k: Double) {
+        cairo_save(cr)
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        for line in lines where !line.text.isEmpty && !line.bounds.isNull && line.bounds.height > 0 {
+            let size = line.bounds.height * k * 0.8
+            cairo_set_font_size(cr, size)
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cr, line.text, &extents)
+            let stretch = extents.x_advance > 0 ? line.bounds.width * k / extents.x_advance : 1
+            cairo_save(cr)
+            cairo_translate(cr, line.bounds.minX * k, line.bounds.maxY * k - 0.2 * line.bounds.height * k)
+            if stretch.isFinite, stretch > 0 { cairo_scale(cr, stretch, 1) }
+            cairo_move_to(cr, 0, 0)
+            cairo_show_text(cr, line.text)
+            cairo_restore(cr)
+        }
+        cairo_restore(cr)
+    }
+
+    func finish() throws(RenderError) {
+        guard !finished else { return }
+        finished = true
+        cairo_destroy(cr)
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        cairo_surface_destroy(surface)
+        if let error = RenderError.cairo(status, "finishing the PDF") { throw error }
+    }
+
+    deinit {
+        if !finished {
+            cairo_destroy(cr)
+            cairo_surface_destroy(surface)
+        }
+    }
+}

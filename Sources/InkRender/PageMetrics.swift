@@ -1,0 +1,30 @@
+import InkCore
+
+/// How page units (the pixels strokes are recorded in) relate to physical size.
+///
+/// A page does not record its resolution, so it is inferred from its size: the pages of known
+/// tablets map to their screens' resolution, and anything else is taken to be in PDF points
+/// (1/72 in), as Xournal++ pages and A4/Letter pages are.
+///
+/// | page size (either orientation) | units per inch | PDF page |
+/// |---|---|---|
+/// | 1404 × 1872 (reMarkable 1 and 2) | 226 | 447.3 × 596.4 pt |
+/// | 1620 × 2160 (reMarkable Paper Pro) | 229 | 509.3 × 679.1 pt |
+/// | 1404 × 1872 × k | 226 × k | same as above |
+/// | anything else | 72 | width × height pt |
+public enum PageMetrics {
+    /// Page units per inch for a page of `size`.
+    public static func unitsPerInch(for size: PageSize) -> Double {
+        let short = Double(min(size.width, size.height)), long = Double(max(size.width, size.height))
+        for (w, h, dpi) in [(1404.0, 1872.0, 226.0), (1620.0, 2160.0, 229.0)] {
+            let k = (short / w).rounded()
+            if k >= 1, abs(short - w * k) < 1, abs(long - h * k) < 1 { return dpi * k }
+        }
+        return 72
+    }
+
+    /// PDF points per page unit, with an explicit `unitsPerInch` when given.
+    public static func pointsPerUnit(for size: PageSize, unitsPerInch: Double? = nil) -> Double {
+        72 / (unitsPerInch ?? self.unitsPerInch(for: size))
+    }
+}

@@ -1,0 +1,271 @@
+import CCairo
+import Foundation
+import InkCore
+
+/// A line of recognised text for a PDF's invisible text layer: the words and the box they cover on
+/// the page, in page units.
+public struct TextLine: Sendable, Hashable, Codable {
+    public var text: String
+    public var bounds: Rect
+
+    public init(text: String, bounds: Rect) {
+        self.text = text
+        self.bounds = bounds
+    }
+}
+
+/// Which code writes PDFs.
+public enum PDFBackend: String, Sendable, Hashable, CaseIterable {
+    /// Inkwell's own writer: integer coordinates, fast deflate; several times faster and smaller.
+    case native
+    /// Cairo's PDF surface (the invisible text goes under an opaque paper fill, Cairo's way).
+    case cairo
+}
+
+/// Choices that apply to every output.
+public struct RenderOptions: Sendable, Hashable {
+    public var style: InkStyle
+    public var eraserMode: EraserMode
+    /// Page units per inch; nil infers it from the page size (see ``PageMetrics``).
+    public var unitsPerInch: Double?
+    /// Largest error of vector geometry (PDF, SVG) in PDF points; PDF coordinates are rounded to a
+    /// grid of this size too. 0.1 pt (0.035 mm) is invisible in print and at 800 % zoom.
+    public var vectorTolerance: Double
+    /// Invisible, searchable text for PDF pages, by page (off unless given).
+    public var textLayer: [PageID: [TextLine]]
+    /// Pages rendered at once (PNG) or prepared ahead (PDF); 0 uses every core.
+    public var parallelism: Int
+    /// The PDF's title.
+    public var title: String?
+    /// The PDF's author, keywords (tags) and creation date.
+    public var author: String?
+    public var keywords: [String] = []
+    public var created: Date?
+    public var pdfWriter: PDFBackend
+    /// Write 8-bit grey PNGs when every colour on the page is grey (same pixels, a third of the data).
+    public var grayPNG: Bool
+
+    public init(style: InkStyle = .standard, eraserMode: EraserMode = .split, unitsPerInch: Double? = nil,
+                vectorTolerance: Double = 0.1, textLayer: [PageID: [TextLine]] = [:], parallelism: Int = 0,
+                title: String? = nil, grayPNG: Bool = true, pdfWriter: PDFBackend = .native) {
+        self.style = style
+        self.eraserMode = eraserMode
+        self.unitsPerInch = unitsPerInch
+        self.vectorTolerance = vectorTolerance
+        self.textLayer = textLayer
+        self.parallelism = parallelism
+        self.title = title
+        self.grayPNG = grayPNG
+        self.pdfWriter = pdfWriter
+    }
+}
+
+public enum RenderError: Error, CustomStringConvertible, Equatable {
+    case cairo(String)
+    case png(String)
+    case io(String, String)
+    case tooLarge(width: Int, height: Int)
+    case badScale(Double)
+
+    public var description: String {
+        switch self {
+        case .cairo(let message): "cairo: \(message)"
+        case .png(let message): message
+        case .io(let path, let reason): "\(path): \(reason)"
+        case .tooLarge(let w, let h): "the image would be \(w)×\(h) pixels (Cairo's limit is 32767 a side); use a smaller scale"
+        case .badScale(let scale): "scale \(scale) is not a positive number"
+        }
+    }
+
+    static func cairo(_ status: cairo_status_t, _ doing: String) -> RenderError? {
+        guard status != CAIRO_STATUS_SUCCESS else { return nil }
+        return .cairo("\(doing): \(String(cString: cairo_status_to_string(status)))")
+    }
+}
+
+/// Renders pages to PNG (any scale; 1x is one pixel per page unit), PDF (vector, one PDF page per
+/// page) and SVG.
+public struct Renderer: Sendable {
+    public var options: RenderOptions
+
+    public init(options: RenderOptions = RenderOptions()) {
+        self.options = options
+    }
+
+    var workers: Int {
+        options.parallelism > 0 ? options.parallelism : max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    func pointsPerUnit(_ page: Page) -> Double {
+        PageMetrics.pointsPerUnit(for: page.size, unitsPerInch: options.unitsPerInch)
+    }
+
+    func vectorScene(_ page: Page) -> Scene {
+        Scene(page: page, style: options.style, eraserMode: options.eraserMode,
+              target: .vector(tolerance: options.vectorTolerance / pointsPerUnit(page)))
+    }
+
+    func rasterScene(_ page: Page, scale: Double) -> Scene {
+        Scene(page: page, style: options.style, eraserMode: options.eraserMode, target: .raster(scale: scale))
+    }
+
+    // MARK: PNG
+
+    /// A PNG of `page` at `scale` pixels per page unit (opaque pages are RGB, others RGBA).
+    public func png(_ page: Page, scale: Double = 1) throws(RenderError) -> [UInt8] {
+        guard scale > 0, scale.isFinite else { throw RenderError.badScale(scale) }
+        let scene = rasterScene(page, scale: scale)
+        let raster = try Raster(scene, scale: scale)
+        defer { raster.destroy() }
+        return try raster.png(dpi: PageMetrics.unitsPerInch(for: page.size) * scale, gray: options.grayPNG && scene.isGray)
+    }
+
+    /// PNGs of `pages`, several at once.
+    public func pngs(_ pages: [Page], scale: Double = 1) throws(RenderError) -> [[UInt8]] {
+        guard scale > 0, scale.isFinite else { throw RenderError.badScale(scale) }
+        let results = Slots<Result<[UInt8], RenderError>>(count: pages.count)
+        let renderer = self
+        concurrently(pages.count, workers: workers) { i in
+            results[i] = Result { () throws(RenderError) -> [UInt8] in try renderer.png(pages[i], scale: scale) }
+        }
+        var out: [[UInt8]] = []
+        for i in 0..<pages.count { out.append(try results[i]!.get()) }
+        return out
+    }
+
+    /// A small PNG of `page`, `width` pixels wide.
+    public func thumbnail(_ page: Page, width: Int = 256) throws(RenderError) -> [UInt8] {
+        let scale = Double(max(8, width)) / Double(max(1, page.size.width))
+        return try png(page, scale: scale)
+    }
+
+    // MARK: PDF
+
+    /// A vector PDF with one page per page, each sized from its page (see ``PageMetrics``). Opaque ink
+    /// is drawn as stroked centrelines grouped by colour and quantised width; everything else as
+    /// filled outlines. Geometry for the next pages is prepared on other cores while one is written.
+    public func pdf(_ pages: [Page]) throws(RenderError) -> [UInt8] {
+        let info = PDFInfo(title: options.title, author: options.author, keywords: options.keywords, created: options.created)
+        let sink = ByteSink()
+        var native = PDFWriter(info: info)
+        let cairo = options.pdfWriter == .cairo ? try PDFDocument(sink: sink, info: info) : nil
+        // Other threads make the pages (geometry, content, deflate) while this one adds them in order.
+        enum Made: Sendable {
+            case scene(Scene)
+            case native(PDFWriter.Page)
+            case failed(RenderError)
+        }
+        let renderer = self
+        let useCairo = cairo != nil
+        let make: @Sendable (Int) -> Made = { i in
+            let page = pages[i]
+            let scene = renderer.vectorScene(page)
+            if useCairo { return .scene(scene) }
+            let k = renderer.pointsPerUnit(page)
+            do throws(RenderError) {
+                return .native(try PDFWriter.page(scene, pointsPerUnit: k, tolerance: renderer.options.vectorTolerance / k,
+                                                  text: renderer.options.textLayer[page.id] ?? []))
+            } catch {
+                return .failed(error)
+            }
+        }
+        let made = Slots<Made>(count: pages.count)
+        let ready = (0..<pages.count).map { _ in DispatchSemaphore(value: 0) }
+        let builders = max(1, min(workers, pages.count))
+        let ahead = builders > 1 && pages.count > 1
+        let group = DispatchGroup()
+        if ahead {
+            DispatchQueue.global().async(group: group) {
+                concurrently(pages.count, workers: builders) { i in
+                    made[i] = make(i)
+                    ready[i].signal()
+                }
+            }
+        }
+        defer { group.wait() }
+        for (i, page) in pages.enumerated() {
+            let item: Made
+            if ahead {
+                ready[i].wait()
+                item = made.take(i)!
+            } else {
+                item = make(i)
+            }
+            switch item {
+            case .failed(let error):
+                throw error
+            case .native(let made):
+                native.add(made)
+            case .scene(let scene):
+                try cairo?.addPage(scene, pointsPerUnit: pointsPerUnit(page), text: options.textLayer[page.id] ?? [])
+            }
+        }
+        if let cairo {
+            try cairo.finish()
+            return sink.bytes
+        }
+        return native.finish()
+    }
+
+    // MARK: SVG
+
+    /// An SVG of `page`: the same vector geometry as the PDF, sized in points, in page units inside.
+    public func svg(_ page: Page) -> String {
+        let k = pointsPerUnit(page)
+        return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k).write(vectorScene(page))
+    }
+}
+
+// MARK: Concurrency helpers
+
+/// Runs `body(0..<count)` on up to `workers` threads (the caller's included), each taking the next index.
+func concurrently(_ count: Int, workers: Int, _ body: @Sendable @escaping (Int) -> Void) {
+    guard count > 0 else { return }
+    let threads = max(1, min(workers, count))
+    if threads == 1 {
+        for i in 0..<count { body(i) }
+        return
+    }
+    let next = Counter()
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        while true {
+            let i = next.increment()
+            if i >= count { break }
+            body(i)
+        }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value - 1
+    }
+}
+
+/// Slots written by one thread each and read after (synchronised by the caller).
+final class Slots<T>: @unchecked Sendable {
+    private var values: [T?]
+    private let lock = NSLock()
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+    subscript(i: Int) -> T? {
+        get { lock.lock(); defer { lock.unlock() }; return values[i] }
+        set { lock.lock(); values[i] = newValue; lock.unlock() }
+    }
+    func take(_ i: Int) -> T? {
+        lock.lock()
+        defer { lock.unlock() }
+        let value = values[i]
+        values[i] = nil
+        return value
+    }
+}
+
+/// Collects the bytes Cairo writes.
+final class ByteSink {
+    var bytes: [UInt8] = []
+}

@@ -1,0 +1,170 @@
+import InkCore
+
+/// Writes a vector scene as SVG 1.1 (with CSS blend modes for highlighters and pencil).
+struct SVGWriter {
+    /// Digits after the decimal point in coordinates.
+    let decimals: Int
+    let pointsPerUnit: Double
+
+    init(tolerance: Double, pointsPerUnit: Double) {
+        // Coordinates are rounded to a step no coarser than half the tolerance.
+        var d = 0
+        var step = 1.0
+        while step > tolerance / 2, d < 3 {
+            d += 1
+            step /= 10
+        }
+        decimals = d
+        self.pointsPerUnit = pointsPerUnit
+    }
+
+    func write(_ scene: Scene) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(scene.pointCount * 7 + 4096)
+        func text(_ s: String) { out.append(contentsOf: s.utf8) }
+        func number(_ v: Double) { appendNumber(v, to: &out) }
+
+        text("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        text("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
+        appendNumber(scene.width * pointsPerUnit, to: &out, decimals: 2)
+        text("pt\" height=\"")
+        appendNumber(scene.height * pointsPerUnit, to: &out, decimals: 2)
+        text("pt\" viewBox=\"0 0 ")
+        number(scene.width)
+        text(" ")
+        number(scene.height)
+        text("\">\n<g style=\"isolation:isolate\">\n")
+
+        // Paper.
+        text("<rect width=\"")
+        number(scene.width)
+        text("\" height=\"")
+        number(scene.height)
+        text("\" fill=\"\(hex(scene.paper))\"")
+        if scene.paper.alpha < 255 { text(" fill-opacity=\"\(opacity(Double(scene.paper.alpha) / 255))\"") }
+        text("/>\n")
+
+        // Template.
+        let layout = scene.template
+        for weight in [TemplateLayout.Weight.rule, .structure] {
+            let lines = layout.lines.filter { $0.weight == weight }
+            guard !lines.isEmpty else { continue }
+            text("<path fill=\"none\" stroke=\"\(hex(weight == .structure ? layout.structureColor : layout.ruleColor))\" stroke-width=\"")
+            number(layout.ruleWidth * (weight == .structure ? 2 : 1))
+            text("\" d=\"")
+            for line in lines {
+                text("M")
+                number(line.from.x)
+                text(" ")
+                number(line.from.y)
+                text("L")
+                number(line.to.x)
+                text(" ")
+                number(line.to.y)
+            }
+            text("\"/>\n")
+        }
+        if !layout.dots.isEmpty {
+            text("<path fill=\"none\" stroke=\"\(hex(layout.structureColor))\" stroke-linecap=\"round\" stroke-width=\"")
+            number(2 * layout.dotRadius)
+            text("\" d=\"")
+            for dot in layout.dots {
+                text("M")
+                number(dot.x)
+                text(" ")
+                number(dot.y)
+                text("h0")
+            }
+            text("\"/>\n")
+        }
+
+        // Ink.
+        for item in scene.items {
+            switch item {
+            case let .fill(contours, color, alpha, blend):
+                text("<path fill=\"\(hex(color))\"")
+                if alpha < 1 { text(" fill-opacity=\"\(opacity(alpha))\"") }
+                switch blend {
+                case .normal: break
+                case .multiply: text(" style=\"mix-blend-mode:multiply\"")
+                case .darken: text(" style=\"mix-blend-mode:darken\"")
+                }
+                text(" d=\"")
+                path(contours, close: true, into: &out)
+                text("\"/>\n")
+            case let .stroke(contours, width, color):
+                text("<path fill=\"none\" stroke=\"\(hex(color))\" stroke-linecap=\"round\" stroke-linejoin=\"round\" stroke-width=\"")
+                appendNumber(width, to: &out, decimals: decimals + 1)
+                text("\" d=\"")
+                path(contours, close: false, into: &out)
+                text("\"/>\n")
+            }
+        }
+        text("</g>\n</svg>\n")
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `M x y l dx dy dx dy …` with deltas between rounded positions, so rounding never drifts.
+    private func path(_ contours: Contours, close: Bool, into out: inout [UInt8]) {
+        let factor = pow10(decimals)
+        for c in 0..<contours.count {
+            let range = contours.range(c)
+            guard let first = range.first else { continue }
+            var px = (contours.points[first].x * factor).rounded()
+            var py = (contours.points[first].y * factor).rounded()
+            out.append(UInt8(ascii: "M"))
+            appendScaled(Int(px), to: &out)
+            out.append(UInt8(ascii: " "))
+            appendScaled(Int(py), to: &out)
+            var wroteL = false
+            for i in range.dropFirst() {
+                let x = (contours.points[i].x * factor).rounded(), y = (contours.points[i].y * factor).rounded()
+                let dx = Int(x - px), dy = Int(y - py)
+                if dx == 0 && dy == 0 && !(range.count == 2 && !close) { continue }
+                if !wroteL { out.append(UInt8(ascii: "l")); wroteL = true } else if dx >= 0 { out.append(UInt8(ascii: " ")) }
+                appendScaled(dx, to: &out)
+                if dy >= 0 { out.append(UInt8(ascii: " ")) }
+                appendScaled(dy, to: &out)
+                px = x
+                py = y
+            }
+            if close { out.append(UInt8(ascii: "z")) }
+        }
+    }
+
+    private func pow10(_ n: Int) -> Double { [1.0, 10, 100, 1000, 10000][min(4, max(0, n))] }
+
+    /// Writes `value / 10^decimals` with trailing zeros dropped ("-1.5", "12", "0.25").
+    private func appendScaled(_ value: Int, to out: inout [UInt8], decimals: Int? = nil) {
+        let d = decimals ?? self.decimals
+        var v = value
+        if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+        var divisor = 1
+        for _ in 0..<d { divisor *= 10 }
+        let whole = v / divisor
+        var fraction = v % divisor
+        out.append(contentsOf: String(whole).utf8)
+        guard fraction > 0 else { return }
+        var digits = d
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        out.append(UInt8(ascii: "."))
+        let text = String(fraction)
+        for _ in 0..<(digits - text.count) { out.append(UInt8(ascii: "0")) }
+        out.append(contentsOf: text.utf8)
+    }
+
+    private func appendNumber(_ value: Double, to out: inout [UInt8], decimals: Int? = nil) {
+        let d = decimals ?? self.decimals
+        appendScaled(Int((value * pow10(d)).rounded()), to: &out, decimals: d)
+    }
+
+    private func hex(_ color: RGBA) -> String {
+        String(color.description.prefix(7))
+    }
+
+    private func opacity(_ value: Double) -> String {
+        var out: [UInt8] = []
+        appendNumber(value, to: &out, decimals: 3)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

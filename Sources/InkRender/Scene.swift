@@ -1,0 +1,245 @@
+import Foundation
+import InkCore
+
+/// What a backend paints, in order, in page units: the pure half of rendering. Building it does all
+/// the geometry; the backends (Cairo raster, Cairo PDF, SVG) only turn it into drawing calls.
+struct Scene: Sendable {
+    var width: Double
+    var height: Double
+    var paper: RGBA
+    var template: TemplateLayout
+    var items: [SceneItem]
+
+    /// True when every colour painted is a grey (red = green = blue): then so is every pixel, since
+    /// Cairo blends the channels alike, and a PNG can be 8-bit grey.
+    var isGray: Bool {
+        func gray(_ c: RGBA) -> Bool { c.red == c.green && c.green == c.blue }
+        guard gray(paper) else { return false }
+        if !template.lines.isEmpty, !gray(template.ruleColor) || !gray(template.structureColor) { return false }
+        if !template.dots.isEmpty, !gray(template.structureColor) { return false }
+        return items.allSatisfy { item in
+            switch item {
+            case .fill(_, let color, _, _), .stroke(_, _, let color): gray(color)
+            }
+        }
+    }
+
+    /// Points over all items (a measure of the work a backend will do).
+    var pointCount: Int {
+        items.reduce(0) { total, item in
+            switch item {
+            case .fill(let c, _, _, _), .stroke(let c, _, _): total + c.points.count
+            }
+        }
+    }
+}
+
+enum SceneItem: Sendable {
+    /// Closed contours filled together with the nonzero rule.
+    case fill(Contours, color: RGBA, opacity: Double, blend: BlendMode)
+    /// Open polylines stroked with one width (page units), round caps and joins, opaque paint.
+    case stroke(Contours, width: Double, color: RGBA)
+}
+
+/// What the geometry is for: a raster (`scale` device pixels per page unit) or a vector file (polygons
+/// within `tolerance` page units of the curve, opaque ink as stroked centrelines).
+enum SceneTarget: Hashable, Sendable {
+    case raster(scale: Double)
+    case vector(tolerance: Double)
+}
+
+extension Scene {
+    /// Widths of stroked runs are quantised to steps of 8 % (0.1 pt on a 1.4 pt pen) so runs are
+    /// long and strokes share groups.
+    static let widthStep = log(1.08)
+    static let pencilLevels = 8
+
+    init(page original: Page, style: InkStyle, eraserMode: EraserMode, target: SceneTarget) {
+        let page = Erasing.apply(original, mode: eraserMode)
+        width = Double(page.size.width)
+        height = Double(page.size.height)
+        paper = page.template.paper
+        template = TemplateLayout(page.template, size: page.size)
+        items = []
+
+        let resolution: OutlineResolution
+        let vector: Bool
+        switch target {
+        case .raster(let scale):
+            resolution = .raster(scale: scale)
+            vector = false
+        case .vector(let tolerance):
+            resolution = OutlineResolution(tolerance: tolerance)
+            vector = true
+        }
+
+        // Highlighters and markers first, under all the ink; each stroke is one fill so its own
+        // overlaps never darken.
+        for stroke in page.strokes where stroke.tool != .eraser && style[stroke.tool].underInk && !stroke.points.isEmpty {
+            let look = style[stroke.tool]
+            var contours = Contours()
+            StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
+                                         resolution: resolution, to: &contours)
+            if contours.isEmpty { continue }
+            items.append(.fill(contours, color: stroke.color, opacity: Scene.opacity(stroke.color, look), blend: look.blend))
+        }
+
+        // Then the ink in drawing order. Consecutive opaque strokes of one colour are order-free
+        // (painting them in any order gives the same pixels), so they are batched: one fill for a
+        // raster, stroked runs grouped by quantised width for vectors. Pencil strokes batch too
+        // (darken is order-free), one fill per darkness step.
+        enum Batch: Equatable { case none, ink(RGBA), pencil(RGBA) }
+        var batch = Batch.none
+        var inkFill = Contours()
+        var inkRuns: [Int: Contours] = [:]
+        var pencil: [Int: Contours] = [:]
+
+        func flush() {
+            switch batch {
+            case .none:
+                break
+            case .ink(let color):
+                if !inkFill.isEmpty { items.append(.fill(inkFill, color: color, opacity: 1, blend: .normal)) }
+                for key in inkRuns.keys.sorted() {
+                    items.append(.stroke(inkRuns[key]!, width: exp(Double(key) * Scene.widthStep), color: color))
+                }
+            case .pencil(let color):
+                for level in pencil.keys.sorted() {
+                    let shade = Scene.mixWithWhite(color, amount: Scene.pencilOpacity(level, style.pencil))
+                    items.append(.fill(pencil[level]!, color: shade, opacity: 1, blend: style.pencil.blend))
+                }
+            }
+            inkFill = Contours()
+            inkRuns = [:]
+            pencil = [:]
+            batch = .none
+        }
+
+        for stroke in page.strokes where stroke.tool != .eraser && !style[stroke.tool].underInk && !stroke.points.isEmpty {
+            let look = style[stroke.tool]
+            let opaqueColor = RGBA(red: stroke.color.red, green: stroke.color.green, blue: stroke.color.blue)
+            if let range = look.pressureOpacity {
+                if batch != .pencil(opaqueColor) { flush(); batch = .pencil(opaqueColor) }
+                let spines = StrokeGeometry.spines(points: stroke.points, width: Double(stroke.width), style: look.stroke, resolution: resolution)
+                for spine in spines {
+                    Scene.appendPencilRuns(spine, range: range, curve: look.stroke.pressureCurve,
+                                           tolerance: resolution.tolerance, into: &pencil)
+                }
+            } else if stroke.color.alpha == 255 && look.opacity >= 1 && look.blend == .normal {
+                if batch != .ink(stroke.color) { flush(); batch = .ink(stroke.color) }
+                if vector {
+                    let spines = StrokeGeometry.spines(points: stroke.points, width: Double(stroke.width), style: look.stroke, resolution: resolution)
+                    for spine in spines { Scene.appendRuns(spine, tolerance: resolution.tolerance, into: &inkRuns) }
+                } else {
+                    StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
+                                                 resolution: resolution, to: &inkFill)
+                }
+            } else {
+                flush()
+                var contours = Contours()
+                StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
+                                             resolution: resolution, to: &contours)
+                if !contours.isEmpty {
+                    items.append(.fill(contours, color: stroke.color, opacity: Scene.opacity(stroke.color, look), blend: look.blend))
+                }
+            }
+        }
+        flush()
+    }
+
+    static func opacity(_ color: RGBA, _ look: ToolLook) -> Double {
+        color.alpha < 255 ? Double(color.alpha) / 255 : min(1, max(0, look.opacity))
+    }
+
+    static func pencilOpacity(_ level: Int, _ look: ToolLook) -> Double {
+        let range = look.pressureOpacity ?? 1...1
+        return range.lowerBound + (range.upperBound - range.lowerBound) * Double(level) / Double(pencilLevels - 1)
+    }
+
+    /// `color` at `amount` opacity over white, as an opaque colour.
+    static func mixWithWhite(_ color: RGBA, amount: Double) -> RGBA {
+        func mix(_ c: UInt8) -> UInt8 { UInt8((255 - (255 - Double(c)) * amount).rounded()) }
+        return RGBA(red: mix(color.red), green: mix(color.green), blue: mix(color.blue))
+    }
+
+    /// Splits a spine into runs of equal quantised width and adds each, thinned, as a polyline.
+    static func appendRuns(_ spine: Spine, tolerance: Double, into runs: inout [Int: Contours]) {
+        let p = spine.positions, r = spine.radii
+        func key(_ diameter: Double) -> Int { Int((log(max(diameter, 1e-4)) / widthStep).rounded()) }
+        if p.count == 1 {
+            runs[key(2 * r[0]), default: Contours()].addPolyline([p[0], p[0]])
+            return
+        }
+        var start = 0
+        var current = key(r[0] + r[1])
+        for i in 1..<p.count {
+            let next = i + 1 < p.count ? key(r[i] + r[i + 1]) : Int.min
+            if next != current {
+                let kept = simplifyPolyline(p, lo: start, hi: i, tolerance: tolerance)
+                runs[current, default: Contours()].addPolyline(kept.map { p[$0] })
+                start = i
+                current = next
+            }
+        }
+    }
+
+    /// Splits a pencil spine where its (quantised) darkness changes and adds each run's outline to
+    /// the fill of its darkness step.
+    static func appendPencilRuns(_ spine: Spine, range: ClosedRange<Double>, curve: PressureCurve, tolerance: Double,
+                                 into levels: inout [Int: Contours]) {
+        let pr = spine.pressures
+        func level(_ p: Double) -> Int { Int((curve.apply(p) * Double(pencilLevels - 1)).rounded()) }
+        if pr.count == 1 {
+            StrokeGeometry.appendOutline(spine: spine, range: 0..<1, tolerance: tolerance, to: &levels[level(pr[0]), default: Contours()])
+            return
+        }
+        var start = 0
+        var current = level(0.5 * (pr[0] + pr[1]))
+        for i in 1..<pr.count {
+            let next = i + 1 < pr.count ? level(0.5 * (pr[i] + pr[i + 1])) : Int.min
+            if next != current {
+                StrokeGeometry.appendOutline(spine: spine, range: start..<(i + 1), tolerance: tolerance,
+                                             to: &levels[current, default: Contours()])
+                start = i
+                current = next
+            }
+        }
+    }
+
+    /// Douglas–Peucker on positions only.
+    static func simplifyPolyline(_ p: [V2], lo: Int, hi: Int, tolerance: Double) -> [Int] {
+        guard hi - lo >= 2 else { return Array(lo...hi) }
+        var keep = [Bool](repeating: false, count: hi - lo + 1)
+        keep[0] = true
+        keep[hi - lo] = true
+        var stack: [(Int, Int)] = [(lo, hi)]
+        while let (a, b) = stack.popLast() {
+            guard b - a >= 2 else { continue }
+            let chord = p[b] - p[a]
+            let len2 = chord.lengthSquared
+            let inverse = len2 > 0 ? 1 / len2.squareRoot() : 0
+            var worst = -1.0, worstIndex = a + 1
+            for i in (a + 1)..<b {
+                let d = p[i] - p[a]
+                let distance = len2 > 0 ? abs(chord.cross(d)) * inverse : d.length
+                if distance > worst { worst = distance; worstIndex = i }
+            }
+            if worst > tolerance {
+                keep[worstIndex - lo] = true
+                stack.append((a, worstIndex))
+                stack.append((worstIndex, b))
+            }
+        }
+        var result: [Int] = []
+        for i in 0...(hi - lo) where keep[i] { result.append(lo + i) }
+        return result
+    }
+}
+
+extension Contours {
+    mutating func addPolyline(_ line: [V2]) {
+        guard !line.isEmpty else { return }
+        begin()
+        points.append(contentsOf: line)
+    }
+}

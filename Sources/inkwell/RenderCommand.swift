@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import InkCore
+import InkRender
+import InkStore
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a note to PNG, PDF or SVG.",
+        discussion: """
+            inkwell render "Sprint retro" -o retro.pdf                 every page, one vector PDF
+            inkwell render "Sprint retro" --page 2 --scale 2 -o p2.png 2x PNG of page 2
+            inkwell render k3m9 --format svg -o retro.svg              retro-1.svg, retro-2.svg, …
+            inkwell render "Sprint retro" --thumbnail -o thumb.png     small PNG of page 1
+
+            NOTE is a note id, a unique id prefix (4+ characters) or an exact title. A PDF holds every \
+            page (or only --page N), each sized from its page (a 1404×1872 reMarkable page at 226 dpi is \
+            447×596 pt). PNG and SVG are one file per page: with several pages and no --page, the page \
+            number goes before the extension. A PNG at --scale 1 has one pixel per page unit. Files are \
+            written under a temporary name and renamed, so a reader never sees half a file.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case png, pdf, svg
+    }
+
+    @OptionGroup var library: LibraryOptions
+    @Argument(help: "The note: id, id prefix or title.") var note: String
+    @Option(help: ArgumentHelp("Render only this page (1 is the first).", valueName: "n")) var page: Int?
+    @Option(help: "png, pdf or svg (default: from the extension of the output).") var format: Format?
+    @Option(help: ArgumentHelp("PNG pixels per page unit: 1, 2 or 3.", valueName: "1|2|3")) var scale: Int = 1
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The file to write.", valueName: "path"),
+            completion: .file())
+    var output: String
+    @Flag(help: "Write a small PNG (256 pixels wide) of page 1, or of --page.") var thumbnail = false
+    @Option(help: ArgumentHelp("Centreline smoothing, 0 (off) to 1 (strong); default per tool.", valueName: "0…1"))
+    var smoothing: Double?
+    @Option(help: ArgumentHelp("How pressure becomes width: linear, soft, hard or an exponent.", valueName: "curve"))
+    var pressureCurve: String?
+    @Option(help: ArgumentHelp("What eraser strokes remove: split (only what they cross) or whole (whole strokes).",
+                               valueName: "split|whole"))
+    var eraser: String = EraserMode.split.rawValue
+    @OptionGroup var outputOptions: OutputOptions
+
+    struct Written: Encodable {
+        var note: String
+        var title: String
+        var format: String
+        var scale: Int?
+        var files: [File]
+
+        struct File: Encodable {
+            var path: String
+            var pages: [Int]
+            var bytes: Int
+        }
+    }
+
+    func validate() throws {
+        if let smoothing, !(0...1).contains(smoothing) { throw ValidationError("--smoothing must be between 0 and 1") }
+        if let pressureCurve, PressureCurve(name: pressureCurve) == nil {
+            throw ValidationError("--pressure-curve must be linear, soft, hard or a positive exponent, not \"\(pressureCurve)\"")
+        }
+        if EraserMode(rawValue: eraser) == nil { throw ValidationError("--eraser must be split or whole, not \"\(eraser)\"") }
+        if let page, page < 1 { throw ValidationError("--page counts from 1") }
+        if thumbnail, let format, format != .png { throw ValidationError("--thumbnail writes a PNG; leave out --format or use png") }
+        if ![1, 2, 3].contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
+        if !thumbnail, resolvedFormat == nil {
+            throw ValidationError("give --format png|pdf|svg (the output \"\(output)\" has no extension Inkwell knows)")
+        }
+        if scale != 1, !thumbnail, resolvedFormat != .png { throw ValidationError("--scale applies to PNG only") }
+    }
+
+    var resolvedFormat: Format? {
+        if thumbnail { return .png }
+        return format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased())
+    }
+
+    func run() throws {
+        let library = try library.open()
+        let stored = try library.note(matching: note)
+        let allPages = try library.pages(of: stored)
+        guard !allPages.isEmpty else { throw Failure("note \"\(stored.note.title)\" has no pages") }
+        var numbers = Array(1...allPages.count)
+        if let page {
+            guard page <= allPages.count else {
+                throw Failure("note \"\(stored.note.title)\" has \(allPages.count) page\(allPages.count == 1 ? "" : "s"); there is no page \(page)")
+            }
+            numbers = [page]
+        } else if thumbnail {
+            numbers = [1]
+        }
+        let pages = numbers.map { allPages[$0 - 1] }
+
+        var options = RenderOptions(eraserMode: EraserMode(rawValue: eraser) ?? .split, title: stored.note.title)
+        options.style = options.style.with(smoothing: smoothing, pressureCurve: pressureCurve.flatMap(PressureCurve.init(name:)))
+        let renderer = Renderer(options: options)
+        let format = resolvedFormat ?? .png
+        let target = URL(fileURLWithPath: output)
+
+        var written: [Written.File] = []
+        func write(_ bytes: [UInt8], to url: URL, pages: [Int]) throws {
+            try DurableFile.replace(url, with: bytes)
+            written.append(Written.File(path: url.path, pages: pages, bytes: bytes.count))
+        }
+        if thumbnail {
+            try write(try renderer.thumbnail(pages[0]), to: target, pages: numbers)
+        } else {
+            switch format {
+            case .pdf:
+                try write(try renderer.pdf(pages), to: target, pages: numbers)
+            case .png:
+                let images = try renderer.pngs(pages, scale: Double(scale))
+                for (number, image) in zip(numbers, images) {
+                    try write(image, to: fileURL(target, page: number, numbered: pages.count > 1), pages: [number])
+                }
+            case .svg:
+                for (number, page) in zip(numbers, pages) {
+                    try write(Array(renderer.svg(page).utf8), to: fileURL(target, page: number, numbered: pages.count > 1), pages: [number])
+                }
+            }
+        }
+
+        if outputOptions.json {
+            return try printJSON(Written(note: stored.note.id.rawValue, title: stored.note.title, format: format.rawValue,
+                                         scale: format == .png ? (thumbnail ? nil : scale) : nil, files: written))
+        }
+        for file in written {
+            let pageText = file.pages.count == 1 ? "page \(file.pages[0])" : "\(file.pages.count) pages"
+            print("wrote \(file.path) (\(pageText), \(ByteCountFormatter.string(fromByteCount: Int64(file.bytes), countStyle: .file)))")
+        }
+    }
+
+    /// An error about the request that is not a usage mistake (exit status 1, no usage text).
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// `notes.png` → `notes-2.png` when pages are numbered.
+    func fileURL(_ url: URL, page: Int, numbered: Bool) -> URL {
+        guard numbered else { return url }
+        let ext = url.pathExtension
+        let base = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent().appendingPathComponent(ext.isEmpty ? "\(base)-\(page)" : "\(base)-\(page).\(ext)")
+    }
+}

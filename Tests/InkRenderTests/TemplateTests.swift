@@ -1,0 +1,65 @@
+import InkCore
+import Testing
+@testable import InkRender
+
+@Suite("Templates")
+struct TemplateTests {
+    let size = PageSize(width: 600, height: 800)
+
+    @Test("blank has nothing")
+    func blank() {
+        let layout = TemplateLayout(PageTemplate(kind: .blank), size: size)
+        #expect(layout.lines.isEmpty && layout.dots.isEmpty)
+    }
+
+    @Test("lined: full-width rules every spacing from two spacings down")
+    func lined() {
+        let layout = TemplateLayout(PageTemplate(kind: .lined, spacing: 50), size: size)
+        #expect(layout.lines.count == 14)  // 100, 150, …, 750
+        #expect(layout.lines.allSatisfy { $0.from.y == $0.to.y && $0.from.x == 0 && $0.to.x == 600 })
+        #expect(layout.lines.first!.from.y == 100)
+        #expect(layout.lines.last!.from.y == 750)
+    }
+
+    @Test("grid: centred vertical and horizontal lines")
+    func grid() {
+        let layout = TemplateLayout(PageTemplate(kind: .grid, spacing: 70), size: size)
+        let vertical = layout.lines.filter { $0.from.x == $0.to.x }
+        let horizontal = layout.lines.filter { $0.from.y == $0.to.y }
+        #expect(vertical.count == 9 && horizontal.count == 12)
+        // 600 mod 70 = 40: the first line is 20 in, the last 20 from the edge.
+        #expect(vertical.first!.from.x == 20)
+        #expect(abs(vertical.last!.from.x - 580) < 1e-9)
+    }
+
+    @Test("dots: one per grid crossing")
+    func dots() {
+        let layout = TemplateLayout(PageTemplate(kind: .dots, spacing: 50), size: size)
+        #expect(layout.lines.isEmpty)
+        #expect(layout.dots.count == 11 * 15)
+        #expect(layout.dotRadius > 0)
+    }
+
+    @Test("Cornell: header, cue column at 30 %, summary, rules between")
+    func cornell() {
+        let layout = TemplateLayout(PageTemplate(kind: .cornell, spacing: 40), size: size)
+        let structure = layout.lines.filter { $0.weight == .structure }
+        #expect(structure.count == 3)
+        let cue = structure.first { $0.from.x == $0.to.x }!
+        #expect(cue.from.x == 180)
+        #expect(structure.contains { $0.from.y == 640 && $0.to.y == 640 })
+        let rules = layout.lines.filter { $0.weight == .rule }
+        #expect(!rules.isEmpty)
+        #expect(rules.allSatisfy { $0.from.y > 80 && $0.from.y < 640 })
+    }
+
+    @Test("page metrics: reMarkable pages are 226 dpi, others are points")
+    func metrics() {
+        #expect(PageMetrics.unitsPerInch(for: .remarkable) == 226)
+        #expect(PageMetrics.unitsPerInch(for: PageSize(width: 1872, height: 1404)) == 226)
+        #expect(PageMetrics.unitsPerInch(for: PageSize(width: 2808, height: 3744)) == 452)
+        #expect(PageMetrics.unitsPerInch(for: .a4Points) == 72)
+        let k = PageMetrics.pointsPerUnit(for: .remarkable)
+        #expect(abs(1404 * k - 447.29) < 0.01 && abs(1872 * k - 596.39) < 0.01)
+    }
+}
