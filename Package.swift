@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "InkSamples", targets: ["InkSamples"]),
         .library(name: "InkwellKit", targets: ["InkwellKit"]),
         .library(name: "InkRender", targets: ["InkRender"]),
+        .library(name: "InkExport", targets: ["InkExport"]),
         .library(name: "InkRecognize", targets: ["InkRecognize"]),
         .library(name: "InkIndex", targets: ["InkIndex"]),
     ],
@@ -24,6 +25,8 @@ let package = Package(
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // libzip, for zip-packaged Xournal++ files and ZIP export.
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
         // Cairo (image and PDF surfaces) and libpng, found with pkg-config.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
@@ -46,6 +49,11 @@ let package = Package(
             name: "InkIndex",
             dependencies: ["InkCore", "InkStore", "InkRecognize", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs, ZIP archives (libzip), conflicts.
+        .target(
+            name: "InkExport",
+            dependencies: ["InkCore", "InkStore", "InkIndex", "InkRender", "CZip"]
+        ),
         // Decoders of recorded pen input (replay log; foreign formats later).
         .target(name: "InkInterchange", dependencies: ["InkCore"]),
         // The engine façade: runs the session against the store (import, replay).
@@ -58,6 +66,7 @@ let package = Package(
                 "InkSamples",
                 "InkIndex",
                 "InkRender",
+                "InkExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,6 +95,10 @@ let package = Package(
             name: "InkRenderTests",
             dependencies: ["InkRender", "InkSamples", "CCairo"],
             exclude: ["Goldens"]
+        ),
+        .testTarget(
+            name: "InkExportTests",
+            dependencies: ["InkExport", "InkStore", "InkIndex", "InkRender", "InkRecognize"]
         ),
         .testTarget(
             name: "InkIndexTests",

@@ -15,7 +15,7 @@ struct Inkwell: ParsableCommand {
         subcommands: [
             InitCommand.self, ImportCommand.self, NoteCommand.self, NotebookCommand.self,
             TrashCommand.self, StatsCommand.self, CheckCommand.self, CompactCommand.self, SearchCommand.self, TagsCommand.self, SampleCommand.self,
-            RenderCommand.self,
+            RenderCommand.self, ExportCommand.self,
         ]
     )
 }

@@ -1,12 +1,14 @@
 import Foundation
 
 /// Progress for long jobs on standard error: a redrawn line on a terminal, nothing otherwise.
-final class Progress {
+/// Safe to update from worker threads.
+final class Progress: @unchecked Sendable {
     let total: Int
     let label: String
     private let started = Date()
     private let enabled: Bool
     private var lastDraw = Date.distantPast
+    private let lock = NSLock()
 
     init(total: Int, label: String) {
         self.total = total
@@ -15,7 +17,10 @@ final class Progress {
     }
 
     func update(_ done: Int) {
-        guard enabled, Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
         lastDraw = Date()
         let elapsed = Date().timeIntervalSince(started)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0

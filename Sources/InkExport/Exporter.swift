@@ -1,0 +1,244 @@
+import Foundation
+import InkCore
+import InkIndex
+import InkRender
+import InkStore
+
+/// The formats `inkwell export` writes.
+public enum ExportFormat: String, Sendable, CaseIterable, Codable {
+    case pdf, png, svg, md
+
+    /// Image formats get one file per page; the others one file per note.
+    var isPerPage: Bool { self == .png || self == .svg }
+}
+
+/// What to do when an output file already exists.
+public enum ConflictPolicy: String, Sendable, CaseIterable, Codable {
+    /// Ask the user, file by file (through ``Exporter/ask``).
+    case ask
+    case overwrite
+    case skip
+    /// Write under the next free name (`-2`, `-3` …).
+    case suffix
+    /// Stop before writing anything.
+    case refuse
+}
+
+/// Where the files go.
+public enum ExportDestination: Sendable, Equatable {
+    /// One file with exactly this path (one note, one output file).
+    case file(URL)
+    /// Files written into this existing folder.
+    case folder(URL)
+    /// One ZIP archive; notebooks become folders inside it.
+    case zip(URL)
+}
+
+/// What an export did.
+public struct ExportReport: Sendable, Codable, Equatable {
+    public struct Failure: Sendable, Codable, Equatable {
+        public var note: NoteID
+        public var title: String
+        public var reason: String
+    }
+
+    /// Paths written (inside the archive, for a ZIP).
+    public var written: [String] = []
+    /// Paths left alone because they existed (`--on-conflict skip` or the user's answer).
+    public var skipped: [String] = []
+    public var failed: [Failure] = []
+    /// The archive, for a ZIP export.
+    public var archive: String?
+    public var seconds = 0.0
+    /// Seconds spent writing the ZIP archive (compressing and copying), for a ZIP export.
+    public var zipSeconds = 0.0
+}
+
+/// Exports notes to PDF, PNG, SVG, Markdown or InkML files, into a folder or a ZIP archive.
+///
+/// Notes are rendered in parallel and written one at a time to temporary names that are renamed
+/// when complete, so a failure never leaves a truncated file; a broken note is reported and the
+/// others are exported.
+public struct Exporter: Sendable {
+    public let library: Library
+    /// Recognised text (Markdown, the PDF text layer); nil when the library has no index.
+    public let index: SearchIndex?
+    public var format: ExportFormat
+    /// PNG scale: 1, 2 or 3.
+    public var scale: Double = 1
+    /// PDFs carry the recognised words as invisible text (searchable, selectable).
+    public var textLayer = true
+    public var author: String?
+    public var conflicts: ConflictPolicy = .refuse
+    /// Asked for each existing file under ``ConflictPolicy/ask``: true overwrites it.
+    public var ask: @Sendable (String) -> Bool = { _ in false }
+    /// Notes rendered at once.
+    public var parallelism = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    public init(library: Library, index: SearchIndex?, format: ExportFormat) {
+        self.library = library
+        self.index = index
+        self.format = format
+    }
+
+    /// One output file of a note, ready to be written.
+    struct Output {
+        /// File name, or path inside a ZIP.
+        var path: String
+        var bytes: [UInt8]
+        /// Text is worth deflating in a ZIP; PNG and PDF are compressed already.
+        var compresses: Bool { !(path.hasSuffix(".png") || path.hasSuffix(".pdf")) }
+    }
+
+    /// Exports `notes` to `destination`; `progress` hears (done, total).
+    public func run(_ notes: [StoredNote], to destination: ExportDestination,
+                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ExportReport {
+        let started = Date()
+        var report = ExportReport()
+        if case .file = destination, notes.count != 1 || (format.isPerPage && notes.first.map { $0.note.pages.count != 1 } ?? true) {
+            throw ExportError(path: "-o", reason: "several files would be written: give a folder or --zip")
+        }
+        var avoid: (String) -> Bool = { _ in false }
+        if case .folder(let folder) = destination, conflicts == .suffix {
+            avoid = { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+        }
+        var plan = try NamePlan(notes: notes, format: format, destination: destination, avoiding: avoid)
+        if case .folder(let folder) = destination {
+            try plan.resolveConflicts(in: folder, policy: conflicts, ask: ask, report: &report)
+        }
+        let zip: ZipWriter?
+        if case .zip(let url) = destination { zip = try ZipWriter(destination: url) } else { zip = nil }
+        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-export-\(UUID().uuidString)")
+        if zip != nil { try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: staging) }
+
+        var done = 0
+        var zipSeconds = 0.0
+        try forEachRendered(notes, plan: plan) { position, result in
+            done += 1
+            switch result {
+            case .success(let outputs):
+                for output in outputs where !plan.skipped.contains(output.path) {
+                    switch destination {
+                    case .file(let url):
+                        try DurableFile.replace(url, with: output.bytes)
+                        report.written.append(url.path)
+                    case .folder(let folder):
+                        let url = folder.appendingPathComponent(output.path)
+                        try DurableFile.replace(url, with: output.bytes)
+                        report.written.append(url.path)
+                    case .zip:
+                        let zipStart = Date()
+                        let file = staging.appendingPathComponent("\(report.written.count).part")
+                        try Data(output.bytes).write(to: file)
+                        try zip?.add(file: file, as: output.path, compress: output.compresses)
+                        zipSeconds += Date().timeIntervalSince(zipStart)
+                        report.written.append(output.path)
+                    }
+                }
+            case .failure(let error):
+                let stored = notes[position]
+                report.failed.append(.init(note: stored.note.id, title: stored.note.title, reason: "\(error)"))
+            }
+            progress(done, notes.count)
+        }
+        report.skipped = plan.skipped.sorted()
+        if let zip, case .zip(let url) = destination {
+            let zipStart = Date()
+            if report.written.isEmpty {
+                zip.discard()
+            } else {
+                try zip.commit()
+                report.archive = url.path
+            }
+            zipSeconds += Date().timeIntervalSince(zipStart)
+        }
+        report.zipSeconds = zipSeconds
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// Renders notes `parallelism` at a time and hands each result to `consume` in note order, keeping
+    /// at most a few rendered notes in memory.
+    private func forEachRendered(_ notes: [StoredNote], plan: NamePlan,
+                                 _ consume: (Int, Result<[Output], Error>) throws -> Void) throws {
+        let window = max(1, parallelism) * 2
+        var start = 0
+        while start < notes.count {
+            let batch = Array(start..<min(notes.count, start + window))
+            let results = ResultSlots(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
+                let position = batch[offset]
+                results.set(offset, Result { try outputs(for: notes[position], names: plan.names[position]) })
+            }
+            for (offset, position) in batch.enumerated() { try consume(position, results.take(offset)) }
+            start += window
+        }
+    }
+
+    /// The files of one note.
+    func outputs(for stored: StoredNote, names: [String]) throws -> [Output] {
+        let pages = try library.pages(of: stored)
+        var options = RenderOptions(title: stored.note.title)
+        options.parallelism = 1
+        switch format {
+        case .pdf:
+            if textLayer, let index { options.textLayer = Exporter.textLines(try index.words(of: stored.note.id)) }
+            options.author = author
+            options.keywords = stored.note.tags.sorted().map(\.name)
+            options.created = stored.note.created
+            return [Output(path: names[0], bytes: try Renderer(options: options).pdf(pages))]
+        case .png:
+            return try zip(pages, names).map { Output(path: $1, bytes: try Renderer(options: options).png($0, scale: scale)) }
+        case .svg:
+            return zip(pages, names).map { Output(path: $1, bytes: Array(Renderer(options: options).svg($0).utf8)) }
+        case .md:
+            let texts = try index?.pageTexts(of: stored.note.id) ?? [:]
+            let images = Array(names.dropFirst())
+            let markdown = MarkdownNote(stored: stored, pageTexts: pages.map { texts[$0.id] ?? "" }, images: images.map {
+                String($0.split(separator: "/").last ?? Substring($0))
+            })
+            var outputs = [Output(path: names[0], bytes: Array(markdown.text.utf8))]
+            for (page, name) in zip(pages, images) {
+                outputs.append(Output(path: name, bytes: try Renderer(options: options).png(page, scale: 1)))
+            }
+            return outputs
+        }
+    }
+}
+
+extension Exporter {
+    /// One invisible text line per recognised line, covering its words (one string a line keeps
+    /// text extraction in reading order).
+    static func textLines(_ words: [PageID: [RecognisedWordRecord]]) -> [PageID: [TextLine]] {
+        words.mapValues { words in
+            var lines: [TextLine] = []
+            var current = -1
+            for word in words {
+                if word.line == current, var last = lines.popLast() {
+                    last.text += " " + word.text
+                    last.bounds = last.bounds.union(word.box)
+                    lines.append(last)
+                } else {
+                    lines.append(TextLine(text: word.text, bounds: word.box))
+                    current = word.line
+                }
+            }
+            return lines
+        }
+    }
+}
+
+/// Rendered results, filled from several threads and taken in order.
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [Result<[Exporter.Output], Error>?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ result: Result<[Exporter.Output], Error>) { lock.withLock { slots[index] = result } }
+    func take(_ index: Int) -> Result<[Exporter.Output], Error> {
+        lock.withLock {
+            defer { slots[index] = nil }
+            return slots[index] ?? .failure(ExportError(path: "", reason: "not rendered"))
+        }
+    }
+}

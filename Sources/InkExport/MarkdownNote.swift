@@ -1,0 +1,62 @@
+import Foundation
+import InkCore
+import InkStore
+
+/// A note as Markdown for Obsidian and friends: YAML frontmatter, then each page's recognised text
+/// with the page image embedded beside it.
+struct MarkdownNote {
+    let stored: StoredNote
+    /// Recognised text per page, in page order ("" where nothing was recognised).
+    let pageTexts: [String]
+    /// File names of the page images, in page order (relative to the Markdown file).
+    let images: [String]
+
+    var text: String {
+        let note = stored.note
+        var lines = ["---"]
+        lines.append("title: \(MarkdownNote.yamlString(note.title))")
+        lines.append("created: \(MarkdownNote.isoDate(note.created))")
+        lines.append("modified: \(MarkdownNote.isoDate(note.modified))")
+        lines.append("tags: [\(note.tags.sorted().map { MarkdownNote.yamlString($0.name) }.joined(separator: ", "))]")
+        lines.append("source: inkwell")
+        lines.append("notebook: \(MarkdownNote.yamlString(stored.notebook.description))")
+        lines.append("---")
+        lines.append("")
+        lines.append("# " + note.title.replacingOccurrences(of: "\n", with: " "))
+        for (index, image) in images.enumerated() {
+            lines.append("")
+            if images.count > 1 { lines.append("## Page \(index + 1)\n") }
+            let text = index < pageTexts.count ? pageTexts[index] : ""
+            if !text.isEmpty { lines.append(text + "\n") }
+            lines.append("![Page \(index + 1)](\(image.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? image))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A YAML double-quoted scalar: any title, however hostile, stays one string.
+    static func yamlString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += String(format: "\\x%02X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func isoDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

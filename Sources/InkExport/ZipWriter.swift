@@ -1,0 +1,120 @@
+import CZip
+import Foundation
+
+/// Why an export could not be written.
+public struct ExportError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let path: String
+    public let reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Writes a ZIP archive with libzip, all or nothing: entries go to a temporary file beside the
+/// destination, which replaces it only when the archive is complete. Entries added from files are
+/// read when the archive is closed, so memory stays bounded however large the archive grows.
+public final class ZipWriter {
+    public let destination: URL
+    private let temporary: URL
+    private var archive: OpaquePointer?
+
+    public init(destination: URL) throws(ExportError) {
+        self.destination = destination
+        temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).partial")
+        let folder = destination.deletingLastPathComponent().path
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw ExportError(path: destination.path, reason: "cannot write into \(folder) (missing or not writable)")
+        }
+        var error: Int32 = 0
+        archive = zip_open(temporary.path, ZIP_CREATE | ZIP_EXCL, &error)
+        guard archive != nil else {
+            var zipError = zip_error_t()
+            zip_error_init_with_code(&zipError, error)
+            defer { zip_error_fini(&zipError) }
+            throw ExportError(path: destination.path, reason: "cannot create the archive: \(String(cString: zip_error_strerror(&zipError)))")
+        }
+    }
+
+    deinit { discard() }
+
+    /// Adds the file at `source` as `name` (a relative path with `/` separators). `compress`: deflate
+    /// (text), or store as is (PNG and PDF are compressed already).
+    public func add(file source: URL, as name: String, compress: Bool) throws(ExportError) {
+        let entry = try ZipWriter.safeEntryName(name, in: destination)
+        guard let archive, let zipSource = zip_source_file(archive, source.path, 0, -1) else {
+            throw failure("cannot read \(source.path)")
+        }
+        try add(zipSource, as: entry, compress: compress)
+    }
+
+    /// Adds `bytes` as `name`.
+    public func add(_ bytes: [UInt8], as name: String, compress: Bool) throws(ExportError) {
+        let entry = try ZipWriter.safeEntryName(name, in: destination)
+        guard let archive else { throw failure("the archive is closed") }
+        // libzip reads the buffer at close time and frees it (freep = 1): hand it a malloc'd copy.
+        guard let buffer = malloc(max(1, bytes.count)) else { throw failure("out of memory") }
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) } }
+        guard let zipSource = zip_source_buffer(archive, buffer, zip_uint64_t(bytes.count), 1) else {
+            free(buffer)
+            throw failure("cannot add \(name)")
+        }
+        try add(zipSource, as: entry, compress: compress)
+    }
+
+    private func add(_ zipSource: OpaquePointer, as entry: String, compress: Bool) throws(ExportError) {
+        let index = zip_file_add(archive, entry, zipSource, zip_flags_t(ZIP_FL_ENC_UTF_8))
+        guard index >= 0 else {
+            zip_source_free(zipSource)
+            throw failure("cannot add \(entry)")
+        }
+        let method = compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE
+        guard zip_set_file_compression(archive, zip_uint64_t(index), method, 0) == 0 else {
+            throw failure("cannot set the compression of \(entry)")
+        }
+    }
+
+    /// Writes the archive and moves it into place.
+    public func commit() throws(ExportError) {
+        guard let archive else { throw failure("the archive is closed") }
+        guard zip_close(archive) == 0 else {
+            let reason = String(cString: zip_strerror(archive))
+            zip_discard(archive)
+            self.archive = nil
+            try? FileManager.default.removeItem(at: temporary)
+            throw ExportError(path: destination.path, reason: "cannot write the archive: \(reason)")
+        }
+        self.archive = nil
+        guard rename(temporary.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw ExportError(path: destination.path, reason: "cannot move the archive into place: \(reason)")
+        }
+    }
+
+    /// Abandons the archive: nothing is left on disk.
+    public func discard() {
+        if let archive {
+            zip_discard(archive)
+            self.archive = nil
+        }
+        try? FileManager.default.removeItem(at: temporary)
+    }
+
+    private func failure(_ what: String) -> ExportError {
+        let detail = archive.map { String(cString: zip_strerror($0)) } ?? ""
+        return ExportError(path: destination.path, reason: detail.isEmpty ? what : "\(what): \(detail)")
+    }
+
+    /// Entry names are relative paths of safe components: no `..`, no absolute paths, no backslashes.
+    static func safeEntryName(_ name: String, in archive: URL) throws(ExportError) -> String {
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.hasPrefix("/"), !name.contains("\\"), !components.isEmpty,
+              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
+              !name.unicodeScalars.contains(where: { $0.value < 0x20 })
+        else { throw ExportError(path: archive.path, reason: "unsafe entry name \"\(name)\"") }
+        return name
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import InkCore
+import InkIndex
+import InkRecognize
+import InkStore
+import Testing
+@testable import InkExport
+
+/// Reads every page as fixed lines of text, so exports have recognised words to carry.
+struct FixedRecognizer: PageRecognizer {
+    let lines: [String]
+    func recognize(_ page: Page) throws -> PageRecognition {
+        var words: [RecognisedWord] = []
+        for (number, line) in lines.enumerated() {
+            for (column, word) in line.split(separator: " ").enumerated() {
+                let x = 100 + Double(column) * 160, y = 200 + Double(number) * 120
+                words.append(RecognisedWord(text: String(word), box: Rect(minX: x, minY: y, maxX: x + 140, maxY: y + 60),
+                                            confidence: 0.9, line: number))
+            }
+        }
+        return PageRecognition(words: words, hashtags: [])
+    }
+}
+
+func tool(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+}
+
+let popplerInstalled = (try? tool(["pdftotext", "-v"]).status) == 0
+let pythonYAML = (try? tool(["python3", "-c", "import yaml"]).status) == 0
+
+struct ExportFixture {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-export-\(UUID().uuidString)")
+    let library: Library
+    let index: SearchIndex
+    let out: URL
+
+    init() throws {
+        library = try Library.create(at: root.appendingPathComponent("library"))
+        index = try SearchIndex(library: library)
+        out = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    }
+
+    @discardableResult
+    func note(_ title: String, in notebook: String = "Inbox", pages: Int = 1, tags: Set<InkCore.Tag> = []) throws -> StoredNote {
+        let stored = try library.createNote(title: title, in: try NotebookPath(notebook), tags: tags)
+        for page in 0..<pages {
+            let stroke = Stroke(id: StrokeID(1), width: 3, points: (0..<20).map {
+                InkPoint(x: 100 + Float($0) * 10, y: 300 + Float(page * 50), pressure: 0.6, time: Float($0 * 8))
+            })
+            try library.save([PageChange(pageID: PageID.random(), isNewPage: true, size: .remarkable, added: [stroke])], to: stored.note.id)
+        }
+        return try library.note(matching: stored.note.id.rawValue)
+    }
+
+    func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+    }
+}
+
+@Suite("Exporter")
+struct ExporterTests {
+    @Test("a ZIP holds notebooks as folders, PNGs stored, Markdown deflated, and passes unzip -t")
+    func zipArchive() throws {
+        let fixture = try ExportFixture()
+        try fixture.note("Standup", in: "Work/Meetings", pages: 2)
+        try fixture.note("Groceries", in: "Personal")
+        let archive = fixture.out.appendingPathComponent("notes.zip")
+        var exporter = Exporter(library: fixture.library, index: fixture.index, format: .md)
+        exporter.parallelism = 2
+        let report = try exporter.run(try fixture.library.notes(), to: .zip(archive))
+        #expect(report.failed.isEmpty && report.archive == archive.path)
+        #expect(try tool(["unzip", "-t", archive.path]).status == 0)
+        let listing = try tool(["unzip", "-Z", archive.path]).output
+        #expect(report.written.contains { $0.hasPrefix("Work/Meetings/") && $0.hasSuffix("-standup.md") })
+        #expect(report.written.contains { $0.hasPrefix("Work/Meetings/") && $0.hasSuffix("-standup-p02.png") })
+        #expect(report.written.contains { $0.hasPrefix("Personal/") && $0.hasSuffix("-groceries.md") })
+        let methods = listing.split(separator: "\n").filter { $0.hasSuffix(".png") || $0.hasSuffix(".md") }.map { line -> String in
+            (line.hasSuffix(".png") ? "png " : "md ") + (line.contains("stor") ? "stored" : line.contains("def") ? "deflated" : "?")
+        }
+        #expect(Set(methods) == ["png stored", "md deflated"], "\(listing)")
+        #expect(try fixture.files() == ["notes.zip"])
+    }
+
+    @Test("PDFs carry the recognised words as invisible text in line order, and metadata", .enabled(if: popplerInstalled, "needs pdftotext and pdfinfo (poppler-utils)"))
+    func searchablePDF() throws {
+        let fixture = try ExportFixture()
+        try fixture.note("Weekly planning", tags: [InkCore.Tag("q3")!, InkCore.Tag("budget")!])
+        let lines = ["Weekly planning meeting", "budget review for Q3", "call the printer"]
+        _ = try Indexer(library: fixture.library, index: fixture.index, makeRecognizer: { FixedRecognizer(lines: lines) }).run()
+        var exporter = Exporter(library: fixture.library, index: fixture.index, format: .pdf)
+        exporter.author = "Ada"
+        let report = try exporter.run(try fixture.library.notes(), to: .folder(fixture.out))
+        let pdf = try #require(report.written.first)
+        let text = try tool(["pdftotext", "-layout", pdf, "-"]).output
+        let found = text.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+            .filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)).isEmpty }
+        #expect(found == lines)
+        let info = try tool(["pdfinfo", pdf]).output
+        #expect(info.contains("Title:           Weekly planning"))
+        #expect(info.contains("Author:          Ada"))
+        #expect(info.contains("Keywords:        budget, q3"))
+        #expect(try tool(["pdfimages", "-list", pdf]).output.split(separator: "\n").count == 2)
+
+        exporter.textLayer = false
+        exporter.conflicts = .overwrite
+        let plain = try exporter.run(try fixture.library.notes(), to: .folder(fixture.out))
+        #expect(try tool(["pdftotext", plain.written[0], "-"]).output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
+    @Test("Markdown frontmatter parses as YAML, whatever the title", .enabled(if: pythonYAML, "needs python3 with PyYAML"))
+    func markdownFrontmatter() throws {
+        let fixture = try ExportFixture()
+        let title = "Q3: \"plan\" — #1 \\ [draft] {x} & more: yes"
+        try fixture.note(title, in: "Work", tags: [InkCore.Tag("q3-plan")!])
+        let report = try Exporter(library: fixture.library, index: fixture.index, format: .md)
+            .run(try fixture.library.notes(), to: .folder(fixture.out))
+        let markdown = try #require(report.written.first { $0.hasSuffix(".md") })
+        let script = """
+            import sys, yaml, json
+            text = open(sys.argv[1], encoding='utf-8').read()
+            front = text.split('---\\n')[1]
+            print(json.dumps(yaml.safe_load(front), default=str))
+            """
+        let parsed = try tool(["python3", "-c", script, markdown])
+        #expect(parsed.status == 0, "\(parsed.output)")
+        let fields = try JSONSerialization.jsonObject(with: Data(parsed.output.utf8)) as! [String: Any]
+        #expect(fields["title"] as? String == title)
+        #expect(fields["tags"] as? [String] == ["q3-plan"])
+        #expect(fields["source"] as? String == "inkwell")
+        #expect(fields["notebook"] as? String == "Work")
+        #expect(report.written.contains { $0.hasSuffix("-p01.png") })
+        #expect(try fixture.files().count == 2)
+    }
+
+    @Test("hostile titles still give safe names inside the output folder")
+    func hostileTitles() throws {
+        let fixture = try ExportFixture()
+        for title in ["../../etc/passwd", "CON", "   ", String(repeating: "long title ", count: 90), "a/b\\c"] {
+            if title.trimmingCharacters(in: .whitespaces).isEmpty { continue }  // the store refuses empty titles
+            try fixture.note(title)
+        }
+        let report = try Exporter(library: fixture.library, index: nil, format: .pdf).run(try fixture.library.notes(), to: .folder(fixture.out))
+        #expect(report.written.count == 4)
+        for path in report.written {
+            #expect(URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path == fixture.out.standardizedFileURL.path)
+            #expect(URL(fileURLWithPath: path).lastPathComponent.count <= 8 + 1 + 60 + 4)
+        }
+    }
+
+    @Test("existing files: refuse writes nothing; skip, suffix and overwrite do what they say")
+    func conflicts() throws {
+        let fixture = try ExportFixture()
+        try fixture.note("Plan")
+        let notes = try fixture.library.notes()
+        var exporter = Exporter(library: fixture.library, index: nil, format: .pdf)
+        let first = try exporter.run(notes, to: .folder(fixture.out))
+        let name = URL(fileURLWithPath: first.written[0]).lastPathComponent
+        try Data("mine".utf8).write(to: fixture.out.appendingPathComponent(name))
+        #expect(throws: ExportError.self) { try exporter.run(notes, to: .folder(fixture.out)) }
+        #expect(try Data(contentsOf: fixture.out.appendingPathComponent(name)) == Data("mine".utf8))
+        exporter.conflicts = .skip
+        #expect(try exporter.run(notes, to: .folder(fixture.out)).skipped.count == 1)
+        exporter.conflicts = .suffix
+        #expect(try exporter.run(notes, to: .folder(fixture.out)).written.map { URL(fileURLWithPath: $0).lastPathComponent }
+            == [name.replacingOccurrences(of: ".pdf", with: "-2.pdf")])
+        exporter.conflicts = .overwrite
+        _ = try exporter.run(notes, to: .folder(fixture.out))
+        #expect(try Data(contentsOf: fixture.out.appendingPathComponent(name)).starts(with: Data("%PDF".utf8)))
+        #expect(try fixture.files().count == 2)
+    }
+
+    @Test("a broken note is reported and skipped; the others are exported; nothing half-written is left")
+    func brokenNote() throws {
+        let fixture = try ExportFixture()
+        try fixture.note("Good one")
+        let broken = try fixture.note("Broken one")
+        try FileManager.default.removeItem(at: fixture.library.pageURL(broken.note.pages[0], in: broken.folder))
+        let report = try Exporter(library: fixture.library, index: nil, format: .pdf)
+            .run(try fixture.library.notes(), to: .zip(fixture.out.appendingPathComponent("all.zip")))
+        #expect(report.failed.map(\.title) == ["Broken one"])
+        #expect(report.written.count == 1)
+        #expect(try fixture.files() == ["all.zip"])
+
+        let unwritable = fixture.out.appendingPathComponent("read-only")
+        try FileManager.default.createDirectory(at: unwritable, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: unwritable.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: unwritable.path) }
+        if getuid() != 0 {  // root writes anywhere
+            #expect(throws: (any Error).self) { try Exporter(library: fixture.library, index: nil, format: .pdf)
+                .run([try fixture.library.note(matching: "Good one")], to: .folder(unwritable)) }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: unwritable.path).isEmpty)
+        }
+        #expect(throws: ExportError.self) { try Exporter(library: fixture.library, index: nil, format: .pdf)
+            .run(try fixture.library.notes(), to: .zip(fixture.out.appendingPathComponent("missing/all.zip"))) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import InkExport
+
+@Suite("ZIP writer")
+struct ZipWriterTests {
+    let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-zip-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    func run(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test("entries from memory and from files, in folders, stored or deflated, pass unzip -t")
+    func writeArchive() throws {
+        let source = folder.appendingPathComponent("page.bin")
+        try Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: source)
+        let destination = folder.appendingPathComponent("export.zip")
+        let writer = try ZipWriter(destination: destination)
+        try writer.add(Array("# Notes\n".utf8), as: "Work/Meetings/20261121-notes.md", compress: true)
+        try writer.add(file: source, as: "Work/20261121-page.png", compress: false)
+        try writer.commit()
+        let (status, output) = try run(["unzip", "-t", destination.path])
+        #expect(status == 0, "\(output)")
+        let (_, listing) = try run(["unzip", "-v", destination.path])
+        #expect(listing.contains("Work/Meetings/20261121-notes.md"))
+        #expect(listing.contains("Stored") && listing.contains("Defl"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["export.zip", "page.bin"])
+    }
+
+    @Test("unsafe entry names are refused")
+    func unsafeNames() throws {
+        let writer = try ZipWriter(destination: folder.appendingPathComponent("bad.zip"))
+        for name in ["../escape.txt", "/etc/passwd", "a/../../b", "a\\b", "", "a//b", "./a"] {
+            #expect(throws: ExportError.self, "\(name)") { try writer.add([1], as: name, compress: true) }
+        }
+        writer.discard()
+    }
+
+    @Test("a discarded or failed archive leaves nothing behind")
+    func nothingLeftBehind() throws {
+        let writer = try ZipWriter(destination: folder.appendingPathComponent("half.zip"))
+        try writer.add(Array("x".utf8), as: "x.txt", compress: true)
+        writer.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+
+        let missing = try ZipWriter(destination: folder.appendingPathComponent("missing.zip"))
+        try missing.add(file: folder.appendingPathComponent("does-not-exist"), as: "y.bin", compress: false)
+        #expect(throws: ExportError.self) { try missing.commit() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+
+        let unwritable = folder.appendingPathComponent("no-such-folder/out.zip")
+        #expect(throws: ExportError.self) { try ZipWriter(destination: unwritable) }
+    }
+}
