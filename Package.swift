@@ -52,10 +52,10 @@ let package = Package(
         // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs, ZIP archives (libzip), conflicts.
         .target(
             name: "InkExport",
-            dependencies: ["InkCore", "InkStore", "InkIndex", "InkRender", "CZip"]
+            dependencies: ["InkCore", "InkStore", "InkIndex", "InkRender", "InkInterchange", "CZip"]
         ),
-        // Decoders of recorded pen input (replay log; foreign formats later).
-        .target(name: "InkInterchange", dependencies: ["InkCore"]),
+        // Decoders of recorded pen input: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip).
+        .target(name: "InkInterchange", dependencies: ["InkCore", "CZlib", "CZip"]),
         // The engine façade: runs the session against the store (import, replay).
         .target(name: "InkwellKit", dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange"]),
         // The command line: argument parsing and output only.
@@ -106,7 +106,8 @@ let package = Package(
         ),
         .testTarget(
             name: "InkInterchangeTests",
-            dependencies: ["InkInterchange"]
+            dependencies: ["InkInterchange", "CZlib"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InkwellCLITests",

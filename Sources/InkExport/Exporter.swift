@@ -1,12 +1,13 @@
 import Foundation
 import InkCore
 import InkIndex
+import InkInterchange
 import InkRender
 import InkStore
 
 /// The formats `inkwell export` writes.
 public enum ExportFormat: String, Sendable, CaseIterable, Codable {
-    case pdf, png, svg, md
+    case pdf, png, svg, md, inkml
 
     /// Image formats get one file per page; the others one file per note.
     var isPerPage: Bool { self == .png || self == .svg }
@@ -192,6 +193,9 @@ public struct Exporter: Sendable {
             return try zip(pages, names).map { Output(path: $1, bytes: try Renderer(options: options).png($0, scale: scale)) }
         case .svg:
             return zip(pages, names).map { Output(path: $1, bytes: Array(Renderer(options: options).svg($0).utf8)) }
+        case .inkml:
+            let bytes = InkMLWriter.write(pages, title: stored.note.title, created: stored.note.created)
+            return [Output(path: names[0], bytes: [UInt8](bytes))]
         case .md:
             let texts = try index?.pageTexts(of: stored.note.id) ?? [:]
             let images = Array(names.dropFirst())

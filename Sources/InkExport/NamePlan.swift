@@ -30,7 +30,7 @@ struct NamePlan {
                 base + (pageCount > 1 ? String(format: "-p%02d", number) : "") + "." + ext
             }
             switch format {
-            case .pdf: return [base + "." + format.rawValue]
+            case .pdf, .inkml: return [base + "." + format.rawValue]
             case .png, .svg: return (1...max(1, pageCount)).map { page($0, format.rawValue) }
             case .md: return [base + ".md"] + (0..<pageCount).map { base + String(format: "-p%02d", $0 + 1) + ".png" }
             }

@@ -7,6 +7,9 @@ public struct Recording: Sendable, Equatable {
     public var notes: [RecordedNote]
     /// The format it came from (`jsonl`, `inkml`, `rm`, `xopp`): a note's source becomes `import:FORMAT`.
     public var format: String
+    /// What the file held that Inkwell could not keep (text boxes, images, PDF backgrounds…), one line each,
+    /// naming the file: the import goes on, and the command prints these to standard error.
+    public var warnings: [String] = []
 
     public init(notes: [RecordedNote], format: String) {
         self.notes = notes

@@ -4,15 +4,80 @@ import InkInterchange
 /// The recording formats Inkwell reads, recognised by content (the extension is only a hint).
 public enum RecordingFormat: String, Sendable, CaseIterable {
     case replayLog = "jsonl"
+    case inkml
+    case remarkable = "rm"
+    /// A reMarkable notebook: its `.content` file, with the pages in the folder beside it.
+    case remarkableNotebook = "content"
+    case xournal = "xopp"
 
-    /// File extensions worth trying when importing a whole folder.
-    public static let knownExtensions: Set<String> = ["jsonl"]
+    /// File extensions worth trying when importing a whole folder (explicitly named files are tried
+    /// whatever their extension: `.xml` InkML from Office, for example).
+    public static let knownExtensions: Set<String> = ["jsonl", "inkml", "rm", "content", "xopp", "xoj"]
 
     /// Recognises `data`; nil when it is none of the formats.
     public static func detect(_ data: Data) -> RecordingFormat? {
-        let head = data.prefix(4096)
-        guard let first = head.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return nil }
-        if first == UInt8(ascii: "{") { return .replayLog }
+        var start = data.startIndex
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        let head = data[start...].prefix(4096)
+        if head.starts(with: Array("reMarkable .lines file".utf8)) { return .remarkable }
+        if head.starts(with: [0x1F, 0x8B]) {
+            // gzip: look inside (a little is enough, and a bomb cannot hurt here).
+            guard let inner = ContainerSniffer.gunzipPrefix(data) else { return nil }
+            return xmlFormat(inner)
+        }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .xournal } // zip: packaged .xopp
+        guard let first = head.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
+            return utf16XML(data)
+        }
+        if first == UInt8(ascii: "{") {
+            return RemarkableNotebook.looksLikeContent(data) ? .remarkableNotebook : .replayLog
+        }
+        if first == UInt8(ascii: "<") { return xmlFormat(data[start...]) }
+        return utf16XML(data)
+    }
+
+    /// InkML or Xournal, by the name of the XML document's root element.
+    static func xmlFormat(_ data: Data) -> RecordingFormat? {
+        guard let name = rootElement(data.prefix(65536)) else { return nil }
+        let local = name.split(separator: ":").last.map(String.init) ?? name
+        switch local {
+        case "ink": return .inkml
+        case "xournal", "MrWriter": return .xournal
+        default: return nil
+        }
+    }
+
+    /// InkML saved as UTF-16 (with a byte order mark).
+    static func utf16XML(_ data: Data) -> RecordingFormat? {
+        let bom = data.prefix(2)
+        guard bom.elementsEqual([0xFF, 0xFE]) || bom.elementsEqual([0xFE, 0xFF]) else { return nil }
+        guard let text = String(data: data.prefix(65536), encoding: bom.first == 0xFF ? .utf16LittleEndian : .utf16BigEndian) else { return nil }
+        return xmlFormat(Data(text.utf8))
+    }
+
+    /// The first element's name, past the XML declaration, processing instructions, comments and a doctype.
+    static func rootElement(_ data: Data) -> String? {
+        let bytes = [UInt8](data)
+        var i = 0
+        while i < bytes.count {
+            guard let open = bytes[i...].firstIndex(of: UInt8(ascii: "<")) else { return nil }
+            let next = open + 1
+            guard next < bytes.count else { return nil }
+            let c = bytes[next]
+            if c == UInt8(ascii: "?") || c == UInt8(ascii: "!") {
+                if bytes[next...].starts(with: Array("!--".utf8)) {
+                    guard let end = bytes[next...].firstRange(of: Array("-->".utf8)) else { return nil }
+                    i = end.upperBound
+                } else {
+                    i = next
+                }
+                continue
+            }
+            var end = next
+            while end < bytes.count, !(bytes[end] == 0x20 || bytes[end] == 0x09 || bytes[end] == 0x0A || bytes[end] == 0x0D
+                                       || bytes[end] == UInt8(ascii: ">") || bytes[end] == UInt8(ascii: "/")) { end += 1 }
+            return String(decoding: bytes[next..<end], as: UTF8.self)
+        }
         return nil
     }
 
@@ -20,6 +85,16 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
     public func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
         switch self {
         case .replayLog: try ReplayLogDecoder.decode(data, file: file)
+        case .inkml: try InkMLDecoder.decode(data, file: file)
+        case .remarkable: try RemarkableDecoder.decode(data, file: file)
+        case .remarkableNotebook: try RemarkableNotebook.decode(data, file: file)
+        case .xournal: try XournalDecoder.decode(data, file: file)
         }
+    }
+
+    /// The files of a folder worth importing, from those found by extension: a reMarkable notebook's
+    /// pages are left to its `.content` file, which imports them as one note.
+    public static func importable(_ files: [URL]) -> [URL] {
+        RemarkableNotebook.withoutNotebookPages(files)
     }
 }

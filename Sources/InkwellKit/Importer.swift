@@ -24,6 +24,8 @@ public struct ImportedFile: Sendable, Codable, Equatable {
     public var file: String
     public var format: String
     public var notes: [ImportedNote]
+    /// What the file held that could not be kept (text boxes, images…), one line each.
+    public var warnings: [String] = []
 }
 
 /// Imports recordings into a library: decode every file, replay each note, then commit them all at once.
@@ -54,7 +56,7 @@ public struct Importer {
             while let url = walker?.nextObject() as? URL {
                 if RecordingFormat.knownExtensions.contains(url.pathExtension.lowercased()) { found.append(url) }
             }
-            files += found.sorted { $0.path < $1.path }
+            files += RecordingFormat.importable(found.sorted { $0.path < $1.path })
         }
         return files
     }
@@ -68,7 +70,7 @@ public struct Importer {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
         guard let format = RecordingFormat.detect(data) else {
-            throw ImportError(file: url.path, reason: "not a recording Inkwell can read (expected an Inkwell replay log)")
+            throw ImportError(file: url.path, reason: "not a recording Inkwell can read (expected an Inkwell replay log, InkML, a reMarkable v6 .rm page or notebook .content, or a Xournal++ .xopp / .xoj file)")
         }
         return try format.decode(data, file: url.path)
     }
@@ -93,7 +95,7 @@ public struct Importer {
                 let staged = try stage(recording, from: file, replayer: replayer)
                 let stored = try library.commit(staged)
                 report.imported.append(ImportedFile(file: file.path, format: recording.format,
-                                                    notes: try stored.map(summary)))
+                                                    notes: try stored.map(summary), warnings: recording.warnings))
             } catch {
                 report.failures.append("\(file.path): \(error)")
                 if !keepGoing { break }

@@ -11,7 +11,7 @@ extension ConflictPolicy: ExpressibleByArgument {}
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export notes as PDF, PNG, SVG or Markdown, to files or one ZIP archive.",
+        abstract: "Export notes as PDF, PNG, SVG, Markdown or InkML, to files or one ZIP archive.",
         discussion: """
             Choose notes by id or title, --notebook (with the notebooks inside it), --tag (all must match), \
             --query (a search), or --all; the filters combine with AND. Files are named \
@@ -27,7 +27,8 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("tag"), help: "Notes with this tag (repeatable: all must match).") var tags: [String] = []
     @Option(help: "Notes a search for these words finds.") var query: String?
     @Flag(help: "Every note.") var all = false
-    @Option(help: "pdf, png, svg or md.") var format: ExportFormat = .pdf
+    @Option(help: "pdf, png, svg, md or inkml (InkML with X Y F T imports back into Inkwell or any InkML reader).")
+    var format: ExportFormat = .pdf
     @Option(help: "PNG scale: 1, 2 or 3 (1x is the page size in pixels).") var scale = 1
     @Option(name: .shortAndLong, help: "The output file, or an existing folder to write into (default: the current folder).")
     var output: String?

@@ -10,7 +10,9 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import pen recordings as notes, replayed through the editor session.",
         discussion: """
-            Reads Inkwell replay logs (.jsonl, see docs/replay-format.md); a folder is searched for them. \
+            Reads Inkwell replay logs (.jsonl, see docs/replay-format.md), W3C InkML, reMarkable v6 pages (.rm) \
+            and notebooks (.content), and Xournal++ / Xournal files (.xopp, .xoj; see docs/import-formats.md); \
+            a folder is searched for them. \
             The format is recognised by content. Every file is decoded before anything is written: if any \
             file is bad, nothing is imported (unless --keep-going) and the error names the file, the line \
             and the reason.
@@ -42,10 +44,11 @@ struct ImportCommand: ParsableCommand {
         let report = importer.run(files, replayer: replayer, keepGoing: keepGoing) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failures { printError("error: \(failure)") }
+        for warning in report.imported.flatMap({ $0.warnings }) { printError("warning: \(warning)") }
         if output.json {
             try printJSON(report)
         } else if !trace {
-            for note in report.imported.flatMap { $0.notes } {
+            for note in report.imported.flatMap({ $0.notes }) {
                 print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(note.pages) page\(note.pages == 1 ? "" : "s"), \(note.strokes) strokes, \(note.points) points")
             }
             if !report.failures.isEmpty && report.imported.isEmpty {

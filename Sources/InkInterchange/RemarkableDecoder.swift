@@ -1,0 +1,513 @@
+import Foundation
+import InkCore
+
+/// Reads reMarkable `.lines` version 6 pages (`.rm`, firmware 3.x) into a ``Recording`` of one note with
+/// one page, and reMarkable notebook folders (`.content` + `<uuid>/<page>.rm`) into one note per notebook.
+///
+/// Strokes are read from the scene tree: layers in their CRDT order, and within a layer the strokes in
+/// the order of the CRDT sequence (a topological sort of the left/right links, as the tablet draws them),
+/// deleted items left out. Points of block version 1 (six floats) and 2 (14 bytes) are read; x is moved by
+/// 702 so the page runs 0…1404 like the tablet's screen (226 dpi). Text, text highlights and area erasers
+/// are skipped with a warning; unknown blocks are skipped. The format has no time: strokes are timed by
+/// ``SyntheticTiming``.
+public enum RemarkableDecoder {
+    public static let header = Array("reMarkable .lines file, version=6".utf8)
+    static let headerLength = 43
+    /// Half the page width: the tablet stores x centred on 0.
+    public static let xOffset: Float = 702
+
+    public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
+        let page = try decodePage(data, file: file)
+        var recording = Recording(notes: [RecordedNote(events: ImportedPage.events([page.page]))], format: "rm")
+        recording.warnings = page.warnings
+        return recording
+    }
+
+    /// One page with its warnings.
+    static func decodePage(_ data: Data, file: String) throws(ImportError) -> (page: ImportedPage, warnings: [String]) {
+        let bytes = [UInt8](data)
+        guard bytes.count >= headerLength, bytes.starts(with: header) else {
+            if bytes.starts(with: Array("reMarkable .lines file, version=".utf8)) {
+                let version = String(decoding: bytes.dropFirst(32).prefix(3), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                throw ImportError(file: file, position: "byte 0", reason: "reMarkable .lines version \(version) is not supported (version 6 is)")
+            }
+            throw ImportError(file: file, position: "byte 0", reason: "not a reMarkable v6 .rm file (wrong header)")
+        }
+        var scene = Scene(file: file)
+        try scene.readBlocks(bytes)
+        return try scene.page()
+    }
+}
+
+/// A CRDT identifier: author and counter.
+struct CrdtID: Hashable, Comparable {
+    var author: UInt8
+    var counter: UInt64
+    static let zero = CrdtID(author: 0, counter: 0)
+    static let root = CrdtID(author: 0, counter: 1)
+    static func < (a: CrdtID, b: CrdtID) -> Bool { (a.author, a.counter) < (b.author, b.counter) }
+}
+
+/// One item of a CRDT sequence (a layer's children or the root's layers).
+struct SequenceItem<Value> {
+    var id: CrdtID
+    var left: CrdtID
+    var right: CrdtID
+    var deleted: Bool
+    var value: Value?
+}
+
+/// A stroke as the tablet stores it.
+struct RemarkableLine {
+    var tool: UInt32
+    var color: UInt32
+    var rgba: RGBA?
+    var points: [RecordedPoint]
+    var widths: [Float]
+}
+
+enum SceneChild {
+    case group(CrdtID)
+    case line(RemarkableLine)
+}
+
+/// Reads tagged values from one block's bytes, failing with the file position.
+struct TaggedReader {
+    let bytes: [UInt8]
+    var offset: Int
+    var end: Int
+    let file: String
+
+    func fail(_ reason: String) -> ImportError {
+        ImportError(file: file, position: "byte \(offset)", reason: reason)
+    }
+
+    mutating func u8() throws(ImportError) -> UInt8 {
+        guard offset < end else { throw fail("block ends too soon") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func u16() throws(ImportError) -> UInt16 {
+        guard end - offset >= 2 else { throw fail("block ends too soon") }
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    mutating func u32() throws(ImportError) -> UInt32 {
+        guard end - offset >= 4 else { throw fail("block ends too soon") }
+        defer { offset += 4 }
+        return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    }
+
+    mutating func f32() throws(ImportError) -> Float { Float(bitPattern: try u32()) }
+
+    mutating func f64() throws(ImportError) -> Double {
+        let low = UInt64(try u32()), high = UInt64(try u32())
+        return Double(bitPattern: high << 32 | low)
+    }
+
+    mutating func varuint() throws(ImportError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try u8()
+            guard shift < 64 else { throw fail("varint longer than 64 bits") }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    mutating func crdtID() throws(ImportError) -> CrdtID {
+        CrdtID(author: try u8(), counter: try varuint())
+    }
+
+    /// The next tag without moving, or nil at the end of the block or on a malformed tag.
+    func peekTag() -> (index: UInt64, type: UInt8)? {
+        var copy = self
+        guard copy.offset < copy.end, let tag = try? copy.varuint() else { return nil }
+        return (tag >> 4, UInt8(tag & 0xF))
+    }
+
+    func has(_ index: UInt64, _ type: UInt8) -> Bool {
+        guard let tag = peekTag() else { return false }
+        return tag.index == index && tag.type == type
+    }
+
+    mutating func tag(_ index: UInt64, _ type: UInt8) throws(ImportError) {
+        let at = offset
+        let tag = try varuint()
+        guard tag >> 4 == index, tag & 0xF == UInt64(type) else {
+            offset = at
+            throw fail("expected tag \(index) of type 0x\(String(type, radix: 16)), found tag \(tag >> 4) of type 0x\(String(tag & 0xF, radix: 16))")
+        }
+    }
+
+    mutating func taggedID(_ index: UInt64) throws(ImportError) -> CrdtID {
+        try tag(index, 0xF)
+        return try crdtID()
+    }
+
+    mutating func taggedU32(_ index: UInt64) throws(ImportError) -> UInt32 {
+        try tag(index, 0x4)
+        return try u32()
+    }
+
+    mutating func taggedF32(_ index: UInt64) throws(ImportError) -> Float {
+        try tag(index, 0x4)
+        return try f32()
+    }
+
+    mutating func taggedF64(_ index: UInt64) throws(ImportError) -> Double {
+        try tag(index, 0x8)
+        return try f64()
+    }
+
+    mutating func taggedBool(_ index: UInt64) throws(ImportError) -> Bool {
+        try tag(index, 0x1)
+        return try u8() != 0
+    }
+
+    /// A length-prefixed sub-block: returns its end; the caller reads inside and then sets `offset` to it.
+    mutating func subblock(_ index: UInt64) throws(ImportError) -> Int {
+        try tag(index, 0xC)
+        let length = Int(try u32())
+        guard length <= end - offset else { throw fail("sub-block of \(length) bytes runs past its block") }
+        return offset + length
+    }
+}
+
+/// The scene of one page as its blocks build it.
+private struct Scene {
+    let file: String
+    /// Children sequences by parent group.
+    var children: [CrdtID: [SequenceItem<SceneChild>]] = [:]
+    var groups: Set<CrdtID> = [CrdtID.root]
+    var labels: [CrdtID: String] = [:]
+    var hidden: Set<CrdtID> = []
+    var skippedBlocks: [String: Int] = [:]
+    var totalPoints = 0
+
+    init(file: String) { self.file = file }
+
+    mutating func readBlocks(_ bytes: [UInt8]) throws(ImportError) {
+        var offset = RemarkableDecoder.headerLength
+        while offset < bytes.count {
+            guard bytes.count - offset >= 8 else {
+                throw ImportError(file: file, position: "byte \(offset)", reason: "truncated block header")
+            }
+            var header = TaggedReader(bytes: bytes, offset: offset, end: bytes.count, file: file)
+            let length = Int(try header.u32())
+            _ = try header.u8()
+            let minVersion = try header.u8()
+            let version = try header.u8()
+            let type = try header.u8()
+            let start = offset + 8
+            guard length <= bytes.count - start else {
+                throw ImportError(file: file, position: "byte \(offset)",
+                                  reason: "block of type \(type) claims \(length) bytes but only \(bytes.count - start) remain")
+            }
+            var reader = TaggedReader(bytes: bytes, offset: start, end: start + length, file: file)
+            try readBlock(type: type, minVersion: minVersion, version: version, &reader)
+            offset = start + length
+        }
+    }
+
+    mutating func readBlock(type: UInt8, minVersion: UInt8, version: UInt8, _ reader: inout TaggedReader) throws(ImportError) {
+        switch type {
+        case 0x01: // scene tree: a group (layer) node
+            let treeID = try reader.taggedID(1)
+            _ = try reader.taggedID(2)
+            _ = try reader.taggedBool(3)
+            let end = try reader.subblock(4)
+            _ = try reader.taggedID(1) // parent
+            reader.offset = end
+            groups.insert(treeID)
+        case 0x02: // tree node: a group's label and visibility
+            let nodeID = try reader.taggedID(1)
+            if reader.has(2, 0xC) {
+                let end = try reader.subblock(2)
+                _ = try reader.taggedID(1)
+                let stringEnd = try reader.subblock(2)
+                let length = Int(clamping: try reader.varuint())
+                _ = try reader.u8()
+                if length <= stringEnd - reader.offset {
+                    labels[nodeID] = String(decoding: reader.bytes[reader.offset..<reader.offset + length], as: UTF8.self)
+                }
+                reader.offset = end
+            }
+            if reader.has(3, 0xC) {
+                let end = try reader.subblock(3)
+                _ = try reader.taggedID(1)
+                if try !reader.taggedBool(2) { hidden.insert(nodeID) }
+                reader.offset = end
+            }
+        case 0x04, 0x05: // group item, line item
+            if type == 0x05, minVersion > 2 {
+                skippedBlocks["stroke written by newer firmware (block version \(minVersion))", default: 0] += 1
+                return
+            }
+            let parent = try reader.taggedID(1)
+            let id = try reader.taggedID(2)
+            let left = try reader.taggedID(3)
+            let right = try reader.taggedID(4)
+            let deletedLength = try reader.taggedU32(5)
+            var value: SceneChild?
+            if reader.has(6, 0xC) {
+                let end = try reader.subblock(6)
+                let itemType = try reader.u8()
+                if type == 0x04 {
+                    guard itemType == 0x02 else { throw reader.fail("group item of type \(itemType)") }
+                    value = .group(try reader.taggedID(2))
+                } else {
+                    guard itemType == 0x03 else { throw reader.fail("stroke item of type \(itemType)") }
+                    let line = try self.line(&reader, version: version, end: end)
+                    if line.tool == 8 {
+                        skippedBlocks["area eraser", default: 0] += 1
+                    } else {
+                        value = .line(line)
+                    }
+                }
+                reader.offset = end
+            }
+            children[parent, default: []].append(SequenceItem(id: id, left: left, right: right, deleted: deletedLength > 0, value: value))
+        case 0x03:
+            skippedBlocks["text highlight", default: 0] += 1
+        case 0x07:
+            skippedBlocks["typed text", default: 0] += 1
+        default:
+            break // migration info, page info, author ids, scene info, tombstones, text items, unknown: skipped
+        }
+    }
+
+    mutating func line(_ reader: inout TaggedReader, version: UInt8, end: Int) throws(ImportError) -> RemarkableLine {
+        let tool = try reader.taggedU32(1)
+        let color = try reader.taggedU32(2)
+        _ = try reader.taggedF64(3) // thickness scale
+        _ = try reader.taggedF32(4) // starting length
+        let pointsEnd = try reader.subblock(5)
+        let size: Int
+        switch version {
+        case 1: size = 24
+        case 2: size = 14
+        default: throw reader.fail("stroke points of version \(version) (versions 1 and 2 are known)")
+        }
+        let dataLength = pointsEnd - reader.offset
+        guard dataLength % size == 0 else { throw reader.fail("\(dataLength) bytes of points is not a multiple of \(size)") }
+        let count = dataLength / size
+        guard count <= ImportLimits.pointsPerStroke else { throw reader.fail("a stroke has more than \(ImportLimits.pointsPerStroke) points") }
+        totalPoints += count
+        guard totalPoints <= ImportLimits.pointsPerFile else { throw reader.fail("the file has more than \(ImportLimits.pointsPerFile) points") }
+        var points: [RecordedPoint] = []
+        var widths: [Float] = []
+        points.reserveCapacity(count)
+        widths.reserveCapacity(count)
+        for index in 0..<count {
+            let at = reader.offset
+            let x = try reader.f32(), y = try reader.f32()
+            var pressure: Float, width: Float
+            if version == 1 {
+                _ = try reader.f32() // speed
+                _ = try reader.f32() // direction
+                width = try reader.f32()
+                pressure = try reader.f32()
+            } else {
+                _ = try reader.u16() // speed
+                width = Float(try reader.u16()) / 4
+                _ = try reader.u8() // direction
+                pressure = Float(try reader.u8()) / 255
+            }
+            guard x.isFinite, y.isFinite, abs(x) <= ImportLimits.coordinate, abs(y) <= ImportLimits.coordinate else {
+                throw ImportError(file: file, position: "byte \(at)", reason: "point \(index + 1) of a stroke is at (\(x), \(y)), not a finite coordinate within ±\(Int(ImportLimits.coordinate))")
+            }
+            if !pressure.isFinite { pressure = 0.5 }
+            if !width.isFinite { width = 0 }
+            points.append(RecordedPoint(x: x + RemarkableDecoder.xOffset, y: y, pressure: min(max(pressure, 0), 1)))
+            widths.append(min(max(width, 0), ImportLimits.maxWidth))
+        }
+        reader.offset = pointsEnd
+        _ = try reader.taggedID(6) // timestamp
+        if reader.has(7, 0xF) { _ = try reader.taggedID(7) } // move id
+        var rgba: RGBA?
+        if reader.has(8, 0x4) {
+            let packed = try reader.taggedU32(8)
+            rgba = RGBA(red: UInt8(packed >> 16 & 0xFF), green: UInt8(packed >> 8 & 0xFF), blue: UInt8(packed & 0xFF),
+                        alpha: UInt8(packed >> 24))
+        }
+        return RemarkableLine(tool: tool, color: color, rgba: rgba, points: points, widths: widths)
+    }
+
+    /// The page: layers from the root in sequence order, each layer's strokes in sequence order.
+    func page() throws(ImportError) -> (page: ImportedPage, warnings: [String]) {
+        var page = ImportedPage(size: .remarkable)
+        var visited: Set<CrdtID> = []
+        var hiddenLayers = 0
+        var reached = 0
+        func walk(_ group: CrdtID, depth: Int, hiddenAbove: Bool) {
+            guard depth < 64, visited.insert(group).inserted else { return }
+            let isHidden = hiddenAbove || hidden.contains(group)
+            if hidden.contains(group), !hiddenAbove { hiddenLayers += 1 }
+            for item in Scene.ordered(children[group] ?? []) where !item.deleted {
+                switch item.value {
+                case .group(let child)?: walk(child, depth: depth + 1, hiddenAbove: isHidden)
+                case .line(let line)?:
+                    reached += 1
+                    if let stroke = Scene.stroke(line) { page.strokes.append(stroke) }
+                case nil: break
+                }
+            }
+        }
+        walk(.root, depth: 0, hiddenAbove: false)
+        var maxY: Float = 0
+        for stroke in page.strokes { for point in stroke.points { maxY = max(maxY, point.y) } }
+        if maxY > page.size.height { page.size.height = (maxY + 20).rounded(.up) }
+
+        var warnings: [String] = []
+        let total = children.values.reduce(0) { count, items in
+            count + items.filter { if !$0.deleted, case .line? = $0.value { true } else { false } }.count
+        }
+        if total > reached {
+            warnings.append("\(file): \(total - reached) stroke\(total - reached == 1 ? "" : "s") outside any layer skipped")
+        }
+        if hiddenLayers > 0 {
+            warnings.append("\(file): \(hiddenLayers) hidden layer\(hiddenLayers == 1 ? "" : "s") imported as visible ink")
+        }
+        for (kind, count) in skippedBlocks.sorted(by: { $0.key < $1.key }) {
+            warnings.append("\(file): \(count) \(kind)\(count == 1 || kind == "typed text" ? "" : "s") skipped (Inkwell keeps pen strokes only)")
+        }
+        return (page, warnings)
+    }
+
+    /// Items in CRDT sequence order: Kahn's topological sort of "left before item before right", ready items
+    /// taken highest author first, then lowest counter (as rmscene and the tablet do). Unknown neighbours
+    /// count as the sequence's ends; items caught in a cycle follow in id order.
+    static func ordered<T>(_ items: [SequenceItem<T>]) -> [SequenceItem<T>] {
+        guard items.count > 1 else { return items }
+        var index: [CrdtID: Int] = [:]
+        for (i, item) in items.enumerated() { index[item.id] = i } // a repeated id: the last wins, as in rmscene
+        // Nodes: 0 = start, 1 = end, 2 + i = item i.
+        let count = items.count + 2
+        var inDegree = [Int](repeating: 0, count: count)
+        var dependents = [[Int]](repeating: [], count: count)
+        for (i, item) in items.enumerated() where index[item.id] == i {
+            let node = i + 2
+            let left = item.left == .zero ? 0 : index[item.left].map { $0 + 2 } ?? 0
+            let right = item.right == .zero ? 1 : index[item.right].map { $0 + 2 } ?? 1
+            inDegree[node] += 1
+            dependents[left].append(node)
+            inDegree[right] += 1
+            dependents[node].append(right)
+        }
+        func key(_ node: Int) -> (Int, Int, UInt64) {
+            switch node {
+            case 0: (0, 0, 0)
+            case 1: (2, 0, 0)
+            default: (1, -Int(items[node - 2].id.author), items[node - 2].id.counter)
+            }
+        }
+        var heap = Heap<Int>(by: { key($0) < key($1) })
+        for node in 0..<count where inDegree[node] == 0 && (node < 2 || index[items[node - 2].id] == node - 2) { heap.push(node) }
+        var result: [SequenceItem<T>] = []
+        result.reserveCapacity(items.count)
+        var emitted = Set<Int>()
+        while let node = heap.pop() {
+            if node >= 2 {
+                result.append(items[node - 2])
+                emitted.insert(node)
+            }
+            if node == 1 { break }
+            for next in dependents[node] {
+                inDegree[next] -= 1
+                if inDegree[next] == 0 { heap.push(next) }
+            }
+        }
+        if result.count < index.count {
+            let rest = items.indices.filter { index[items[$0].id] == $0 && !emitted.contains($0 + 2) }
+                .sorted { items[$0].id < items[$1].id }
+            result += rest.map { items[$0] }
+        }
+        return result
+    }
+
+    static func stroke(_ line: RemarkableLine) -> ImportedStroke? {
+        guard !line.points.isEmpty else { return nil }
+        var pen = RecordedPen()
+        switch line.tool {
+        case 1, 14, 7, 13, 23: pen.tool = .pencil
+        case 3, 16: pen.tool = .marker
+        case 4, 17: pen.tool = .fineliner
+        case 5, 18: pen.tool = .highlighter
+        case 6: pen.tool = .eraser
+        default: pen.tool = .pen // 0/12 brush, 2/15 ballpoint, 21 calligraphy, unknown
+        }
+        pen.color = line.rgba ?? palette(line.color, highlighter: pen.tool == .highlighter)
+        let sorted = line.widths.sorted()
+        let median = sorted[sorted.count / 2]
+        pen.width = min(max(median, 0.5), ImportLimits.maxWidth)
+        return ImportedStroke(pen: pen, points: line.points, times: nil)
+    }
+
+    static func palette(_ id: UInt32, highlighter: Bool) -> RGBA {
+        if highlighter {
+            // Highlighter colours before firmware 3.14 (no ARGB stored): the tablet's translucent inks.
+            switch id {
+            case 4: return RGBA(red: 125, green: 250, blue: 95, alpha: 100)
+            case 5: return RGBA(red: 255, green: 130, blue: 190, alpha: 100)
+            case 1: return RGBA(red: 150, green: 150, blue: 150, alpha: 100)
+            default: return RGBA(red: 255, green: 237, blue: 117, alpha: 100)
+            }
+        }
+        switch id {
+        case 1: return RGBA(red: 144, green: 144, blue: 144)
+        case 2: return .white
+        case 3: return RGBA(red: 251, green: 247, blue: 25)
+        case 4: return RGBA(red: 0, green: 255, blue: 0)
+        case 5: return RGBA(red: 255, green: 192, blue: 203)
+        case 6: return RGBA(red: 78, green: 105, blue: 201)
+        case 7: return RGBA(red: 179, green: 62, blue: 57)
+        case 8: return RGBA(red: 125, green: 125, blue: 125)
+        case 10: return RGBA(red: 161, green: 216, blue: 125)
+        case 11: return RGBA(red: 139, green: 208, blue: 229)
+        case 12: return RGBA(red: 183, green: 130, blue: 205)
+        case 13: return RGBA(red: 247, green: 232, blue: 81)
+        default: return .black
+        }
+    }
+}
+
+/// A binary min-heap with a caller's ordering.
+struct Heap<Element> {
+    private var items: [Element] = []
+    let less: (Element, Element) -> Bool
+
+    init(by less: @escaping (Element, Element) -> Bool) { self.less = less }
+
+    mutating func push(_ element: Element) {
+        items.append(element)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard less(items[child], items[parent]) else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Element? {
+        guard !items.isEmpty else { return nil }
+        items.swapAt(0, items.count - 1)
+        let top = items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var best = parent
+            if left < items.count, less(items[left], items[best]) { best = left }
+            if right < items.count, less(items[right], items[best]) { best = right }
+            guard best != parent else { break }
+            items.swapAt(parent, best)
+            parent = best
+        }
+        return top
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import InkCore
+
+/// Reads Xournal++ `.xopp` and Xournal `.xoj` files — gzip XML, plain XML, or zip-packaged with
+/// `content.xml` inside — into a ``Recording`` of one note.
+///
+/// Page sizes and coordinates are PDF points (1/72 in) and stay as they are: one point is one Inkwell
+/// page pixel, so an A4 page is 595×842 (``PageSize/a4Points``). Layers are flattened in order. Per-segment
+/// widths (`width="W w1 w2 …"`) become pressure `wᵢ / W`. Text, images and LaTeX are skipped with a warning.
+/// The formats hold no time: the pen is timed by ``SyntheticTiming``.
+public enum XournalDecoder {
+    public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
+        let xml = try unpack(data, file: file)
+        let root = try SafeXML.parse(xml, file: file, keep: keptElements, text: ["stroke"])
+        guard root.name == "xournal" || root.name == "MrWriter" else {
+            throw ImportError(file: file, position: root.position,
+                              reason: "not a Xournal file (the root element is <\(root.name)>, not <xournal>)")
+        }
+        var reader = XournalReader(file: file)
+        try reader.read(root)
+        return try reader.finish()
+    }
+
+    /// The XML inside: gzip inflated, zip's `content.xml` extracted, plain XML as it is.
+    static func unpack(_ data: Data, file: String) throws(ImportError) -> Data {
+        if Containers.isGzip(data) { return try Containers.gunzip(data, file: file) }
+        if Containers.isZip(data) {
+            guard let content = try Containers.unzip(data, entry: "content.xml", file: file) else {
+                throw ImportError(file: file, reason: "zip-packaged Xournal++ file without content.xml")
+            }
+            return content
+        }
+        return data
+    }
+
+    static let keptElements: Set<String> = ["xournal", "MrWriter", "page", "background", "layer", "stroke", "text", "image", "teximage"]
+}
+
+private struct XournalReader {
+    let file: String
+    var pages: [ImportedPage] = []
+    var totalPoints = 0
+    var skipped: [String: Int] = [:]
+    var backgrounds: [String: Int] = [:]
+    var droppedCoordinates = 0
+    var pressureMismatch = 0
+    var commaDecimals = 0
+
+    init(file: String) { self.file = file }
+
+    func fail(_ element: XMLElement, _ reason: String) -> ImportError {
+        ImportError(file: file, position: element.position, reason: reason)
+    }
+
+    mutating func read(_ root: XMLElement) throws(ImportError) {
+        for pageElement in root.all("page") {
+            var page = ImportedPage(size: try size(pageElement))
+            if let background = pageElement.first("background") { page.template = template(background) }
+            for layer in pageElement.all("layer") {
+                for item in layer.children {
+                    switch item.name {
+                    case "stroke":
+                        if let stroke = try stroke(item) { page.strokes.append(stroke) }
+                    case "text": skipped["text box", default: 0] += 1
+                    case "image": skipped["image", default: 0] += 1
+                    case "teximage": skipped["LaTeX formula", default: 0] += 1
+                    default: break
+                    }
+                }
+            }
+            pages.append(page)
+        }
+    }
+
+    func size(_ page: XMLElement) throws(ImportError) -> PageSize {
+        guard let width = page["width"].flatMap(NumberScanner.leading), let height = page["height"].flatMap(NumberScanner.leading) else {
+            throw fail(page, "a page without width and height")
+        }
+        guard width.isFinite, height.isFinite, width > 0, height > 0,
+              width <= Double(ImportLimits.coordinate), height <= Double(ImportLimits.coordinate) else {
+            throw fail(page, "page size \(width)×\(height) is not a positive size up to \(Int(ImportLimits.coordinate))")
+        }
+        return PageSize(width: Float(width), height: Float(height))
+    }
+
+    mutating func template(_ background: XMLElement) -> PageTemplate {
+        var template = PageTemplate()
+        switch background["type"] ?? "solid" {
+        case "pdf": backgrounds[" PDF background", default: 0] += 1
+        case "pixmap": backgrounds["n image background", default: 0] += 1
+        default: break
+        }
+        if let color = background["color"].flatMap(paperColor) { template.paper = color }
+        switch background["style"] ?? "plain" {
+        case "lined", "ruled":
+            template.kind = .lined
+            template.spacing = 24
+        case "graph":
+            template.kind = .grid
+            template.spacing = 14.17
+        case "dotted":
+            template.kind = .dots
+            template.spacing = 14.17
+        default: break
+        }
+        return template
+    }
+
+    mutating func stroke(_ element: XMLElement) throws(ImportError) -> ImportedStroke? {
+        var pen = RecordedPen()
+        switch element["tool"] ?? "pen" {
+        case "highlighter": pen.tool = .highlighter
+        case "eraser": pen.tool = .eraser
+        default: pen.tool = .pen
+        }
+        if let text = element["color"] {
+            guard let color = strokeColor(text, highlighter: pen.tool == .highlighter) else {
+                throw fail(element, "stroke colour \"\(text.prefix(40))\" is not a colour")
+            }
+            pen.color = color
+        }
+        var (coordinates, bad) = NumberScanner.list(element.text, limit: 2 * ImportLimits.pointsPerStroke + 1)
+        if let offset = bad, element.text.utf8.contains(UInt8(ascii: ",")) {
+            // Xournal++ 1.0 wrote decimal commas under some locales.
+            (coordinates, bad) = NumberScanner.list(element.text, comma: true, limit: 2 * ImportLimits.pointsPerStroke + 1)
+            if bad == nil { commaDecimals += 1 } else { bad = offset }
+        }
+        if let offset = bad {
+            if coordinates.count > 2 * ImportLimits.pointsPerStroke {
+                throw fail(element, "a stroke has more than \(ImportLimits.pointsPerStroke) points")
+            }
+            throw fail(element, "stroke coordinates are not numbers (at character \(offset + 1) of the stroke)")
+        }
+        if coordinates.count % 2 == 1 {
+            coordinates.removeLast()
+            droppedCoordinates += 1
+        }
+        let count = coordinates.count / 2
+        guard count > 0 else { return nil }
+        guard count <= ImportLimits.pointsPerStroke else {
+            throw fail(element, "a stroke has more than \(ImportLimits.pointsPerStroke) points")
+        }
+        totalPoints += count
+        guard totalPoints <= ImportLimits.pointsPerFile else {
+            throw fail(element, "the file has more than \(ImportLimits.pointsPerFile) points")
+        }
+        let widthText = element["width"] ?? "1"
+        let (widths, badWidth) = NumberScanner.list(widthText, comma: widthText.contains(","), limit: count + 1)
+        guard badWidth == nil, let nominal = widths.first, nominal.isFinite, nominal > 0 else {
+            throw fail(element, "stroke width \"\(widthText.prefix(40))\" is not a positive number")
+        }
+        var pressures: [Float]?
+        let extra = widths.dropFirst()
+        if !extra.isEmpty {
+            if extra.count == count - 1 || extra.count == count {
+                let top = max(nominal, extra.max() ?? nominal)
+                guard extra.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw fail(element, "stroke widths are not finite numbers") }
+                pen.width = Float(top)
+                var list = extra.map { Float($0 / top) }
+                if list.count < count, let last = list.last { list.append(last) }
+                pressures = list
+            } else {
+                pressureMismatch += 1
+            }
+        }
+        if pressures == nil { pen.width = Float(nominal) }
+        guard pen.width <= ImportLimits.maxWidth else {
+            throw fail(element, "stroke width \(pen.width) is over \(Int(ImportLimits.maxWidth))")
+        }
+        var points: [RecordedPoint] = []
+        points.reserveCapacity(count)
+        for i in 0..<count {
+            let x = coordinates[2 * i], y = coordinates[2 * i + 1]
+            guard x.isFinite, y.isFinite, abs(x) <= Double(ImportLimits.coordinate), abs(y) <= Double(ImportLimits.coordinate) else {
+                throw ImportError(file: file, position: "\(element.position), point \(i + 1)",
+                                  reason: "coordinate (\(x), \(y)) is beyond ±\(Int(ImportLimits.coordinate))")
+            }
+            points.append(RecordedPoint(x: Float(x), y: Float(y), pressure: pressures?[i] ?? 0.5))
+        }
+        return ImportedStroke(pen: pen, points: points, times: nil)
+    }
+
+    /// `#RRGGBBAA`, `#RRGGBB`, or one of Xournal's colour names. Xournal draws highlighters at half alpha.
+    func strokeColor(_ text: String, highlighter: Bool) -> RGBA? {
+        let names: [String: UInt32] = [
+            "black": 0x000000, "blue": 0x3333CC, "red": 0xFF0000, "green": 0x008000, "gray": 0x808080,
+            "lightblue": 0x00C0FF, "lightgreen": 0x00FF00, "magenta": 0xFF00FF, "orange": 0xFF8000,
+            "yellow": 0xFFFF00, "white": 0xFFFFFF,
+        ]
+        if let rgb = names[text.lowercased()] {
+            return RGBA(red: UInt8(rgb >> 16), green: UInt8(rgb >> 8 & 0xFF), blue: UInt8(rgb & 0xFF), alpha: highlighter ? 0x7F : 0xFF)
+        }
+        guard text.hasPrefix("#") else { return nil }
+        return RGBA(hex: text)
+    }
+
+    func paperColor(_ text: String) -> RGBA? {
+        let names: [String: UInt32] = [
+            "white": 0xFFFFFF, "yellow": 0xFFFF80, "pink": 0xFFC0D4, "orange": 0xFFC080, "blue": 0xA0E8FF, "green": 0x80FFC0,
+        ]
+        if let rgb = names[text.lowercased()] { return RGBA(red: UInt8(rgb >> 16), green: UInt8(rgb >> 8 & 0xFF), blue: UInt8(rgb & 0xFF)) }
+        return text.hasPrefix("#") ? RGBA(hex: text) : nil
+    }
+
+    func finish() throws(ImportError) -> Recording {
+        guard !pages.isEmpty else { throw ImportError(file: file, reason: "the Xournal file has no pages") }
+        var recording = Recording(notes: [RecordedNote(events: ImportedPage.events(pages))], format: "xopp")
+        for (kind, count) in skipped.sorted(by: { $0.key < $1.key }) {
+            let plural = kind == "text box" ? "text boxes" : kind + "s"
+            recording.warnings.append("\(file): \(count) \(count == 1 ? kind : plural) skipped (Inkwell keeps pen strokes only)")
+        }
+        for (kind, count) in backgrounds.sorted(by: { $0.key < $1.key }) {
+            recording.warnings.append("\(file): \(count) page\(count == 1 ? "" : "s") with a\(kind): imported on blank paper")
+        }
+        if droppedCoordinates > 0 {
+            recording.warnings.append("\(file): \(droppedCoordinates) stroke\(droppedCoordinates == 1 ? "" : "s") with an odd number of coordinates: the last one dropped")
+        }
+        if pressureMismatch > 0 {
+            recording.warnings.append("\(file): \(pressureMismatch) stroke\(pressureMismatch == 1 ? "" : "s") whose widths do not match the points: pressure ignored")
+        }
+        return recording
+    }
+}

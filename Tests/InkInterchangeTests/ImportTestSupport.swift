@@ -1,0 +1,291 @@
+import CZlib
+import Foundation
+import InkCore
+@testable import InkInterchange
+
+/// The shared corpus of real files (`../shared/corpus` beside the repository, or `$INKWELL_CORPUS`).
+enum Corpus {
+    static let root: URL? = {
+        if let path = ProcessInfo.processInfo.environment["INKWELL_CORPUS"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let repository = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let corpus = repository.appendingPathComponent("../shared/corpus").standardizedFileURL
+        return FileManager.default.fileExists(atPath: corpus.path) ? corpus : nil
+    }()
+
+    static var available: Bool { root != nil }
+    static let missing = "the shared corpus (../shared/corpus or $INKWELL_CORPUS) is not here"
+
+    /// Every file under `folder` of the corpus, sorted.
+    static func files(_ folder: String) -> [URL] {
+        guard let root else { return [] }
+        let base = root.appendingPathComponent(folder)
+        var found: [URL] = []
+        let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = walker?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true { found.append(url) }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// The path of `url` relative to the corpus root.
+    static func relative(_ url: URL) -> String {
+        guard let root else { return url.path }
+        let base = root.standardizedFileURL.path + "/"
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+}
+
+/// Test fixtures kept beside the tests (derived facts and regression inputs, no corpus copies).
+enum Fixtures {
+    static let folder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+}
+
+/// What a recording holds, stroke by stroke.
+struct DecodedStroke: Equatable {
+    var pen: RecordedPen
+    var points: [RecordedPoint]
+    var times: [Double]
+}
+
+extension Recording {
+    /// Strokes of every note, in order, with the page they are on.
+    var strokes: [DecodedStroke] { pagesOfStrokes.flatMap { $0 } }
+
+    /// Strokes grouped by page (a page per `newPage`).
+    var pagesOfStrokes: [[DecodedStroke]] {
+        var pages: [[DecodedStroke]] = []
+        var current: DecodedStroke?
+        for note in notes {
+            for event in note.events {
+                switch event {
+                case .newPage: pages.append([])
+                case let .penDown(point, pen, at):
+                    if pages.isEmpty { pages.append([]) }
+                    current = DecodedStroke(pen: pen, points: [point], times: [at])
+                case let .penMove(point, at):
+                    current?.points.append(point)
+                    current?.times.append(at)
+                case let .penUp(point, at):
+                    if let point {
+                        current?.points.append(point)
+                        current?.times.append(at)
+                    }
+                    if let stroke = current { pages[pages.count - 1].append(stroke) }
+                    current = nil
+                default: break
+                }
+            }
+        }
+        return pages
+    }
+
+    var pageSizes: [PageSize] {
+        notes.flatMap { $0.events.compactMap { if case let .newPage(size, _, _) = $0 { size } else { nil } } }
+    }
+
+    /// The pages this recording becomes when replayed (what the editor session would store): stroke start
+    /// times in ms since the page began, point times in ms since the stroke began.
+    var pages: [Page] {
+        var pages: [Page] = []
+        var origin = 0.0
+        var current: Stroke?
+        var start = 0.0
+        for note in notes {
+            for event in note.events {
+                switch event {
+                case let .newPage(size, template, at):
+                    pages.append(Page(id: PageID.random(), size: size, template: template))
+                    origin = at
+                case let .penDown(point, pen, at):
+                    start = at
+                    current = Stroke(id: StrokeID(UInt64(pages[pages.count - 1].strokes.count + 1)), tool: pen.tool, color: pen.color,
+                                     width: pen.width, startTime: (at - origin) * 1000,
+                                     points: [InkPoint(x: point.x, y: point.y, pressure: point.pressure, time: 0, tilt: point.tilt)])
+                case let .penMove(point, at):
+                    current?.points.append(InkPoint(x: point.x, y: point.y, pressure: point.pressure,
+                                                    time: Float((at - start) * 1000), tilt: point.tilt))
+                case .penUp:
+                    if let stroke = current { pages[pages.count - 1].strokes.append(stroke) }
+                    current = nil
+                default: break
+                }
+            }
+        }
+        return pages
+    }
+}
+
+/// Small binary writers for building test inputs.
+struct Bytes {
+    var data: [UInt8] = []
+
+    mutating func u8(_ v: UInt8) { data.append(v) }
+    mutating func u16(_ v: UInt16) { data += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    mutating func u32(_ v: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { data.append(UInt8(v >> UInt32(shift) & 0xFF)) } }
+    mutating func f32(_ v: Float) { u32(v.bitPattern) }
+    mutating func f64(_ v: Double) { let bits = v.bitPattern; u32(UInt32(bits & 0xFFFF_FFFF)); u32(UInt32(bits >> 32)) }
+    mutating func varuint(_ v: UInt64) {
+        var v = v
+        repeat {
+            var byte = UInt8(v & 0x7F)
+            v >>= 7
+            if v != 0 { byte |= 0x80 }
+            data.append(byte)
+        } while v != 0
+    }
+    mutating func tag(_ index: UInt64, _ type: UInt8) { varuint(index << 4 | UInt64(type)) }
+    mutating func id(_ index: UInt64, _ author: UInt8, _ counter: UInt64) {
+        tag(index, 0xF)
+        u8(author)
+        varuint(counter)
+    }
+}
+
+/// Builds reMarkable v6 files block by block.
+struct RemarkableFile {
+    var bytes = Bytes()
+
+    init() {
+        bytes.data = Array("reMarkable .lines file, version=6          ".utf8)
+    }
+
+    mutating func block(type: UInt8, version: UInt8 = 1, minVersion: UInt8 = 1, _ body: (inout Bytes) -> Void) {
+        var content = Bytes()
+        body(&content)
+        bytes.u32(UInt32(content.data.count))
+        bytes.u8(0)
+        bytes.u8(minVersion)
+        bytes.u8(version)
+        bytes.u8(type)
+        bytes.data += content.data
+    }
+
+    /// A layer: a scene tree node under the root and the root's group item pointing at it.
+    mutating func layer(_ node: UInt64, item: UInt64, left: (UInt8, UInt64) = (0, 0), right: (UInt8, UInt64) = (0, 0)) {
+        block(type: 0x01) { b in
+            b.id(1, 0, node)
+            b.id(2, 0, 0)
+            b.tag(3, 0x1); b.u8(1)
+            b.tag(4, 0xC); b.u32(3); b.id(1, 0, 1)
+        }
+        block(type: 0x04) { b in
+            b.id(1, 0, 1)
+            b.id(2, 0, item)
+            b.id(3, left.0, left.1)
+            b.id(4, right.0, right.1)
+            b.tag(5, 0x4); b.u32(0)
+            b.tag(6, 0xC); b.u32(4); b.u8(2); b.id(2, 0, node)
+        }
+    }
+
+    /// A stroke in `layer`, with CRDT links; `points` as (x, y) in tablet coordinates (x centred on 0).
+    mutating func line(layer: UInt64, item: (UInt8, UInt64), left: (UInt8, UInt64) = (0, 0), right: (UInt8, UInt64) = (0, 0),
+                       deleted: Bool = false, tool: UInt32 = 2, color: UInt32 = 0, version: UInt8 = 2,
+                       points: [(Float, Float)], rgba: UInt32? = nil) {
+        block(type: 0x05, version: version, minVersion: version) { b in
+            b.id(1, 0, layer)
+            b.id(2, item.0, item.1)
+            b.id(3, left.0, left.1)
+            b.id(4, right.0, right.1)
+            b.tag(5, 0x4); b.u32(deleted ? 1 : 0)
+            guard !deleted else { return }
+            var value = Bytes()
+            value.u8(3)
+            value.tag(1, 0x4); value.u32(tool)
+            value.tag(2, 0x4); value.u32(color)
+            value.tag(3, 0x8); value.f64(1)
+            value.tag(4, 0x4); value.f32(0)
+            var pointBytes = Bytes()
+            for (x, y) in points {
+                pointBytes.f32(x)
+                pointBytes.f32(y)
+                if version == 1 {
+                    pointBytes.f32(1); pointBytes.f32(0); pointBytes.f32(2); pointBytes.f32(0.5)
+                } else {
+                    pointBytes.u16(1); pointBytes.u16(8); pointBytes.u8(0); pointBytes.u8(128)
+                }
+            }
+            value.tag(5, 0xC); value.u32(UInt32(pointBytes.data.count)); value.data += pointBytes.data
+            value.id(6, 0, 1)
+            if let rgba { value.tag(8, 0x4); value.u32(rgba) }
+            b.tag(6, 0xC); b.u32(UInt32(value.data.count)); b.data += value.data
+        }
+    }
+
+    var data: Data { Data(bytes.data) }
+}
+
+/// A zip archive written by hand (stored entries, or raw deflate data given by the caller).
+enum ZipBuilder {
+    struct Entry {
+        var name: String
+        var data: [UInt8]
+        /// Stored (0) or deflated (8) — for 8, `data` is the raw deflate stream.
+        var method: UInt16 = 0
+        var uncompressedSize: UInt32?
+        var crc: UInt32?
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    static func zip(_ entries: [Entry]) -> Data {
+        var out = Bytes()
+        var central = Bytes()
+        for entry in entries {
+            let offset = UInt32(out.data.count)
+            let name = Array(entry.name.utf8)
+            let crc = entry.crc ?? crc32(entry.data)
+            let size = entry.uncompressedSize ?? UInt32(entry.data.count)
+            out.u32(0x0403_4B50); out.u16(20); out.u16(0); out.u16(entry.method); out.u16(0); out.u16(0)
+            out.u32(crc); out.u32(UInt32(entry.data.count)); out.u32(size)
+            out.u16(UInt16(name.count)); out.u16(0)
+            out.data += name + entry.data
+            central.u32(0x0201_4B50); central.u16(20); central.u16(20); central.u16(0); central.u16(entry.method)
+            central.u16(0); central.u16(0); central.u32(crc); central.u32(UInt32(entry.data.count)); central.u32(size)
+            central.u16(UInt16(name.count)); central.u16(0); central.u16(0); central.u16(0); central.u16(0)
+            central.u32(0); central.u32(offset)
+            central.data += name
+        }
+        let centralOffset = UInt32(out.data.count)
+        out.data += central.data
+        out.u32(0x0605_4B50); out.u16(0); out.u16(0); out.u16(UInt16(entries.count)); out.u16(UInt16(entries.count))
+        out.u32(UInt32(central.data.count)); out.u32(centralOffset); out.u16(0)
+        return Data(out.data)
+    }
+}
+
+/// zlib's deflate, for building gzip files and zip entries in tests.
+enum Deflate {
+    /// `windowBits` 31: gzip; -15: raw deflate (zip entries).
+    static func compress(_ input: [UInt8], windowBits: Int32 = 31) -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, 9, Z_DEFLATED, windowBits, 9, Z_DEFAULT_STRATEGY, zlibVersion(),
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return [] }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 64)
+        var input = input
+        let produced: Int = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = UInt32(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = UInt32(outBuffer.count)
+                _ = deflate(&stream, Z_FINISH)
+                return outBuffer.count - Int(stream.avail_out)
+            }
+        }
+        return Array(output.prefix(produced))
+    }
+}

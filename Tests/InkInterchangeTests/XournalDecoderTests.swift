@@ -1,0 +1,145 @@
+import Foundation
+import InkCore
+import Testing
+@testable import InkInterchange
+
+@Suite("Xournal++ .xopp / .xoj decoding")
+struct XournalDecoderTests {
+    func decode(_ text: String, gzip: Bool = false) throws -> Recording {
+        let data = gzip ? Data(Deflate.compress(Array(text.utf8))) : Data(text.utf8)
+        return try XournalDecoder.decode(data, file: "test.xopp")
+    }
+
+    /// Counts strokes and coordinate pairs in the XML itself, independently of the decoder.
+    static func countInXML(_ xml: String) -> (pages: Int, strokes: Int, points: Int) {
+        var strokes = 0, points = 0
+        var rest = Substring(xml)
+        while let open = rest.range(of: "<stroke") {
+            guard let tagEnd = rest[open.upperBound...].firstIndex(of: ">"),
+                  let close = rest[tagEnd...].range(of: "</stroke>") else { break }
+            let numbers = rest[rest.index(after: tagEnd)..<close.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+            if numbers.count >= 2 { strokes += 1 }
+            points += numbers.count / 2
+            rest = rest[close.upperBound...]
+        }
+        return (xml.components(separatedBy: "<page ").count - 1, strokes, points)
+    }
+
+    @Test("every stroke-bearing corpus file imports with the strokes and points its XML holds",
+          .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
+    func corpus() throws {
+        let files = Corpus.files("xopp").filter { ["xopp", "xoj"].contains($0.pathExtension) }
+        #expect(files.count >= 30)
+        var strokeBearing = 0
+        for file in files {
+            let name = Corpus.relative(file)
+            let data = try Data(contentsOf: file)
+            let xml: Data
+            do {
+                xml = try XournalDecoder.unpack(data, file: name)
+            } catch {
+                Issue.record("\(name): \(error)")
+                continue
+            }
+            guard String(decoding: xml.prefix(4096), as: UTF8.self).contains("<xournal") else {
+                // preview-test-invalid.xoj is an HTML fragment, not a Xournal file: it must be refused cleanly.
+                #expect(throws: ImportError.self) { try XournalDecoder.decode(data, file: name) }
+                continue
+            }
+            let expected = Self.countInXML(String(decoding: xml, as: UTF8.self))
+            let recording = try XournalDecoder.decode(data, file: name)
+            #expect(recording.pageSizes.count == expected.pages, "\(name)")
+            #expect(recording.strokes.count == expected.strokes, "\(name)")
+            #expect(recording.pointCount == expected.points, "\(name)")
+            if expected.strokes > 0 { strokeBearing += 1 }
+        }
+        #expect(strokeBearing >= 10)
+    }
+
+    @Test("pages in points, layers flattened in order, pressure from per-segment widths, colours")
+    func basics() throws {
+        let xml = """
+            <?xml version="1.0" standalone="no"?>
+            <xournal creator="xournalpp 1.2.2" fileversion="4">
+            <title>Xournal++ document</title>
+            <page width="595.28" height="841.89">
+            <background type="solid" color="#ffffffff" style="graph"/>
+            <layer><stroke tool="pen" ts="0ll" fn="" color="#ff0000ff" width="2.00 1.00 2.00">10 20 30 40 50 60</stroke></layer>
+            <layer name="top"><stroke tool="highlighter" color="#ffff007f" width="8.5">1 2 3 4</stroke>
+            <text font="Sans" size="12" x="1" y="2" color="#000000ff">hello</text></layer>
+            </page>
+            <page width="612" height="792"><background type="pdf" domain="absolute" filename="a.pdf" pageno="1"/>
+            <layer><stroke tool="eraser" color="#ffffffff" width="5">7 8</stroke></layer></page>
+            </xournal>
+            """
+        for gzip in [false, true] {
+            let r = try decode(xml, gzip: gzip)
+            #expect(r.format == "xopp")
+            #expect(r.pageSizes == [PageSize(width: 595.28, height: 841.89), PageSize(width: 612, height: 792)])
+            let pages = r.pagesOfStrokes
+            #expect(pages.map(\.count) == [2, 1])
+            let pen = pages[0][0]
+            #expect(pen.points.map { [$0.x, $0.y] } == [[10, 20], [30, 40], [50, 60]])
+            #expect(pen.points.map(\.pressure) == [0.5, 1, 1]) // widths 1 and 2 of the widest 2
+            #expect(pen.pen == RecordedPen(tool: .pen, color: RGBA(red: 255, green: 0, blue: 0), width: 2))
+            #expect(pages[0][1].pen.tool == .highlighter && pages[0][1].pen.color.alpha == 0x7F)
+            #expect(pages[1][0].pen.tool == .eraser)
+            #expect(r.warnings.contains { $0.contains("1 text box skipped") })
+            #expect(r.warnings.contains { $0.contains("PDF background") })
+            if case let .newPage(_, template, _) = r.notes[0].events[0] { #expect(template.kind == .grid) }
+        }
+    }
+
+    @Test("old Xournal: named colours, %.2f numbers, line breaks inside strokes, decimal commas")
+    func oldFormats() throws {
+        let xml = """
+            <xournal version="0.4.5"><page width="595.27" height="841.89"><background type="solid" color="blue" style="lined"/>
+            <layer><stroke tool="pen" color="blue" width="1.41">
+            80.53 240.42
+            80.42 240.32 </stroke><stroke tool="highlighter" color="yellow" width="8.50">1.5e1 2E0 3 4</stroke>
+            <stroke tool="pen" color="#00ff00" width="1,41">1,5 2,5 3,5 4,5</stroke></layer></page></xournal>
+            """
+        let r = try decode(xml)
+        let strokes = r.strokes
+        #expect(strokes[0].pen.color == RGBA(red: 0x33, green: 0x33, blue: 0xCC))
+        #expect(strokes[0].points.count == 2)
+        #expect(strokes[1].pen.color == RGBA(red: 255, green: 255, blue: 0, alpha: 0x7F))
+        #expect(strokes[1].points.map { [$0.x, $0.y] } == [[15, 2], [3, 4]])
+        #expect(strokes[2].points.map { [$0.x, $0.y] } == [[1.5, 2.5], [3.5, 4.5]])
+        #expect(abs(strokes[2].pen.width - 1.41) < 1e-6)
+        if case let .newPage(_, template, _) = r.notes[0].events[0] {
+            #expect(template.kind == .lined)
+            #expect(template.paper == RGBA(red: 0xA0, green: 0xE8, blue: 0xFF))
+        }
+    }
+
+    @Test("a zip-packaged .xopp is read from content.xml")
+    func packaged() throws {
+        let xml = ##"<xournal><page width="100" height="100"><layer><stroke tool="pen" color="#000000ff" width="1">1 1 2 2</stroke></layer></page></xournal>"##
+        let zip = ZipBuilder.zip([.init(name: "mimetype", data: Array("application/x-xopp".utf8)),
+                                  .init(name: "content.xml", data: Deflate.compress(Array(xml.utf8), windowBits: -15), method: 8,
+                                        uncompressedSize: UInt32(xml.utf8.count), crc: ZipBuilder.crc32(Array(xml.utf8)))])
+        let r = try XournalDecoder.decode(zip, file: "p.xopp")
+        #expect(r.pointCount == 2)
+    }
+
+    @Test("errors name the file, the line and the reason", arguments: [
+        (##"<xournal><page width="10"><layer/></page></xournal>"##, "line 1, column "),
+        (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="1">1 2 x 4</stroke></layer></page></xournal>"##,
+         "stroke coordinates are not numbers"),
+        (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="teal" width="1">1 2</stroke></layer></page></xournal>"##,
+         "is not a colour"),
+        (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="-1">1 2</stroke></layer></page></xournal>"##,
+         "is not a positive number"),
+        (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="1">1e99 2</stroke></layer></page></xournal>"##,
+         "is beyond"),
+        (##"<xournal><page width="nan" height="10"/></xournal>"##, "a page without width and height"),
+        (##"<xournal></xournal>"##, "has no pages"),
+        (##"<svg/>"##, "not a Xournal file"),
+    ])
+    func errors(xml: String, message: String) throws {
+        let error = #expect(throws: ImportError.self) { try decode(xml) }
+        #expect(error?.file == "test.xopp")
+        #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+    }
+}

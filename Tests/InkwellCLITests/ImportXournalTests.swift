@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@Suite("inkwell import: Xournal++")
+struct ImportXournalTests {
+    let cli = CLI()
+
+    @Test("a gzip .xopp becomes a note with its strokes and points", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func xopp() throws {
+        try cli.ok(["init"])
+        let notes = try cli.importNotes([ImportCorpus.path("xopp/xournalpp/test/files/load/strokes.xopp")])
+        #expect(notes.count == 1)
+        #expect(notes[0].format == "xopp")
+        #expect(notes[0].note["strokes"] as? Int == 12)
+        #expect(notes[0].note["points"] as? Int == 1698)
+        #expect(try cli.run(["check"]).status == 0)
+    }
+
+    @Test("zip-packaged and old .xoj files import; pages are kept", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func variants() throws {
+        try cli.ok(["init"])
+        let notes = try cli.importNotes([ImportCorpus.path("xopp/xournalpp/test/files/packaged_xopp/stroke/new.xopp"),
+                                         ImportCorpus.path("xopp/xournalpp/test/files/load/compatibility/stroke_line_return.xoj"),
+                                         ImportCorpus.path("xopp/xournalpp/development/documentation/Setsquare_annotations.xopp")])
+        #expect(notes.map { $0.note["points"] as? Int } == [90, 51, 248])
+        #expect(notes[2].note["pages"] as? Int == 4)
+    }
+
+    @Test("what cannot be kept is named on standard error as a warning", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func warnings() throws {
+        try cli.ok(["init"])
+        let path = ImportCorpus.path("xopp/xournalpp/test/files/load/text.xopp")
+        let result = try cli.run(["import", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: \(path): 9 text boxes skipped"), "\(result.stderr)")
+    }
+
+    @Test("a gzip bomb is refused, naming the file, and the library is unchanged")
+    func hostile() throws {
+        try cli.ok(["init"])
+        let before = try cli.snapshot()
+        // 40 MiB of spaces after <xournal>, gzipped by the system's gzip.
+        let folder = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-bomb")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bomb = folder.appendingPathComponent("bomb.xopp")
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "{ printf '<xournal>'; head -c 41943040 /dev/zero | tr '\\0' ' '; } | gzip -c > '\(bomb.path)'"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let result = try cli.run(["import", bomb.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(bomb.path) && result.stderr.contains("gzip bomb"), "\(result.stderr)")
+        #expect(try cli.snapshot() == before)
+    }
+}
