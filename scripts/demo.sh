@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The main job, end to end on the samples: a fresh library, import every sample recording through
-# the editor session, then show what is there. Usage: demo.sh INKWELL_BINARY LIBRARY_FOLDER
+# the editor session, index the handwriting, search it, and export everything.
+# Usage: demo.sh INKWELL_BINARY LIBRARY_FOLDER (exports go to LIBRARY_FOLDER-export/)
 set -euo pipefail
 inkwell="$1"
 library="$2"
 cd "$(dirname "$0")/.."
 
-rm -rf "$library"
+export_folder="$library-export"
+rm -rf "$library" "$export_folder"
+mkdir -p "$export_folder"
 export INKWELL_LIBRARY="$library"
 
 step() { printf '\n== %s\n' "$*"; }
@@ -23,4 +26,12 @@ step "inkwell stats"
 "$inkwell" stats
 step "inkwell check"
 "$inkwell" check
-printf '\nlibrary: %s\n' "$library"
+step "inkwell search planning"
+"$inkwell" search planning
+step "inkwell export --all --format pdf --zip"
+"$inkwell" export --all --format pdf --zip "$export_folder/notes-pdf.zip"
+step "inkwell export --notebook Work --format md"
+"$inkwell" export --notebook Work --format md -o "$export_folder"
+step "inkwell render \"Sprint retro\" --format png --scale 2"
+"$inkwell" render "Sprint retro" --format png --scale 2 -o "$export_folder/sprint-retro.png"
+printf '\nlibrary: %s\nexports: %s\n' "$library" "$export_folder"
