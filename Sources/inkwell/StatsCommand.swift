@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import InkIndex
 import InkStore
 
 struct StatsCommand: ParsableCommand {
@@ -6,13 +8,24 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
 
+    /// The library's counts and, from the search index, how many pages are in each recognition state.
+    struct Report: Encodable {
+        var library: LibraryStats
+        var recognition: [String: Int]
+    }
+
     func run() throws {
-        let stats = try library.open().stats()
-        if output.json { return try printJSON(stats) }
+        let library = try library.open()
+        let stats = try library.stats()
+        let statuses = FileManager.default.fileExists(atPath: library.root.appendingPathComponent("index.sqlite").path)
+            ? try SearchIndex(library: library).pageStatuses() : [:]
+        var recognition = Dictionary(uniqueKeysWithValues: PageStatus.allCases.map { ($0.rawValue, statuses[$0] ?? 0) })
+        recognition[PageStatus.pending.rawValue, default: 0] += max(0, stats.pages - statuses.values.reduce(0, +))
+        if output.json { return try printJSON(Report(library: stats, recognition: recognition)) }
         print("""
             notebooks  \(stats.notebooks)
             notes      \(stats.notes) (\(stats.pinned) pinned)
-            pages      \(stats.pages)
+            pages      \(stats.pages) (\(recognition["recognised"] ?? 0) recognised, \(recognition["pending"] ?? 0) pending, \(recognition["failed"] ?? 0) failed)
             strokes    \(stats.strokes)
             points     \(stats.points)
             tags       \(stats.tags)

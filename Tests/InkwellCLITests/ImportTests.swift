@@ -26,6 +26,10 @@ struct ImportTests {
         let listed = try cli.json(["note", "list", "--tag", "daily"]) as! [[String: Any]]
         #expect(listed.map { $0["source"] as? String } == ["import:jsonl"])
         #expect(try cli.run(["check"]).status == 0)
+        let stats = try cli.json(["stats"]) as! [String: Any]
+        let counts = stats["library"] as! [String: Any]
+        #expect(counts["notes"] as? Int == 1 && counts["pages"] as? Int == 2 && counts["strokes"] as? Int == 3)
+        #expect((stats["recognition"] as! [String: Int])["pending"] == 2)
     }
 
     @Test("--trace shows the session's autosaves at their virtual times")
