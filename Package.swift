@@ -30,6 +30,9 @@ let package = Package(
         // Cairo (image and PDF surfaces) and libpng, found with pkg-config.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // Tesseract's C API (pkg-config `tesseract`; the module map also links leptonica, which that file omits).
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract",
+                       providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"]), .brew(["tesseract"])]),
         // A small PNG encoder over libpng's classic API (setjmp lives in C).
         .target(name: "CPNGWriter", dependencies: ["CLibPNG"]),
         // Value types: points, strokes, pages, notes, notebooks, tags. Foundation only.
@@ -43,7 +46,7 @@ let package = Package(
         // Stroke geometry (pure), templates, erasers; PNG (Cairo + libpng), PDF and SVG backends.
         .target(name: "InkRender", dependencies: ["InkCore", "CCairo", "CPNGWriter", "CZlib"]),
         // Handwriting recognition: recognised words and hashtags of a page.
-        .target(name: "InkRecognize", dependencies: ["InkCore"]),
+        .target(name: "InkRecognize", dependencies: ["InkCore", "InkRender", "CCairo", "CTesseract"]),
         // The search index (SQLite FTS5 via GRDB) and the incremental indexing job.
         .target(
             name: "InkIndex",
@@ -75,6 +78,11 @@ let package = Package(
             name: "inkwell-bench",
             dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "CCairo", "CPNGWriter"]
         ),
+        // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh).
+        .executableTarget(
+            name: "recognition-bench",
+            dependencies: ["InkCore", "InkSamples", "InkRender", "InkRecognize"]
+        ),
         .testTarget(
             name: "InkCoreTests",
             dependencies: ["InkCore"]
@@ -99,6 +107,10 @@ let package = Package(
         .testTarget(
             name: "InkExportTests",
             dependencies: ["InkExport", "InkStore", "InkIndex", "InkRender", "InkRecognize"]
+        ),
+        .testTarget(
+            name: "InkRecognizeTests",
+            dependencies: ["InkRecognize", "InkSamples", "InkCore"]
         ),
         .testTarget(
             name: "InkIndexTests",

@@ -1,0 +1,71 @@
+import InkCore
+import InkRender
+
+/// How ``TesseractRecognizer`` reads a page. The defaults are what measured best on generated
+/// print and script pages (docs/recognition.md has the tables); the other values exist so that
+/// the benchmark can measure them.
+public struct RecognitionOptions: Sendable, Hashable {
+    /// Whether Tesseract sees one line at a time or the whole page.
+    public enum Layout: String, Sendable, Hashable, CaseIterable {
+        /// Lines found from the strokes, each drawn and read on its own.
+        case lines
+        /// The whole page drawn once and read with Tesseract's own layout analysis.
+        case page
+    }
+
+    public var layout: Layout = .lines
+    /// How the size of a line of writing is measured, to draw it at ``textHeight``.
+    public enum SizeMeasure: String, Sendable, Hashable, CaseIterable {
+        /// The median height of its letter-sized strokes (depends on how many letters a stroke joins).
+        case strokeHeight
+        /// The spread of its ink: the height range holding the middle half of the ink (by length),
+        /// about 0.7 of the x-height whatever the style.
+        case inkSpread
+    }
+
+    /// When set, each line is drawn so that its size (``sizeMeasure``) is this many raster pixels,
+    /// whatever the size of the writing; otherwise at ``scale``.
+    public var textHeight: Double? = 12
+    public var sizeMeasure: SizeMeasure = .inkSpread
+    /// Raster pixels per page pixel, when ``textHeight`` is nil.
+    public var scale: Double = 1
+    public var pen: OCRPen = .centreline(width: 2.5)
+    public var antialias = true
+    /// Tesseract's page segmentation for a line (``Layout/lines``) or for the page (``Layout/page``).
+    public var lineSegmentation: PageSegmentation = .singleLine
+    public var pageSegmentation: PageSegmentation = .auto
+    /// Tesseract's `textord_noise_rejrows`: on, it drops handwritten rows as noise.
+    public var rejectNoiseRows = false
+    /// Find `#` from its strokes, read the line without it and put it back on the next word.
+    public var detectHashMarks = true
+    /// Leave out strokes that are not writing: tall shapes, long straight rules, highlighter.
+    public var dropNonText = true
+    /// Stand slanted writing upright (a shear measured from the strokes of each line) before reading.
+    public var deslant = false
+    /// Widen the gaps between words (found from the strokes) so that Tesseract does not run words together.
+    public var widenWordGaps = true
+    /// For lines holding a `#`, ask Tesseract what else each letter might be (`lstm_choice_mode` 2)
+    /// and match the hashtag against the known tags with those alternatives.
+    public var tagAlternatives = true
+    /// With known tags, a hashtag read as no known tag, or as one only loosely (more than
+    /// ``confidentTagDistance`` edits per letter), is read again with its line drawn at these
+    /// multiples of the scale; the reading closest to a known tag wins.
+    public var secondLookScales: [Double] = [1.3, 0.75]
+    public var confidentTagDistance = 0.15
+    /// With known tags, a hashtag that is none of them becomes a tag only when Tesseract's confidence
+    /// in the word is at least this (0…1); below, it stays in the text as `#word` but is not reported
+    /// as a tag. Without known tags every hashtag read is reported.
+    public var newTagConfidence: Float = 0.5
+    /// When set, every line image given to Tesseract is also written there as `line-N.png`.
+    public var debugImageFolder: String?
+    /// White border around each raster, in raster pixels.
+    public var padding = 12
+    /// The resolution Tesseract is told the raster has (pixels per inch).
+    public var resolution = 300
+    /// Other Tesseract parameters, applied when the engine starts.
+    public var tesseractVariables: [String: String] = [:]
+    /// How eraser strokes are applied before reading (what the page looks like).
+    public var eraserMode: EraserMode = .split
+
+    public init() {}
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Release-build benchmark of handwriting recognition (InkRecognize) against the `tesseract` CLI.
+#
+#   scripts/recognition-bench.sh                 accuracy, speed and the real reMarkable pages
+#   scripts/recognition-bench.sh accuracy --pages 20
+#   scripts/recognition-bench.sh sweep --pages 16        every measured choice (SWEEP=name,… to pick)
+#   scripts/recognition-bench.sh speed --pages 20
+#   scripts/recognition-bench.sh real [--verbose]        needs python3 with rmscene (and rmc)
+#   scripts/recognition-bench.sh show script mild 3      recognised text next to the truth
+#
+# Tesseract reads OMP_THREAD_LIMIT once, when it loads: it is set here, before the process starts.
+# SCRATCH=path builds in another scratch folder (e.g. .build-recog) instead of .build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export OMP_THREAD_LIMIT=1
+if [ -z "${TESSDATA_PREFIX:-}" ] && [ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ]; then
+    export TESSDATA_PREFIX=/usr/share/tesseract-ocr/5/tessdata
+fi
+command -v tesseract >/dev/null || { echo "the tesseract command is missing (apt-get install tesseract-ocr)" >&2; exit 1; }
+
+scratch=()
+[ -n "${SCRATCH:-}" ] && scratch=(--scratch-path "$SCRATCH")
+swift build -c release -j "${JOBS:-1}" "${scratch[@]}" --product recognition-bench >&2
+bin="$(swift build -c release "${scratch[@]}" --show-bin-path)/recognition-bench"
+
+if [ $# -eq 0 ]; then
+    "$bin" accuracy --pages 20
+    echo
+    "$bin" speed --pages 20
+    echo
+    "$bin" real
+else
+    "$bin" "$@"
+fi
