@@ -26,8 +26,16 @@ step "inkwell stats"
 "$inkwell" stats
 step "inkwell check"
 "$inkwell" check
+step "inkwell index (handwriting recognition; hashtags become tags)"
+"$inkwell" index
+step "inkwell tags"
+"$inkwell" tags
 step "inkwell search planning"
 "$inkwell" search planning
+step "inkwell search --tag retro"
+"$inkwell" search --tag retro
+step "inkwell convert \"Sprint retro\""
+"$inkwell" convert "Sprint retro"
 step "inkwell export --all --format pdf --zip"
 "$inkwell" export --all --format pdf --zip "$export_folder/notes-pdf.zip"
 step "inkwell export --notebook Work --format md"

@@ -78,12 +78,14 @@ public struct Indexer: Sendable {
     }
 
     /// Runs the job with `jobs` worker threads; `progress` hears (done, total) from any thread.
-    public func run(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .all,
+    /// `only`: just these notes' pages (the rest of the library is still synced, not recognised).
+    public func run(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .all, only: Set<NoteID>? = nil,
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> IndexingReport {
         let started = Date()
         var report = IndexingReport()
-        let notes = try library.notes()
-        try index.sync(notes)
+        let all = try library.notes()
+        try index.sync(all)
+        let notes = only.map { wanted in all.filter { wanted.contains($0.note.id) } } ?? all
         // A run killed mid-page left it "processing": it is simply pending again.
         try index.database.write { db in try db.execute(sql: "UPDATE page SET status = 'pending' WHERE status = 'processing'") }
         var work: [WorkItem] = []

@@ -3,17 +3,24 @@ import Foundation
 /// Progress for long jobs on standard error: a redrawn line on a terminal, nothing otherwise.
 /// Safe to update from worker threads.
 final class Progress: @unchecked Sendable {
-    let total: Int
+    private(set) var total: Int
     let label: String
     private let started = Date()
     private let enabled: Bool
     private var lastDraw = Date.distantPast
     private let lock = NSLock()
 
-    init(total: Int, label: String) {
+    /// `countsPages`: the total is learnt later (``update(_:of:)``), so show progress whatever it is.
+    init(total: Int, label: String, countsPages: Bool = false) {
         self.total = total
         self.label = label
-        enabled = standardErrorIsTerminal && total > 1
+        enabled = standardErrorIsTerminal && (total > 1 || countsPages)
+    }
+
+    /// Updates with a total known only once the job has looked at the work.
+    func update(_ done: Int, of total: Int) {
+        lock.withLock { self.total = total }
+        update(done)
     }
 
     func update(_ done: Int) {
