@@ -22,6 +22,7 @@ struct FixedRecognizer: PageRecognizer {
     }
 }
 
+/// Runs a command-line tool, returning its exit status and its combined output.
 func tool(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

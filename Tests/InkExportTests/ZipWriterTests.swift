@@ -10,19 +10,6 @@ struct ZipWriterTests {
         return url
     }()
 
-    func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
-    }
-
     @Test("entries from memory and from files, in folders, stored or deflated, pass unzip -t")
     func writeArchive() throws {
         let source = folder.appendingPathComponent("page.bin")
@@ -32,9 +19,9 @@ struct ZipWriterTests {
         try writer.add(Array("# Notes\n".utf8), as: "Work/Meetings/20261121-notes.md", compress: true)
         try writer.add(file: source, as: "Work/20261121-page.png", compress: false)
         try writer.commit()
-        let (status, output) = try run(["unzip", "-t", destination.path])
+        let (status, output) = try tool(["unzip", "-t", destination.path])
         #expect(status == 0, "\(output)")
-        let (_, listing) = try run(["unzip", "-v", destination.path])
+        let (_, listing) = try tool(["unzip", "-v", destination.path])
         #expect(listing.contains("Work/Meetings/20261121-notes.md"))
         #expect(listing.contains("Stored") && listing.contains("Defl"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["export.zip", "page.bin"])
