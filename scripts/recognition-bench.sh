@@ -6,7 +6,9 @@
 #   scripts/recognition-bench.sh sweep --pages 16        every measured choice (SWEEP=name,… to pick)
 #   scripts/recognition-bench.sh speed --pages 20
 #   scripts/recognition-bench.sh real [--verbose]        needs python3 with rmscene (and rmc)
-#   scripts/recognition-bench.sh show script mild 3      recognised text next to the truth
+#   scripts/recognition-bench.sh show script mild 3      recognised text next to the truth (--dump DIR: line images)
+#   scripts/recognition-bench.sh tags script strong      every hashtag missed or invented
+#   scripts/recognition-bench.sh calibrate --pages 12    how every hashtag word was decided
 #
 # Tesseract reads OMP_THREAD_LIMIT once, when it loads: it is set here, before the process starts.
 # SCRATCH=path builds in another scratch folder (e.g. .build-recog) instead of .build.

@@ -16,7 +16,7 @@ public enum RecognisedText {
     /// ligatures split, and a lone `|` as `I`.
     public static func normalised(_ word: String) -> String {
         // A lone stroke read as a bar is the pronoun (handwriting has no pipes).
-        if word == "|" { return "I" }
+        if !word.isEmpty, word.count <= 2, word.first == "|", word.allSatisfy({ $0 == "|" || $0 == "!" }) { return "I" }
         guard word.unicodeScalars.contains(where: { !$0.isASCII }) else { return word }
         var result = ""
         for character in word {

@@ -103,17 +103,22 @@ public enum LineGrouper {
         return min(b.maxY, core.maxY) - max(b.minY, core.minY) > 0
     }
 
-    /// Joins lines that share a band and touch or nearly touch horizontally.
+    /// Joins lines that share a band and touch or nearly touch horizontally; passes until none join.
     private static func merged(_ input: [Building], textHeight h: Double) -> [Building] {
         var lines = input
         var changed = true
         while changed {
             changed = false
-            search: for i in lines.indices {
-                for j in lines.indices where j > i {
+            var i = 0
+            while i < lines.count {
+                var j = i + 1
+                while j < lines.count {
                     let a = lines[i], b = lines[j]
                     let gap = max(a.bounds.minX, b.bounds.minX) - min(a.bounds.maxX, b.bounds.maxX)
-                    guard gap <= 3 * h, sameBand(a, b, textHeight: h) else { continue }
+                    guard gap <= 3 * h, sameBand(a, b, textHeight: h) else {
+                        j += 1
+                        continue
+                    }
                     var joined = a
                     joined.strokes += b.strokes
                     joined.bounds = a.bounds.union(b.bounds)
@@ -126,8 +131,8 @@ public enum LineGrouper {
                     lines[i] = joined
                     lines.remove(at: j)
                     changed = true
-                    break search
                 }
+                i += 1
             }
         }
         return lines

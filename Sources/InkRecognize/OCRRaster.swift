@@ -38,13 +38,9 @@ struct OCRRaster {
     func pageRect(left: Int, top: Int, right: Int, bottom: Int) -> Rect {
         let minY = origin.y + Double(top) / scale, maxY = origin.y + Double(bottom) / scale
         let shift = shear * ((minY + maxY) / 2 - shearOrigin)
-        let minX = gaps?.unshift(origin.x + Double(left) / scale) ?? origin.x + Double(left) / scale
-        let maxX = gaps?.unshift(origin.x + Double(right) / scale) ?? origin.x + Double(right) / scale
-        return Rect(minX: minX + shift, minY: minY, maxX: max(minX, maxX) + shift, maxY: maxY)
+        return Rect(minX: origin.x + Double(left) / scale + shift, minY: minY,
+                    maxX: origin.x + Double(right) / scale + shift, maxY: maxY)
     }
-
-    /// Word gaps widened in the drawing, if any.
-    var gaps: WordGaps?
 
     /// The bounds of `strokes` after the shear `x - shear * (y - origin)`.
     static func shearedBounds(_ page: [Stroke], strokes: [Int], shear: Double, origin: Double) -> Rect {
@@ -64,14 +60,14 @@ struct OCRRaster {
     /// Draws `strokes` (indices into `page`) into a raster covering `region` (page pixels) plus
     /// `padding` raster pixels on every side, at `scale` raster pixels per page pixel.
     static func draw(_ page: [Stroke], strokes: [Int], region: Rect, scale requested: Double, padding: Int,
-                     pen: OCRPen, antialias: Bool = true, shear: Double = 0, shearOrigin: Double = 0,
-                     gaps: WordGaps? = nil) throws(RecognitionError) -> OCRRaster {
-        var region = region
-        if let gaps { region.maxX += gaps.total }
-        guard !region.isNull, requested.isFinite, requested > 0 else { throw .rasterFailed("empty region") }
+                     pen: OCRPen, antialias: Bool = true, shear: Double = 0, shearOrigin: Double = 0) throws(RecognitionError) -> OCRRaster {
+        guard !region.isNull, region.width.isFinite, region.height.isFinite, requested.isFinite, requested > 0 else {
+            throw .rasterFailed("no drawable region")
+        }
         var scale = requested
         let longest = max(region.width, region.height) * scale + Double(2 * padding)
         if longest > Double(maxSide) { scale *= Double(maxSide - 2 * padding) / (longest - Double(2 * padding)) }
+        guard scale.isFinite, scale > 0 else { throw .rasterFailed("no drawable region") }
         let width = Int((region.width * scale).rounded(.up)) + 2 * padding + 1
         let height = Int((region.height * scale).rounded(.up)) + 2 * padding + 1
         guard width > 0, height > 0, width <= maxSide + 1, height <= maxSide + 1 else {
@@ -96,12 +92,11 @@ struct OCRRaster {
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
             cairo_new_path(cr)
-            for (position, index) in strokes.enumerated() {
-                let dx = (gaps?.shifts[position] ?? 0) * scale
+            for index in strokes {
                 var first = true
                 var last: (Double, Double) = (0, 0)
                 for point in page[index].points where point.x.isFinite && point.y.isFinite {
-                    let p = (x(point.x, point.y) + dx, y(point.y))
+                    let p = (x(point.x, point.y), y(point.y))
                     if first {
                         cairo_move_to(cr, p.0, p.1)
                         first = false
@@ -120,15 +115,14 @@ struct OCRRaster {
             let resolution = OutlineResolution.raster(scale: scale)
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
             cairo_new_path(cr)
-            for (position, index) in strokes.enumerated() {
-                let dx = gaps?.shifts[position] ?? 0
+            for index in strokes {
                 var stroke = page[index]
                 stroke.width = Float(penWidth / scale)
                 for polygon in StrokeGeometry.outline(of: stroke, style: style, resolution: resolution).polygons {
                     guard let first = polygon.first else { continue }
-                    cairo_move_to(cr, (first.x + dx - shear * (first.y - shearOrigin) - origin.x) * scale, (first.y - origin.y) * scale)
+                    cairo_move_to(cr, (first.x - shear * (first.y - shearOrigin) - origin.x) * scale, (first.y - origin.y) * scale)
                     for p in polygon.dropFirst() {
-                        cairo_line_to(cr, (p.x + dx - shear * (p.y - shearOrigin) - origin.x) * scale, (p.y - origin.y) * scale)
+                        cairo_line_to(cr, (p.x - shear * (p.y - shearOrigin) - origin.x) * scale, (p.y - origin.y) * scale)
                     }
                     cairo_close_path(cr)
                 }
@@ -147,7 +141,7 @@ struct OCRRaster {
             count = stride * height
         }
         return OCRRaster(width: width, height: height, bytesPerLine: stride, pixels: pixels, origin: origin, scale: scale,
-                         shear: shear, shearOrigin: shearOrigin, gaps: gaps)
+                         shear: shear, shearOrigin: shearOrigin)
     }
 
     /// The raster as a PNG file (for the CLI baseline and for looking at what Tesseract sees).

@@ -42,8 +42,6 @@ public struct RecognitionOptions: Sendable, Hashable {
     public var dropNonText = true
     /// Stand slanted writing upright (a shear measured from the strokes of each line) before reading.
     public var deslant = false
-    /// Widen the gaps between words (found from the strokes) so that Tesseract does not run words together.
-    public var widenWordGaps = true
     /// For lines holding a `#`, ask Tesseract what else each letter might be (`lstm_choice_mode` 2)
     /// and match the hashtag against the known tags with those alternatives.
     public var tagAlternatives = true

@@ -69,11 +69,13 @@ public final class TesseractEngine {
                 variables: [(name: String, value: String)] = []) throws(RecognitionError) {
         let folder = try TessdataLocator.folder(for: language, explicit: dataPath)
         guard let handle = TessBaseAPICreate() else { throw .engineInitFailed(language: language, dataPath: folder) }
-        // Messages that would otherwise go to stderr for every image ("Estimating resolution…").
-        let quiet: [(String, String)] = [("debug_file", "/dev/null")]
-        let status = Self.withCStrings(quiet.map(\.0)) { names in
-            Self.withCStrings(quiet.map(\.1)) { values in
-                TessBaseAPIInit4(handle, folder, language, OEM_DEFAULT, nil, 0, names, values, quiet.count, 0)
+        // debug_file: messages that would otherwise go to stderr for every image ("Estimating
+        // resolution…"). The variables go in at start-up too, for those Tesseract reads only then
+        // (load_system_dawg…), and are set again below to check their names.
+        let settings: [(String, String)] = [("debug_file", "/dev/null")] + variables.map { ($0.name, $0.value) }
+        let status = Self.withCStrings(settings.map(\.0)) { names in
+            Self.withCStrings(settings.map(\.1)) { values in
+                TessBaseAPIInit4(handle, folder, language, OEM_DEFAULT, nil, 0, names, values, settings.count, 0)
             }
         }
         guard status == 0 else {

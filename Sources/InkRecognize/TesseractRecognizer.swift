@@ -68,7 +68,7 @@ public final class TesseractRecognizer: PageRecognizer {
     public func read(_ page: Page) throws(RecognitionError) -> Analysis {
         let ink = Erasing.apply(page, mode: options.eraserMode).strokes
         let shapes = ink.enumerated().map { StrokeShape($0.element, index: $0.offset) }
-        var candidates = ink.indices.filter { Self.isInk(ink[$0]) && !shapes[$0].isEmpty }
+        var candidates = ink.indices.filter { Self.isInk(ink[$0]) && Self.isPlausible(shapes[$0]) }
         let height = LineGrouper.typicalHeight(of: candidates.map { shapes[$0] })
         var nonText: [Int] = []
         if options.dropNonText {
@@ -96,7 +96,7 @@ public final class TesseractRecognizer: PageRecognizer {
     public func writeImage(of page: Page, to path: String) throws(RecognitionError) {
         let ink = Erasing.apply(page, mode: options.eraserMode).strokes
         let shapes = ink.enumerated().map { StrokeShape($0.element, index: $0.offset) }
-        let candidates = ink.indices.filter { Self.isInk(ink[$0]) && !shapes[$0].isEmpty }
+        let candidates = ink.indices.filter { Self.isInk(ink[$0]) && Self.isPlausible(shapes[$0]) }
         guard !candidates.isEmpty else { throw .rasterFailed("the page has no ink") }
         let region = Rect(minX: 0, minY: 0, maxX: Double(page.size.width), maxY: Double(page.size.height))
         let height = LineGrouper.typicalHeight(of: candidates.map { shapes[$0] })
@@ -119,6 +119,12 @@ public final class TesseractRecognizer: PageRecognizer {
 
     private static func isInk(_ stroke: Stroke) -> Bool {
         stroke.tool != .highlighter && stroke.tool != .eraser && stroke.color.alpha > 0
+    }
+
+    /// False for strokes with no points or points a million pixels away (damaged input).
+    private static func isPlausible(_ shape: StrokeShape) -> Bool {
+        let b = shape.bounds
+        return !shape.isEmpty && [b.minX, b.minY, b.maxX, b.maxY].allSatisfy { $0.isFinite && abs($0) < 1e6 }
     }
 
     /// The size of the writing of `strokes` as ``RecognitionOptions/sizeMeasure`` measures it.
@@ -167,10 +173,9 @@ public final class TesseractRecognizer: PageRecognizer {
                 if abs(shear) < 0.03 { shear = 0 }
                 if shear != 0 { region = OCRRaster.shearedBounds(ink, strokes: text, shear: shear, origin: shearOrigin) }
             }
-            let gaps = options.widenWordGaps ? WordGaps(shapes: shapes, strokes: text, textHeight: lineHeight) : nil
             let raster = try OCRRaster.draw(ink, strokes: text, region: region, scale: scale, padding: options.padding,
                                             pen: options.pen, antialias: options.antialias, shear: shear,
-                                            shearOrigin: shearOrigin, gaps: gaps)
+                                            shearOrigin: shearOrigin)
             if let folder = options.debugImageFolder {
                 try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber).png"))
             }
@@ -181,17 +186,22 @@ public final class TesseractRecognizer: PageRecognizer {
             if wantAlternatives, !options.secondLookScales.isEmpty {
                 // A hashtag that is no known tag, or only loosely one, gets a second look at other
                 // scales; the closest reading wins.
+                var looks: [Double: [Reading]] = [:]
                 for index in lineReadings.indices where lineReadings[index].word.text.hasPrefix("#") {
                     var best = readTag(of: lineReadings, index)
                     guard (best?.relativeDistance ?? .infinity) > options.confidentTagDistance else { continue }
                     let box = lineReadings[index].word.box
                     for factor in options.secondLookScales {
-                        let again = try OCRRaster.draw(ink, strokes: text, region: region, scale: scale * factor, padding: options.padding,
-                                                       pen: options.pen, antialias: options.antialias, shear: shear,
-                                                       shearOrigin: shearOrigin, gaps: gaps)
-                        var second = try recognise(again, segmentation: options.lineSegmentation, alternatives: true)
-                            .map { reading(of: $0, in: again, line: lineNumber) }
-                        attach(lineMarks, to: &second, textHeight: textHeight)
+                        if looks[factor] == nil {
+                            let again = try OCRRaster.draw(ink, strokes: text, region: region, scale: scale * factor,
+                                                           padding: options.padding, pen: options.pen, antialias: options.antialias,
+                                                           shear: shear, shearOrigin: shearOrigin)
+                            var second = try recognise(again, segmentation: options.lineSegmentation, alternatives: true)
+                                .map { reading(of: $0, in: again, line: lineNumber) }
+                            attach(lineMarks, to: &second, textHeight: textHeight)
+                            looks[factor] = second
+                        }
+                        let second = looks[factor]!
                         guard let match = second.indices.filter({ second[$0].word.text.hasPrefix("#") })
                             .max(by: { overlap(second[$0].word.box, box) < overlap(second[$1].word.box, box) }),
                             overlap(second[match].word.box, box) > 0,

@@ -95,10 +95,11 @@ private func readStrokes(_ file: URL) throws -> [RMStroke] {
     return try JSONDecoder().decode([RMStroke].self, from: data)
 }
 
+/// Reads the transcribed reMarkable pages of the corpus (`--corpus`, `INKWELL_CORPUS`, or
+/// `../shared/corpus` beside the repository) with the recogniser and with the CLI.
 func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
     let candidates = [explicit, ProcessInfo.processInfo.environment["INKWELL_CORPUS"],
-                      sourceRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path,
-                      "/work/shared/corpus"].compactMap { $0 }
+                      sourceRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path].compactMap { $0 }
     guard let corpusPath = candidates.first(where: {
         FileManager.default.fileExists(atPath: $0 + "/transcriptions/README.md")
     }) else {
@@ -109,21 +110,31 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
     let rows = try transcribed(in: corpus)
     guard let cliPath = TesseractCLI.find() else { fatalError("the tesseract command is not installed") }
     let cli = TesseractCLI(executable: cliPath, arguments: [])
+    // Knobs for measuring choices on these pages: REAL_TEXT_HEIGHT=px, REAL_STROKE_HEIGHT=1 (measure
+    // lines by stroke height), REAL_FIXED_SCALE=x, REAL_PEN=px; INKWELL_REAL_DUMP=folder keeps the line images.
     var realOptions = RecognitionOptions()
     if let value = ProcessInfo.processInfo.environment["REAL_TEXT_HEIGHT"], let height = Double(value) { realOptions.textHeight = height }
     if ProcessInfo.processInfo.environment["REAL_STROKE_HEIGHT"] != nil { realOptions.sizeMeasure = .strokeHeight }
+    if let value = ProcessInfo.processInfo.environment["REAL_FIXED_SCALE"], let scale = Double(value) {
+        realOptions.textHeight = nil
+        realOptions.scale = scale
+    }
     if let value = ProcessInfo.processInfo.environment["REAL_PEN"], let width = Double(value) { realOptions.pen = .centreline(width: width) }
     let dumpRoot = ProcessInfo.processInfo.environment["INKWELL_REAL_DUMP"]
     var pageOptions = RecognitionOptions()
     pageOptions.textHeight = nil
     let imager = try TesseractRecognizer(options: pageOptions)
+    // The CLI also on the page drawn at our scale (ink spread 12 px), which suits it better on these
+    // large hands than 1x.
+    let scaledImager = try TesseractRecognizer()
     let folder = scratch.appendingPathComponent("real")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
     say("Real reMarkable pages of \(corpusPath)/transcriptions (strokes read with rmscene; no known tags).\n")
-    row(["page", "words", "bag of words (ours)", "bag of words (CLI)", "words in order (ours)", "words in order (CLI)", "CER (ours)", "CER (CLI)"])
-    row(Array(repeating: "---", count: 8))
-    var total = (Score(), Score())
+    row(["page", "words", "bag of words: ours", "bag of words: CLI 1x", "bag of words: CLI scaled", "words in order: ours",
+         "words in order: CLI 1x", "CER: ours", "CER: CLI 1x", "CER: CLI scaled"])
+    row(Array(repeating: "---", count: 10))
+    var total = (Score(), Score(), Score())
     for item in rows {
         let truth = try String(contentsOf: item.transcription, encoding: .utf8)
             .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -145,23 +156,29 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
             try FileManager.default.createDirectory(atPath: realOptions.debugImageFolder!, withIntermediateDirectories: true)
         }
         let result = try TesseractRecognizer(options: realOptions).recognize(page)
-        var a = Score(), c = Score()
+        var a = Score(), c = Score(), d = Score()
         a.add(truthLines: truth, truthTags: [], text: result.text, tags: [])
-        let image = folder.appendingPathComponent(item.transcription.deletingPathExtension().lastPathComponent + ".png").path
-        if page.strokes.isEmpty {
-            c.add(truthLines: truth, truthTags: [], text: "", tags: [])
-        } else {
-            try imager.writeImage(of: page, to: image)
-            let (text, _) = try cli.read(image)
-            c.add(truthLines: truth, truthTags: [], text: text, tags: [])
+        let name = item.transcription.deletingPathExtension().lastPathComponent
+        for (imageMaker, suffix) in [(imager, ""), (scaledImager, "-scaled")] {
+            let image = folder.appendingPathComponent(name + suffix + ".png").path
+            var text = ""
+            if !page.strokes.isEmpty {
+                try imageMaker.writeImage(of: page, to: image)
+                text = try cli.read(image).text
+            }
+            if suffix.isEmpty { c.add(truthLines: truth, truthTags: [], text: text, tags: []) } else {
+                d.add(truthLines: truth, truthTags: [], text: text, tags: [])
+            }
         }
-        total = (total.0 + a, total.1 + c)
-        row([item.transcription.lastPathComponent, "\(a.truthWords)", percent(a.bagRecall), percent(c.bagRecall),
-             percent(a.wordAccuracy), percent(c.wordAccuracy), percent(a.characterErrorRate), percent(c.characterErrorRate)])
+        total = (total.0 + a, total.1 + c, total.2 + d)
+        row([item.transcription.lastPathComponent, "\(a.truthWords)", percent(a.bagRecall), percent(c.bagRecall), percent(d.bagRecall),
+             percent(a.wordAccuracy), percent(c.wordAccuracy), percent(a.characterErrorRate), percent(c.characterErrorRate),
+             percent(d.characterErrorRate)])
         if verbose {
-            say("    ours: " + result.text.replacingOccurrences(of: "\n", with: " / "))
+            say("    ours: " + result.words.map { "\($0.text)(\(Int($0.confidence * 100)))" }.joined(separator: " "))
         }
     }
-    row(["**all**", "\(total.0.truthWords)", percent(total.0.bagRecall), percent(total.1.bagRecall), percent(total.0.wordAccuracy),
-         percent(total.1.wordAccuracy), percent(total.0.characterErrorRate), percent(total.1.characterErrorRate)])
+    row(["**all**", "\(total.0.truthWords)", percent(total.0.bagRecall), percent(total.1.bagRecall), percent(total.2.bagRecall),
+         percent(total.0.wordAccuracy), percent(total.1.wordAccuracy), percent(total.0.characterErrorRate),
+         percent(total.1.characterErrorRate), percent(total.2.characterErrorRate)])
 }

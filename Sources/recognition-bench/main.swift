@@ -4,8 +4,11 @@
 //   recognition-bench sweep [--pages N]      every measured choice (scale, pen, psm, layout…) on a few cells
 //   recognition-bench speed [--pages N]      pages/s per core, ours vs the CLI, and with 2 threads
 //   recognition-bench real                   the reMarkable pages of ../shared/corpus with transcriptions
-//   recognition-bench show STYLE JITTER [N]  recognised text next to the truth, page by page
+//   recognition-bench show STYLE JITTER [N]  recognised text next to the truth, page by page (--dump DIR, --only NAME)
+//   recognition-bench tags STYLE JITTER      every hashtag missed or invented, with its line
+//   recognition-bench calibrate              how every hashtag word was decided, and whether rightly
 //
+// Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR, --fonts DIR.
 // Start it with OMP_THREAD_LIMIT=1 in the environment (the script does).
 import Foundation
 import InkCore
@@ -182,7 +185,8 @@ case "accuracy":
             let (a, _) = try evaluate(ours, pages)
             let (u, _) = try evaluate(oursUnknown, pages)
             let (c, _) = try evaluateCLI(pages, imager: imager, cli: cli, folder: scratch.appendingPathComponent("cli"))
-            row(["\(style)", "\(jitter)", percent(a.wordAccuracy), percent(c.wordAccuracy), percent(a.characterErrorRate),
+            func words(_ s: Score) -> String { "\(percent(s.wordAccuracy)) (\(s.matchedWords)/\(s.truthWords))" }
+            row(["\(style)", "\(jitter)", words(a), words(c), percent(a.characterErrorRate),
                  percent(c.characterErrorRate), found(a), invented(a), found(u), invented(u), found(c), invented(c)])
         }
     }

@@ -91,6 +91,22 @@ struct RecognizerTests {
         #expect(!text.contains("later"))
     }
 
+    @Test("damaged strokes (NaN, far away, single points) are skipped, not fatal", .enabled(if: tesseractAvailable, skipMessage))
+    func damagedStrokes() throws {
+        var page = try writtenPage(["Still readable"]).page
+        var id = page.nextStrokeID.rawValue
+        func add(_ points: [InkPoint]) {
+            page.strokes.append(Stroke(id: StrokeID(id), points: points))
+            id += 1
+        }
+        add([InkPoint(x: .nan, y: 10), InkPoint(x: 20, y: .infinity)])
+        add([InkPoint(x: 1e30, y: 1e30), InkPoint(x: -1e30, y: 5)])
+        add([InkPoint(x: 700, y: 1500)])
+        add([])
+        let result = try TesseractRecognizer().recognize(page)
+        #expect(result.text.contains("readable"))
+    }
+
     @Test("missing language data is a clear error naming where it looked")
     func missingData() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-tessdata-\(getpid())").path
@@ -113,7 +129,7 @@ struct RecognizerTests {
         let folder = root.appendingPathComponent("tessdata")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("zz.traineddata").path, contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("zz.traineddata").path, contents: Data([1]))
         #expect(try TessdataLocator.folder(for: "zz", environment: ["TESSDATA_PREFIX": folder.path]) == folder.path)
         #expect(try TessdataLocator.folder(for: "zz", environment: ["TESSDATA_PREFIX": root.path]) == folder.path)
     }
@@ -123,7 +139,7 @@ struct RecognizerTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bad-tessdata-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("eng.traineddata").path,
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("eng.traineddata").path,
                                        contents: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }))
         #expect(throws: RecognitionError.engineInitFailed(language: "eng", dataPath: folder.path)) {
             try TesseractRecognizer(dataPath: folder.path)
