@@ -76,7 +76,7 @@ let package = Package(
         // Release-build benchmarks of the store and the session (`make bench`).
         .executableTarget(
             name: "inkwell-bench",
-            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "CCairo", "CPNGWriter"]
+            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "InkSamples", "CCairo", "CPNGWriter"]
         ),
         // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh).
         .executableTarget(
@@ -89,11 +89,11 @@ let package = Package(
         ),
         .testTarget(
             name: "InkStoreTests",
-            dependencies: ["InkStore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["InkStore", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "InkSessionTests",
-            dependencies: ["InkSession"]
+            dependencies: ["InkSession", "InkSamples"]
         ),
         .testTarget(
             name: "InkSamplesTests",
@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkInterchangeTests",
-            dependencies: ["InkInterchange", "CZlib"],
+            dependencies: ["InkInterchange", "InkSamples", "CZlib"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -7,6 +7,7 @@ import CCairo
 import CPNGWriter
 import Foundation
 import InkCore
+import InkSamples
 import InkRender
 import InkStore
 
@@ -44,7 +45,7 @@ enum DensePages {
     }
 
     static func page(index: Int, strokes: Int, points: Int, seed: UInt64) -> Page {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let width = Double(pageSize.width), height = Double(pageSize.height)
         let left = 36.0, right = width - 36, top = 48.0, bottom = height - 36
         // Choose the line pitch so the strokes fill the page.
@@ -56,18 +57,18 @@ enum DensePages {
         var result: [Stroke] = []
         var clock = 0.0
         for s in 0..<strokes {
-            let advance = random.uniform(8, 14)
+            let advance = random.uniform(8...14)
             if x + advance > right {
-                x = left + random.uniform(0, 6)
+                x = left + random.uniform(0...6)
                 baseline += pitch
                 if baseline > bottom { baseline = top + pitch * 0.7 }
             }
             let loops = [1.0, 1.5, 2.0, 2.5][Int(random.next() % 4)]
-            let radius = random.uniform(2.2, 4.2)
-            let slant = random.uniform(0.15, 0.35)
-            let phase = random.uniform(-0.4, 0.4)
-            let base = random.uniform(0.45, 0.7)
-            let wobble = random.uniform(0.05, 0.2)
+            let radius = random.uniform(2.2...4.2)
+            let slant = random.uniform(0.15...0.35)
+            let phase = random.uniform(-0.4...0.4)
+            let base = random.uniform(0.45...0.7)
+            let wobble = random.uniform(0.05...0.2)
             var samples: [InkPoint] = []
             for k in 0..<points {
                 let u = Double(k) / Double(points - 1)
@@ -77,13 +78,13 @@ enum DensePages {
                 px += slant * (baseline - py)
                 let ramp = min(1, min(u, 1 - u) / 0.15)
                 let pressure = (0.25 + (base - 0.25) * ramp) + wobble * sin(7 * u + phase) * ramp
-                samples.append(InkPoint(x: Float(px + random.uniform(-0.08, 0.08)), y: Float(py + random.uniform(-0.08, 0.08)),
+                samples.append(InkPoint(x: Float(px + random.uniform(-0.08...0.08)), y: Float(py + random.uniform(-0.08...0.08)),
                                         pressure: Float(min(1, max(0.05, pressure))), time: Float(k * 8)))
             }
             result.append(Stroke(id: StrokeID(UInt64(s + 1)), tool: .pen, color: .black, width: penWidth,
                                  startTime: clock, points: samples))
             clock += Double(points * 8) + 150
-            x += advance + random.uniform(2, 4)
+            x += advance + random.uniform(2...4)
         }
         return Page(id: PageID(rawValue: String(format: "densepage%03d", index)), size: pageSize,
                     template: PageTemplate(kind: .blank), strokes: result)
@@ -123,20 +124,6 @@ enum DensePages {
     }
 }
 
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
-    }
-}
 
 // MARK: The floor: raw Cairo filling the same outlines
 

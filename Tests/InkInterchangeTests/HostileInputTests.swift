@@ -1,4 +1,5 @@
 import Foundation
+import InkSamples
 import Testing
 @testable import InkInterchange
 
@@ -132,7 +133,7 @@ struct HostileInputTests {
     @Test("random bytes and truncations of real files: an ImportError or a recording, never a trap",
           .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
     func garbageAndTruncation() throws {
-        var generator = SeededRandom(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for (format, decode) in Self.decoders {
             for length in [0, 1, 7, 43, 100, 4096] {
                 let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -171,15 +172,3 @@ struct HostileInputTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

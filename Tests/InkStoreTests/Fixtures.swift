@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkSamples
 import PropertyBased
 @testable import InkStore
 
@@ -13,9 +14,9 @@ func temporaryFolder() -> URL {
 /// Arbitrary model values drawn from a seed: property tests draw seeds with PropertyBased and
 /// build values here, covering edge cases (no points, tilt, extreme coordinates) on purpose.
 struct ModelGenerator {
-    var rng: SplitMix
+    var rng: SeededGenerator
 
-    init(seed: UInt64) { rng = SplitMix(seed: seed) }
+    init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
     mutating func float(_ range: ClosedRange<Float>) -> Float {
         range.lowerBound + Float(rng.next() >> 40) / Float(1 << 24) * (range.upperBound - range.lowerBound)

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkSamples
 import PropertyBased
 import Testing
 @testable import InkStore
@@ -132,7 +133,7 @@ struct PageCodecTests {
 
     @Test("any bytes decode without trapping")
     func garbageNeverTraps() throws {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let valid = try PageCodec.encodeFile(handwritingPage(strokes: 6, points: 20))
         for round in 0..<3_000 {
             var bytes: [UInt8]
@@ -178,18 +179,6 @@ func savedOneByOne(_ page: Page) throws -> [UInt8] {
     return bytes
 }
 
-/// A tiny deterministic generator for tests.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 extension Array {
     func chunked(into size: Int) -> [[Element]] {
