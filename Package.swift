@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "InkExport", targets: ["InkExport"]),
         .library(name: "InkRecognize", targets: ["InkRecognize"]),
         .library(name: "InkIndex", targets: ["InkIndex"]),
+        .library(name: "InkFont", targets: ["InkFont"]),
+        .library(name: "InkText", targets: ["InkText"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,14 +39,19 @@ let package = Package(
         .target(name: "CPNGWriter", dependencies: ["CLibPNG"]),
         // Value types: points, strokes, pages, notes, notebooks, tags. Foundation only.
         .target(name: "InkCore"),
-        // The page file (binary chunks) and the library folder on disk.
-        .target(name: "InkStore", dependencies: ["InkCore", "CZlib"]),
+        // Typed text: the Markdown line parser of a note's body, its counts, hashtags and checkboxes. Pure.
+        .target(name: "InkText", dependencies: ["InkCore"]),
+        // Hershey stroke fonts: the `.jhf` reader, and Roman Simplex from fonts/ compiled in (a symlink).
+        .target(name: "InkFont", dependencies: ["InkCore"], resources: [.embedInCode("Fonts/rowmans.jhf")]),
+        // The page file (binary chunks) and the library folder on disk (with each note's typed text).
+        .target(name: "InkStore", dependencies: ["InkCore", "InkText", "CZlib"]),
         // The editor session: a pure state machine and the effects it asks for.
         .target(name: "InkSession", dependencies: ["InkCore"]),
         // Synthetic handwriting with known text, from the Hershey stroke fonts (samples, tests, benchmarks).
-        .target(name: "InkSamples", dependencies: ["InkCore"]),
-        // Stroke geometry (pure), templates, erasers; PNG (Cairo + libpng), PDF and SVG backends.
-        .target(name: "InkRender", dependencies: ["InkCore", "CCairo", "CPNGWriter", "CZlib"]),
+        .target(name: "InkSamples", dependencies: ["InkCore", "InkFont"]),
+        // Stroke geometry (pure), templates, erasers; PNG (Cairo + libpng), PDF and SVG backends;
+        // typed text set in a Hershey font for PDFs.
+        .target(name: "InkRender", dependencies: ["InkCore", "InkText", "InkFont", "CCairo", "CPNGWriter", "CZlib"]),
         // Handwriting recognition: recognised words and hashtags of a page.
         .target(name: "InkRecognize", dependencies: ["InkCore", "InkRender", "CCairo", "CTesseract"]),
         // The search index (SQLite FTS5 via GRDB) and the incremental indexing job.
@@ -70,6 +77,8 @@ let package = Package(
                 "InkIndex",
                 "InkRender",
                 "InkExport",
+                "InkFont",
+                "InkText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,11 +90,19 @@ let package = Package(
         // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh).
         .executableTarget(
             name: "recognition-bench",
-            dependencies: ["InkCore", "InkSamples", "InkRender", "InkRecognize"]
+            dependencies: ["InkCore", "InkFont", "InkSamples", "InkRender", "InkRecognize"]
         ),
         .testTarget(
             name: "InkCoreTests",
             dependencies: ["InkCore"]
+        ),
+        .testTarget(
+            name: "InkTextTests",
+            dependencies: ["InkText"]
+        ),
+        .testTarget(
+            name: "InkFontTests",
+            dependencies: ["InkFont", "InkSamples"]
         ),
         .testTarget(
             name: "InkStoreTests",
@@ -97,11 +114,11 @@ let package = Package(
         ),
         .testTarget(
             name: "InkSamplesTests",
-            dependencies: ["InkSamples"]
+            dependencies: ["InkSamples", "InkFont"]
         ),
         .testTarget(
             name: "InkRenderTests",
-            dependencies: ["InkRender", "InkSamples", "CCairo"],
+            dependencies: ["InkRender", "InkSamples", "InkFont", "CCairo"],
             exclude: ["Goldens"]
         ),
         .testTarget(
@@ -110,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkRecognizeTests",
-            dependencies: ["InkRecognize", "InkSamples", "InkCore"]
+            dependencies: ["InkRecognize", "InkSamples", "InkFont", "InkCore"]
         ),
         .testTarget(
             name: "InkIndexTests",

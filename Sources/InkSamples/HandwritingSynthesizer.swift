@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkFont
 
 /// Writes a ``SampleSpec``'s text as handwriting: lays words out on ruled pages, shapes them with
 /// the style's Hershey font and jitter, and times every stroke like a hand on a tablet.

@@ -1,4 +1,5 @@
 import Foundation
+import InkFont
 
 /// Carries out a ``SampleRequest``: loads the style's font, writes each note and saves it as
 /// `<name>.jsonl` (replay log) and `<name>.truth.json` (ground truth).

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkFont
 
 /// A word's pen paths in writing order, before timing: pixels relative to the point where the
 /// word starts on its baseline (y down).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InkCore
+import InkFont
 import InkSamples
 
 /// `inkwell sample`: writes synthetic handwriting with known text, for testing recognition and

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkFont
 import InkSamples
 
 /// A generated page with what it says.

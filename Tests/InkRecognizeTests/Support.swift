@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkFont
 @testable import InkRecognize
 import InkSamples
 import Testing

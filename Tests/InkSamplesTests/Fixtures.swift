@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkFont
 @testable import InkSamples
 
 /// The repository's `fonts/` folder, found from this file's path.

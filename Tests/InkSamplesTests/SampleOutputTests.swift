@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkFont
 import Testing
 @testable import InkSamples
 

@@ -1,18 +1,28 @@
 import Foundation
 import InkCore
 import Testing
-@testable import InkSamples
+@testable import InkFont
+import InkSamples
+
+/// The repository's `fonts/` folder, found from this file's path.
+let fontsDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("fonts")
+
+func font(_ fileName: String) throws -> HersheyFont {
+    try HersheyFont(contentsOf: fontsDirectory.appendingPathComponent(fileName))
+}
 
 @Suite("Hershey font parser")
 struct HersheyFontTests {
     @Test("the shipped fonts cover printable ASCII")
     func shippedFonts() throws {
-        for style in HandwritingStyle.allCases {
-            let font = try font(style)
-            #expect(font.glyphs.count >= 95, "\(style.fontFileName)")
+        for fileName in ["rowmans.jhf", "scripts.jhf"] {
+            let font = try font(fileName)
+            #expect(font.glyphs.count >= 95, "\(fileName)")
             for code in UInt8(33)...126 {
                 #expect(font.glyph(for: Character(UnicodeScalar(code)))?.strokes.isEmpty == false,
-                        "\(style.fontFileName) has no ink for \(Character(UnicodeScalar(code)))")
+                        "\(fileName) has no ink for \(Character(UnicodeScalar(code)))")
             }
             #expect(font.glyph(for: " ")?.strokes.isEmpty == true)
             #expect(font.glyph(for: "é") == nil)
@@ -22,7 +32,7 @@ struct HersheyFontTests {
     @Test("a real glyph parses to its vertex count and bounds")
     func realGlyph() throws {
         // rowmans.jhf, the line for `A`: number 501, 9 vertex pairs with the bounds, three strokes.
-        let a = try #require(try font(.print).glyph(for: "A"))
+        let a = try #require(try font("rowmans.jhf").glyph(for: "A"))
         #expect(a.number == 501)
         #expect(a.left == -9 && a.right == 9 && a.advance == 18)
         #expect(a.strokes == [
@@ -51,7 +61,7 @@ struct HersheyFontTests {
             }.joined(separator: "\n")
         }.joined(separator: "\n")
         #expect(rewrapped.split(separator: "\n").count > 96)
-        #expect(try HersheyFont(parsing: Array(rewrapped.utf8), name: "scripts-72.jhf").glyphs == font(.script).glyphs)
+        #expect(try HersheyFont(parsing: Array(rewrapped.utf8), name: "scripts-72.jhf").glyphs == font("scripts.jhf").glyphs)
     }
 
     @Test("comment lines, blank lines and CRLF line ends are accepted")
@@ -117,5 +127,15 @@ struct HersheyFontTests {
                 #expect(!error.reason.isEmpty)
             }
         }
+    }
+}
+
+@Suite("Compiled-in fonts")
+struct ShippedFontTests {
+    @Test("Roman Simplex compiled into the program is fonts/rowmans.jhf, glyph for glyph")
+    func romanSimplexIsTheShippedFile() throws {
+        let shipped = try font("rowmans.jhf")
+        #expect(HersheyFont.romanSimplex.glyphs == shipped.glyphs)
+        #expect(HersheyFont.romanSimplex.glyphs.count >= 95)
     }
 }
