@@ -57,7 +57,7 @@ let package = Package(
         // The search index (SQLite FTS5 via GRDB) and the incremental indexing job.
         .target(
             name: "InkIndex",
-            dependencies: ["InkCore", "InkStore", "InkRecognize", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["InkCore", "InkStore", "InkText", "InkRecognize", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs, ZIP archives (libzip), conflicts.
         .target(
@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkStoreTests",
-            dependencies: ["InkStore", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["InkStore", "InkText", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "InkSessionTests",
@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkIndexTests",
-            dependencies: ["InkIndex", "InkStore"]
+            dependencies: ["InkIndex", "InkStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "InkInterchangeTests",

@@ -3,6 +3,7 @@ import GRDB
 import InkCore
 import InkRecognize
 import InkStore
+import InkText
 
 /// Which part of the library's pages this run recognises: `--shard i/n` gives page `p` to shard
 /// `hash(p) mod n`, the same on every machine, so n machines can share a big library.
@@ -84,7 +85,7 @@ public struct Indexer: Sendable {
         let started = Date()
         var report = IndexingReport()
         let all = try library.notes()
-        try index.sync(all)
+        try index.sync(all, library: library)
         let notes = only.map { wanted in all.filter { wanted.contains($0.note.id) } } ?? all
         // A run killed mid-page left it "processing": it is simply pending again.
         try index.database.write { db in try db.execute(sql: "UPDATE page SET status = 'pending' WHERE status = 'processing'") }
@@ -176,7 +177,7 @@ public struct Indexer: Sendable {
                     """, arguments: [pageID, position, word.line, word.text, word.box.minX, word.box.minY,
                                      word.box.maxX, word.box.maxY, Double(word.confidence)])
             }
-            try index.rewriteSearchRows(db, noteID: item.note.note.id.rawValue)
+            try SearchIndex.rewriteSearchRows(db, noteID: item.note.note.id.rawValue)
         }
     }
 
@@ -187,13 +188,17 @@ public struct Indexer: Sendable {
         }
     }
 
-    /// Adds recognised hashtags to their notes, except tags the user removed by hand.
+    /// Adds recognised hashtags, and hashtags typed in the notes' text (which may have been edited
+    /// outside Inkwell), to their notes, except tags the user removed by hand.
     private func applyHashtags(_ notes: [StoredNote]) throws -> [String: [String]] {
         var found: [String: Set<Tag>] = [:]
         try index.database.read { db in
             for row in try Row.fetchAll(db, sql: "SELECT note_id, hashtags FROM page WHERE hashtags IS NOT NULL AND hashtags != ''") {
                 let tags = (row["hashtags"] as String).split(separator: " ").compactMap { Tag(String($0)) }
                 found[row["note_id"], default: []].formUnion(tags)
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, body FROM note WHERE body LIKE '%#%'") {
+                found[row["id"], default: []].formUnion(TypedText(row["body"] as String).hashtags)
             }
         }
         var tagged: [String: [String]] = [:]
@@ -207,7 +212,7 @@ public struct Indexer: Sendable {
             tagged[stored.note.id.rawValue] = new.sorted().map(\.name)
             changed.append(updated)
         }
-        if !changed.isEmpty { try index.sync(changed, complete: false) }
+        if !changed.isEmpty { try index.sync(changed, library: library, complete: false) }
         return tagged
     }
 }

@@ -10,8 +10,10 @@ public struct SearchHit: Sendable, Codable, Equatable {
     public var tags: [String]
     /// 1-based numbers of the matching pages, best first (empty when only the title or tags matched).
     public var pages: [Int]
-    /// The matching text with the matched words in «», from the best page.
+    /// The matching text with the matched words in «», from the best page or the typed text.
     public var snippet: String
+    /// True when the words were found in the note's typed text.
+    public var typedText: Bool
     /// Higher is better.
     public var score: Double
 }
@@ -32,8 +34,9 @@ public struct SearchQuery: Sendable, Equatable {
 }
 
 extension SearchIndex {
-    /// Ranked notes for `query`: every word must match a title, recognised text or a tag, as a prefix
-    /// or within a small edit distance of a word in the index (handwriting recognition misspells).
+    /// Ranked notes for `query`: every word must match within the title and tags plus one page's
+    /// recognised text, or the title and tags plus the typed text; as a prefix or within a small edit
+    /// distance of a word in the index (handwriting recognition misspells).
     public func search(_ query: SearchQuery) throws -> [SearchHit] {
         let words = SearchIndex.words(in: query.text)
         return try database.read { db in
@@ -57,11 +60,13 @@ extension SearchIndex {
                 arguments.append(notebook.description.replacingOccurrences(of: "\\", with: "\\\\")
                     .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "/%")
             }
-            let rank = words.isEmpty ? "0" : "bm25(search, 10.0, 1.0, 5.0)"
+            let rank = words.isEmpty ? "0" : "bm25(search, 10.0, 1.0, 2.0, 5.0)"
             let snippet = words.isEmpty ? "substr(search.text, 1, 120)" : "snippet(search, 1, '«', '»', '…', 12)"
+            let bodySnippet = words.isEmpty ? "''" : "snippet(search, 2, '«', '»', '…', 12)"
             let sql = """
                 SELECT search.note_id AS note_id, search.page_id AS page_id, page.number AS number, \(rank) AS rank,
-                       \(snippet) AS snippet, note.title AS title, note.notebook AS notebook, note.tags AS tags,
+                       \(snippet) AS snippet, \(bodySnippet) AS body_snippet,
+                       note.title AS title, note.notebook AS notebook, note.tags AS tags,
                        note.modified AS modified
                 FROM search JOIN note ON note.id = search.note_id LEFT JOIN page ON page.id = search.page_id
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
@@ -75,8 +80,14 @@ extension SearchIndex {
                 let noteID: String = row["note_id"]
                 let number: Int? = row["number"]
                 let textSnippet: String = row["snippet"] ?? ""
+                let typedSnippet: String = row["body_snippet"] ?? ""
+                let inTypedText = typedSnippet.contains("«")
                 if let at = position[noteID] {
                     if let number, textSnippet.contains("«") { hits[at].pages.append(number) }
+                    if inTypedText {
+                        hits[at].typedText = true
+                        if !hits[at].snippet.contains("«") { hits[at].snippet = typedSnippet }
+                    }
                     continue
                 }
                 guard hits.count < query.limit else { continue }
@@ -86,7 +97,8 @@ extension SearchIndex {
                     note: NoteID(rawValue: noteID), title: row["title"], notebook: row["notebook"],
                     tags: tags.split(separator: " ").map(String.init),
                     pages: number.flatMap { textSnippet.contains("«") ? [$0] : nil } ?? [],
-                    snippet: textSnippet.contains("«") ? textSnippet : row["title"],
+                    snippet: textSnippet.contains("«") ? textSnippet : inTypedText ? typedSnippet : row["title"],
+                    typedText: inTypedText,
                     score: 0 - ((row["rank"] as Double?) ?? 0)))
             }
             return hits

@@ -78,6 +78,23 @@ public final class SearchIndex: Sendable {
                 CREATE VIRTUAL TABLE search_vocabulary USING fts5vocab(search, 'row');
                 """)
         }
+        // Typed text: a copy of each note's body (NULL until the next sync reads it) and its own column
+        // in the full-text table, so a hit can say it is in the typed text.
+        migrator.registerMigration("v2-typed-text") { db in
+            try db.execute(sql: """
+                ALTER TABLE note ADD COLUMN body TEXT;
+                DROP TABLE search_vocabulary;
+                DROP TABLE search;
+                CREATE VIRTUAL TABLE search USING fts5(
+                    title, text, body, tags, note_id UNINDEXED, page_id UNINDEXED,
+                    tokenize = 'unicode61 remove_diacritics 2'
+                );
+                CREATE VIRTUAL TABLE search_vocabulary USING fts5vocab(search, 'row');
+                """)
+            for id in try String.fetchAll(db, sql: "SELECT id FROM note") {
+                try SearchIndex.rewriteSearchRows(db, noteID: id)
+            }
+        }
         return migrator
     }
 
@@ -115,10 +132,10 @@ extension SearchIndex {
 }
 
 extension SearchIndex {
-    /// Brings titles, notebooks and tags up to date with the library without recognising anything,
-    /// so a search right after an import or a rename sees them.
+    /// Brings titles, notebooks, tags and typed text up to date with the library without recognising
+    /// anything, so a search right after an import, a rename or an edit sees them.
     public func refresh(from library: Library) throws {
-        try sync(try library.notes())
+        try sync(try library.notes(), library: library)
     }
 }
 

@@ -11,6 +11,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case encoding(URL, String)
     /// Metadata could not be read.
     case badMetadata(URL, String)
+    /// A note's typed text could not be read or written (not UTF-8, too large).
+    case badText(URL, String)
     /// The folder is not an Inkwell library.
     case notALibrary(URL)
     /// Another process holds the library's lock.
@@ -28,6 +30,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case let .damagedPage(url, problem): "\(url.path): damaged page file at \(problem)"
         case let .encoding(url, reason): "\(url.path): \(reason)"
         case let .badMetadata(url, reason): "\(url.path): \(reason)"
+        case let .badText(url, reason): "\(url.path): \(reason)"
         case .notALibrary(let url): "\(url.path): not an Inkwell library (run `inkwell init` to create one)"
         case .locked(let url): "\(url.path): the library is locked by another inkwell process; try again"
         case .noSuchNotebook(let path): "no notebook \"\(path)\""

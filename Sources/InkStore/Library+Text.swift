@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import InkCore
+import InkText
+
+/// What changing a note's typed text did.
+public struct TypedTextChange: Sendable {
+    /// The note after the change (new modification date, new tags).
+    public var stored: StoredNote
+    public var text: TypedText
+    /// Hashtags of the text that became tags now (not ones the note had, nor ones removed by hand).
+    public var addedTags: [Tag]
+}
+
+/// A note whose typed text cannot be read, as `check` reports it.
+public struct TypedTextReport: Sendable, Equatable {
+    public var note: NoteID
+    public var noteTitle: String
+    public var file: URL
+    public var problem: String
+}
+
+extension Library {
+    /// The typed text of a note lives beside its `note.json`, as plain Markdown.
+    static let typedTextName = "body.md"
+
+    /// The file of a note's typed text (missing when the note has none).
+    public func typedTextURL(of stored: StoredNote) -> URL {
+        stored.folder.appendingPathComponent(Library.typedTextName)
+    }
+
+    /// A note's typed text, empty when it has none. Text that is not UTF-8 throws, naming the file
+    /// and the byte.
+    public func typedText(of stored: StoredNote) throws -> TypedText {
+        try readTypedText(typedTextURL(of: stored))
+    }
+
+    /// Replaces a note's typed text and saves it at once (an empty text removes the file). Hashtags
+    /// in it become tags, except tags removed by hand.
+    @discardableResult
+    public func setTypedText(_ text: String, of id: NoteID) throws -> TypedTextChange {
+        try changeTypedText(id) { _ in TypedText(text) }
+    }
+
+    /// Adds `text` at the end of a note's typed text, on a line of its own.
+    @discardableResult
+    public func appendTypedText(_ text: String, to id: NoteID) throws -> TypedTextChange {
+        try changeTypedText(id) { $0.appending(text) }
+    }
+
+    /// Ticks or opens the checkbox on line `line` (1-based) and saves at once. A line that is not a
+    /// checkbox throws and changes nothing.
+    @discardableResult
+    public func toggleCheckbox(line: Int, of id: NoteID) throws -> (change: TypedTextChange, toggle: CheckboxToggle) {
+        var toggle: CheckboxToggle?
+        let change = try changeTypedText(id) { current in
+            let done = try current.togglingCheckbox(line: line)
+            toggle = done
+            return done.text
+        }
+        guard let toggle else { throw StoreError.invalid("line \(line) was not changed") }
+        return (change, toggle)
+    }
+
+    /// Every note whose typed text is not UTF-8 (or cannot be read).
+    public func checkTypedTexts() throws -> [TypedTextReport] {
+        try notes().compactMap { stored in
+            do {
+                _ = try typedText(of: stored)
+                return nil
+            } catch let error as StoreError {
+                let problem = switch error {
+                case .badText(_, let reason), .io(_, let reason): reason
+                default: "\(error)"
+                }
+                return TypedTextReport(note: stored.note.id, noteTitle: stored.note.title,
+                                       file: typedTextURL(of: stored), problem: problem)
+            }
+        }
+    }
+
+    /// Reads, changes and writes a note's typed text under the lock, then its tags and date.
+    private func changeTypedText(_ id: NoteID, _ change: (TypedText) throws -> TypedText) throws -> TypedTextChange {
+        try withWriteLock {
+            var stored = try locateNote(id)
+            let url = typedTextURL(of: stored)
+            let current = try readTypedText(url)
+            let text: TypedText
+            do {
+                text = try change(current)
+            } catch let error as TypedTextError {
+                throw StoreError.invalid("note \(id) \"\(stored.note.title)\": \(error)")
+            }
+            let bytes = Array(text.text.utf8)
+            guard bytes.count <= TypedText.maximumBytes else {
+                throw StoreError.badText(url, TypedTextError.tooLarge(bytes: bytes.count).description)
+            }
+            if !bytes.isEmpty {
+                try DurableFile.replace(url, with: bytes)
+            } else if FileManager.default.fileExists(atPath: url.path) {
+                guard unlink(url.path) == 0 else { throw StoreError.io(url, "cannot remove: \(errnoText())") }
+                try DurableFile.syncFolder(stored.folder)
+            }
+            let added = text.hashtags.filter { !stored.note.tags.contains($0) && !stored.note.removedTags.contains($0) }
+            stored.note.tags.formUnion(added)
+            stored.note.modified = Date().wholeSeconds
+            try JSONFile.write(NoteDocument(stored.note), to: stored.folder.appendingPathComponent("note.json"))
+            return TypedTextChange(stored: stored, text: text, addedTags: added)
+        }
+    }
+
+    private func readTypedText(_ url: URL) throws -> TypedText {
+        guard FileManager.default.fileExists(atPath: url.path) else { return TypedText("") }
+        do {
+            return try TypedText(utf8: try DurableFile.read(url))
+        } catch let error as TypedTextError {
+            throw StoreError.badText(url, error.description)
+        }
+    }
+}
