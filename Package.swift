@@ -59,10 +59,10 @@ let package = Package(
             name: "InkIndex",
             dependencies: ["InkCore", "InkStore", "InkText", "InkRecognize", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs, ZIP archives (libzip), conflicts.
+        // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs (typed text in PDF and Markdown), ZIP archives (libzip), conflicts.
         .target(
             name: "InkExport",
-            dependencies: ["InkCore", "InkStore", "InkIndex", "InkRender", "InkInterchange", "CZip"]
+            dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkInterchange", "CZip"]
         ),
         // Decoders of recorded pen input: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip).
         .target(name: "InkInterchange", dependencies: ["InkCore", "CZlib", "CZip"]),
@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkRenderTests",
-            dependencies: ["InkRender", "InkSamples", "InkFont", "CCairo"],
+            dependencies: ["InkRender", "InkSamples", "InkFont", "InkText", "CCairo"],
             exclude: ["Goldens"]
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import InkIndex
 import InkInterchange
 import InkRender
 import InkStore
+import InkText
 
 /// The formats `inkwell export` writes.
 public enum ExportFormat: String, Sendable, CaseIterable, Codable {
@@ -67,7 +68,8 @@ public struct Exporter: Sendable {
     public var format: ExportFormat
     /// PNG scale: 1, 2 or 3.
     public var scale: Double = 1
-    /// PDFs carry the recognised words as invisible text (searchable, selectable).
+    /// PDFs carry the recognised words as invisible text (searchable, selectable). The typed text
+    /// is always in the layer: it is exact.
     public var textLayer = true
     public var author: String?
     public var conflicts: ConflictPolicy = .refuse
@@ -188,7 +190,8 @@ public struct Exporter: Sendable {
             options.author = author
             options.keywords = stored.note.tags.sorted().map(\.name)
             options.created = stored.note.created
-            return [Output(path: names[0], bytes: try Renderer(options: options).pdf(pages))]
+            let typed = try library.typedText(of: stored)
+            return [Output(path: names[0], bytes: try Renderer(options: options).pdf(pages, typedText: typed.isEmpty ? nil : typed))]
         case .png:
             return try zip(pages, names).map { Output(path: $1, bytes: try Renderer(options: options).png($0, scale: scale)) }
         case .svg:
@@ -201,7 +204,7 @@ public struct Exporter: Sendable {
             let images = Array(names.dropFirst())
             let markdown = MarkdownNote(stored: stored, pageTexts: pages.map { texts[$0.id] ?? "" }, images: images.map {
                 String($0.split(separator: "/").last ?? Substring($0))
-            })
+            }, typedText: try library.typedText(of: stored).text)
             var outputs = [Output(path: names[0], bytes: Array(markdown.text.utf8))]
             for (page, name) in zip(pages, images) {
                 outputs.append(Output(path: name, bytes: try Renderer(options: options).png(page, scale: 1)))

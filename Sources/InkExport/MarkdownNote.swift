@@ -2,14 +2,17 @@ import Foundation
 import InkCore
 import InkStore
 
-/// A note as Markdown for Obsidian and friends: YAML frontmatter, then each page's recognised text
-/// with the page image embedded beside it.
+/// A note as Markdown for Obsidian and friends: YAML frontmatter, the title, each page's recognised
+/// text with the page image embedded beside it, then the typed text exactly as written (after a
+/// blank line), as the PDF puts it after the ink.
 struct MarkdownNote {
     let stored: StoredNote
     /// Recognised text per page, in page order ("" where nothing was recognised).
     let pageTexts: [String]
     /// File names of the page images, in page order (relative to the Markdown file).
     let images: [String]
+    /// The note's typed text, byte for byte ("" when it has none).
+    var typedText = ""
 
     var text: String {
         let note = stored.note
@@ -30,7 +33,8 @@ struct MarkdownNote {
             if !text.isEmpty { lines.append(text + "\n") }
             lines.append("![Page \(index + 1)](\(image.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? image))")
         }
-        return lines.joined(separator: "\n") + "\n"
+        let head = lines.joined(separator: "\n") + "\n"
+        return typedText.isEmpty ? head : head + "\n" + typedText
     }
 
     /// A YAML double-quoted scalar: any title, however hostile, stays one string.

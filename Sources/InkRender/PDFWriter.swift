@@ -255,6 +255,7 @@ struct PDFWriter {
             case 0x2014: return 0x97
             case 0x20AC: return 0x80
             case 0x2026: return 0x85
+            case 0x2022: return 0x95
             default: return UInt8(ascii: "?")
             }
         }

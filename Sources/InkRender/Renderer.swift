@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import InkCore
+import InkText
 
 /// A line of recognised text for a PDF's invisible text layer: the words and the box they cover on
 /// the page, in page units.
@@ -141,14 +142,23 @@ public struct Renderer: Sendable {
 
     // MARK: PDF
 
-    /// A vector PDF with one page per page, each sized from its page (see ``PageMetrics``). Opaque ink
-    /// is drawn as stroked centrelines grouped by colour and quantised width; everything else as
-    /// filled outlines. Geometry for the next pages is prepared on other cores while one is written.
-    public func pdf(_ pages: [Page]) throws(RenderError) -> [UInt8] {
+    /// A vector PDF with one page per page, each sized from its page (see ``PageMetrics``), then the
+    /// note's typed text, when given, on pages of its own the size of the last page (see
+    /// ``TypedTextLayout``). Opaque ink is drawn as stroked centrelines grouped by colour and
+    /// quantised width; everything else as filled outlines. Geometry for the next pages is prepared
+    /// on other cores while one is written.
+    public func pdf(_ pages: [Page], typedText: TypedText? = nil) throws(RenderError) -> [UInt8] {
         let info = PDFInfo(title: options.title, author: options.author, keywords: options.keywords, created: options.created)
         let sink = ByteSink()
         var native = PDFWriter(info: info)
         let cairo = options.pdfWriter == .cairo ? try PDFDocument(sink: sink, info: info) : nil
+        let textSize = pages.last?.size ?? .remarkable
+        let textK = PageMetrics.pointsPerUnit(for: textSize, unitsPerInch: options.unitsPerInch)
+        let typeset = typedText.map { TypedTextLayout.pages($0, size: textSize, pointsPerUnit: textK) } ?? []
+        let total = pages.count + typeset.count
+        // Each page's scale and invisible text: an ink page's recognised lines, or a text page's own.
+        let layers = pages.map { (k: pointsPerUnit($0), text: options.textLayer[$0.id] ?? []) }
+            + typeset.map { (k: textK, text: $0.text) }
         // Other threads make the pages (geometry, content, deflate) while this one adds them in order.
         enum Made: Sendable {
             case scene(Scene)
@@ -158,32 +168,30 @@ public struct Renderer: Sendable {
         let renderer = self
         let useCairo = cairo != nil
         let make: @Sendable (Int) -> Made = { i in
-            let page = pages[i]
-            let scene = renderer.vectorScene(page)
+            let scene = i < pages.count ? renderer.vectorScene(pages[i]) : typeset[i - pages.count].scene
             if useCairo { return .scene(scene) }
-            let k = renderer.pointsPerUnit(page)
+            let (k, text) = layers[i]
             do throws(RenderError) {
-                return .native(try PDFWriter.page(scene, pointsPerUnit: k, tolerance: renderer.options.vectorTolerance / k,
-                                                  text: renderer.options.textLayer[page.id] ?? []))
+                return .native(try PDFWriter.page(scene, pointsPerUnit: k, tolerance: renderer.options.vectorTolerance / k, text: text))
             } catch {
                 return .failed(error)
             }
         }
-        let made = Slots<Made>(count: pages.count)
-        let ready = (0..<pages.count).map { _ in DispatchSemaphore(value: 0) }
-        let builders = max(1, min(workers, pages.count))
-        let ahead = builders > 1 && pages.count > 1
+        let made = Slots<Made>(count: total)
+        let ready = (0..<total).map { _ in DispatchSemaphore(value: 0) }
+        let builders = max(1, min(workers, total))
+        let ahead = builders > 1 && total > 1
         let group = DispatchGroup()
         if ahead {
             DispatchQueue.global().async(group: group) {
-                concurrently(pages.count, workers: builders) { i in
+                concurrently(total, workers: builders) { i in
                     made[i] = make(i)
                     ready[i].signal()
                 }
             }
         }
         defer { group.wait() }
-        for (i, page) in pages.enumerated() {
+        for i in 0..<total {
             let item: Made
             if ahead {
                 ready[i].wait()
@@ -197,7 +205,7 @@ public struct Renderer: Sendable {
             case .native(let made):
                 native.add(made)
             case .scene(let scene):
-                try cairo?.addPage(scene, pointsPerUnit: pointsPerUnit(page), text: options.textLayer[page.id] ?? [])
+                try cairo?.addPage(scene, pointsPerUnit: layers[i].k, text: layers[i].text)
             }
         }
         if let cairo {

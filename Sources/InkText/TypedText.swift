@@ -157,7 +157,7 @@ public enum TypedTextError: Error, Equatable, CustomStringConvertible {
         case .notUTF8(let offset):
             return "not valid UTF-8 at byte \(offset); typed text must be UTF-8"
         case .tooLarge(let bytes):
-            return "\(bytes) bytes is more than the \(TypedText.maximumBytes >> 20) MiB typed text may hold"
+            return "more than the \(TypedText.maximumBytes >> 20) MiB typed text may hold (\(bytes) bytes)"
         case let .noSuchLine(line, count):
             return "there is no line \(line): the typed text has \(count) line\(count == 1 ? "" : "s")"
         case let .notACheckbox(line, kind, text):

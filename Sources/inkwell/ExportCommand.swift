@@ -16,7 +16,9 @@ struct ExportCommand: ParsableCommand {
             Choose notes by id or title, --notebook (with the notebooks inside it), --tag (all must match), \
             --query (a search), or --all; the filters combine with AND. Files are named \
             YYYYMMDD-title-slug.ext from the creation date; image formats write one file per page (-p02). \
-            A PDF carries the recognised text as an invisible layer (from `inkwell index`). Outputs are \
+            A PDF carries the recognised text as an invisible layer (from `inkwell index`), and the note's \
+            typed text on pages after the ink (drawn, and in the invisible layer); Markdown has the typed \
+            text as written after the pages; PNG and SVG are the ink pages alone. Outputs are \
             written under temporary names and renamed when complete: a failure never leaves half a file.
             """
     )
@@ -35,7 +37,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Write everything into this ZIP archive; notebooks become folders.") var zip: String?
     @Option(help: "When a file exists: ask, overwrite, skip or suffix (default: ask on a terminal, else refuse).")
     var onConflict: ConflictPolicy?
-    @Flag(help: "Leave the recognised text out of PDFs.") var noTextLayer = false
+    @Flag(help: "Leave the recognised text out of PDFs (typed text stays searchable).") var noTextLayer = false
     @Option(help: "The author recorded in PDFs.") var author: String?
     @OptionGroup var json: OutputOptions
 

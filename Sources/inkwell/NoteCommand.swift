@@ -2,13 +2,15 @@ import ArgumentParser
 import Foundation
 import InkCore
 import InkStore
+import InkText
 
 struct NoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "note",
         abstract: "Create, list, show and organise notes.",
         discussion: "A NOTE argument is a note id, a unique id prefix (4+ characters) or an exact title.",
-        subcommands: [Create.self, List.self, Show.self, Rename.self, Move.self, Delete.self, Pin.self, TagNote.self]
+        subcommands: [Create.self, List.self, Show.self, Text.self, Check.self, Rename.self, Move.self, Delete.self, Pin.self,
+                      TagNote.self]
     )
 
     struct Create: ParsableCommand {
@@ -53,7 +55,9 @@ struct NoteCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a note's details and pages.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show a note's details, pages and typed text counts.",
+            discussion: "Reading time is at \(TextStatistics.wordsPerMinute) words a minute (Brysbaert 2019; docs/typed-text.md).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
         @OptionGroup var output: OutputOptions
@@ -61,6 +65,7 @@ struct NoteCommand: ParsableCommand {
         struct Details: Encodable {
             var note: NoteRow
             var pages: [PageRow]
+            var typedText: TypedTextStatistics
         }
 
         struct PageRow: Encodable {
@@ -81,7 +86,8 @@ struct NoteCommand: ParsableCommand {
                 PageRow(number: index + 1, id: page.id.rawValue, width: page.size.width, height: page.size.height,
                         template: page.template.kind.description, strokes: page.strokes.count, points: page.pointCount)
             }
-            let details = Details(note: NoteRow(stored), pages: rows)
+            let typed = TypedTextStatistics(try library.typedText(of: stored))
+            let details = Details(note: NoteRow(stored), pages: rows, typedText: typed)
             if output.json { return try printJSON(details) }
             let n = details.note
             print("""
@@ -94,6 +100,7 @@ struct NoteCommand: ParsableCommand {
                   tags      \(n.tags.isEmpty ? "-" : n.tags.map { "#" + $0 }.joined(separator: " "))
                   source    \(n.source)
                   pages     \(rows.count)
+                  typed     \(typed.lines == 0 ? "-" : typed.summary)
                 """)
             for row in rows {
                 print("    \(row.number). \(Int(row.width))×\(Int(row.height)) \(row.template), \(row.strokes) strokes, \(row.points) points")

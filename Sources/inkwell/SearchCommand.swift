@@ -7,11 +7,12 @@ import InkStore
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Search titles, recognised handwriting and tags.",
+        abstract: "Search titles, recognised handwriting, typed text and tags.",
         discussion: """
             Every word must match, as the start of a word or within a typo or two of one (handwriting \
-            recognition misspells). --tag filters combine with AND. Recognised text comes from \
-            `inkwell index`; titles and tags are always current.
+            recognition misspells), within the title and tags plus one page, or plus the typed text. \
+            --tag filters combine with AND. Recognised text comes from `inkwell index`; titles, tags and \
+            typed text are always current. A hit in the typed text says "typed text".
             """
     )
 
@@ -37,7 +38,9 @@ struct SearchCommand: ParsableCommand {
         if output.json { return try printJSON(hits) }
         if hits.isEmpty { printError("no notes match") }
         for hit in hits {
-            let pages = hit.pages.isEmpty ? "" : "  p. " + hit.pages.sorted().map(String.init).joined(separator: ", ")
+            var places = hit.pages.isEmpty ? [] : ["p. " + hit.pages.sorted().map(String.init).joined(separator: ", ")]
+            if hit.typedText { places.append("typed text") }
+            let pages = places.isEmpty ? "" : "  " + places.joined(separator: "; ")
             let tagText = hit.tags.isEmpty ? "" : "  " + hit.tags.map { "#" + $0 }.joined(separator: " ")
             print("\(hit.note)  \(hit.title)  [\(hit.notebook)]\(pages)\(tagText)")
             if hit.snippet != hit.title {

@@ -38,13 +38,15 @@ struct StatsCommand: ParsableCommand {
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Verify every page file (signature, chunk CRCs, structure).",
-        discussion: "Reports, per damaged page, what was lost and what is still readable. Exits 1 when anything is damaged."
+        abstract: "Verify every page file (signature, chunk CRCs, structure) and every typed text (UTF-8).",
+        discussion: "Reports, per damaged page, what was lost and what is still readable, and typed text that is not UTF-8. Exits 1 when anything is damaged."
     )
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
 
     struct Row: Encodable {
+        /// `page` for a page file, `text` for a note's typed text (body.md; `page` is then empty).
+        var kind: String
         var note: String
         var title: String
         var page: String
@@ -56,23 +58,36 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let reports = try library.open().check()
-        let rows = reports.map { report in
-            Row(note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: report.file.path,
+        let library = try library.open()
+        let reports = try library.check()
+        var rows = reports.map { report in
+            Row(kind: "page", note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: report.file.path,
                 missing: report.missing, damaged: report.isDamaged,
                 readableStrokes: report.decoded?.page.strokes.count ?? 0,
                 problems: report.decoded?.problems.map(\.description) ?? ["file is missing"])
+        }
+        let texts = try library.checkTypedTexts()
+        rows += texts.map { report in
+            Row(kind: "text", note: report.note.rawValue, title: report.noteTitle, page: "", file: report.file.path,
+                missing: false, damaged: true, readableStrokes: 0, problems: [report.problem])
         }
         let damaged = rows.filter(\.damaged)
         if output.json {
             try printJSON(rows)
         } else {
             for row in damaged {
+                if row.kind == "text" {
+                    print("\(row.file): typed text unreadable (note \(row.note) \"\(row.title)\")")
+                    for problem in row.problems { print("  \(problem)") }
+                    continue
+                }
                 print("\(row.file): \(row.missing ? "missing" : "damaged") (note \(row.note) \"\(row.title)\")")
                 for problem in row.problems { print("  \(problem)") }
                 if !row.missing { print("  salvageable: \(row.readableStrokes) intact stroke\(row.readableStrokes == 1 ? "" : "s")") }
             }
-            print("checked \(rows.count) page\(rows.count == 1 ? "" : "s"): \(damaged.isEmpty ? "all intact" : "\(damaged.count) damaged")")
+            let pages = reports.count, damagedPages = damaged.count - texts.count
+            print("checked \(pages) page\(pages == 1 ? "" : "s"): \(damagedPages == 0 ? "all intact" : "\(damagedPages) damaged")"
+                  + (texts.isEmpty ? "" : "; \(texts.count) typed text\(texts.count == 1 ? "" : "s") not UTF-8"))
         }
         if !damaged.isEmpty { throw ExitCode.failure }
     }

@@ -1,0 +1,201 @@
+import ArgumentParser
+import Foundation
+import InkCore
+import InkStore
+import InkText
+
+extension NoteCommand {
+    struct Text: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print, replace or extend a note's typed text (Markdown beside the ink).",
+            discussion: """
+                Without --set or --append, prints the text as stored (--numbered adds the line numbers that \
+                `inkwell note check --line` takes). FILE may be - for standard input. The text must be UTF-8; \
+                hashtags in it become tags (except tags removed with `note tag --remove`). It is saved at once \
+                in the note's folder as body.md. See docs/typed-text.md for the line kinds.
+                """
+        )
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note.") var note: String
+        @Option(name: .customLong("set"), help: ArgumentHelp("Replace the text with this file's (- reads standard input).", valueName: "file"))
+        var replacement: String?
+        @Option(help: ArgumentHelp("Add this file's text at the end, on a new line (- reads standard input).", valueName: "file"))
+        var append: String?
+        @Flag(help: "Print each line with its number.") var numbered = false
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if replacement != nil, append != nil { throw ValidationError("--set and --append both change the text; give one") }
+            if numbered, replacement != nil || append != nil { throw ValidationError("--numbered is for printing; leave out --set/--append") }
+        }
+
+        struct Line: Encodable {
+            var number: Int
+            var kind: String
+            var level: Int
+            var text: String
+            var content: String
+            var headingLevel: Int?
+            var taskMarker: String?
+            var listMarker: String?
+            var hashtags: [String]
+
+            init(_ line: BodyLine) {
+                number = line.number
+                kind = line.kind.name
+                level = line.level
+                text = line.text
+                content = line.content
+                switch line.kind {
+                case .heading(let level): headingLevel = level
+                case .task(let marker): taskMarker = marker.rawValue
+                default: break
+                }
+                listMarker = line.listMarker
+                hashtags = line.hashtags.map(\.name)
+            }
+        }
+
+        struct Report: Encodable {
+            var note: String
+            var title: String
+            var file: String
+            var text: String
+            var lines: [Line]
+            var statistics: TypedTextStatistics
+            var addedTags: [String]?
+        }
+
+        func run() throws {
+            let library = try library.open()
+            let stored = try library.note(matching: note)
+            if let source = replacement ?? append {
+                let input = try readTypedText(source)
+                let change = replacement != nil
+                    ? try library.setTypedText(input.text, of: stored.note.id)
+                    : try library.appendTypedText(input.text, to: stored.note.id)
+                if output.json { return try printJSON(report(change.stored, change.text, library, added: change.addedTags)) }
+                let stats = change.text.statistics
+                print("saved the typed text of \"\(change.stored.note.title)\": \(change.text.lines.count) line\(change.text.lines.count == 1 ? "" : "s"), "
+                      + "\(stats.words) word\(stats.words == 1 ? "" : "s")")
+                if !change.addedTags.isEmpty {
+                    print("tagged " + change.addedTags.map { "#" + $0.name }.joined(separator: " "))
+                }
+                return
+            }
+            let text = try library.typedText(of: stored)
+            if output.json { return try printJSON(report(stored, text, library, added: nil)) }
+            if numbered {
+                let width = String(text.lines.count).count
+                for line in text.lines {
+                    print(String(repeating: " ", count: width - String(line.number).count) + "\(line.number)  \(line.text)")
+                }
+            } else {
+                FileHandle.standardOutput.write(Data(text.text.utf8))
+            }
+        }
+
+        func report(_ stored: StoredNote, _ text: TypedText, _ library: Library, added: [Tag]?) -> Report {
+            Report(note: stored.note.id.rawValue, title: stored.note.title, file: library.typedTextURL(of: stored).path,
+                   text: text.text, lines: text.lines.map(Line.init), statistics: TypedTextStatistics(text),
+                   addedTags: added?.map(\.name))
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tick or untick the checkbox on one line of a note's typed text, and save at once.",
+            discussion: """
+                Line numbers are those of `inkwell note text NOTE --numbered`. [ ] becomes [x] and [x] (or [X]) \
+                becomes [ ]; any other task marker ([!], [?], [>] …) becomes [x]. A line that is not a checkbox \
+                is an error, and nothing changes.
+                """
+        )
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The note.") var note: String
+        @Option(help: "The line (1-based).") var line: Int
+        @OptionGroup var output: OutputOptions
+
+        struct Report: Encodable {
+            var note: String
+            var line: Int
+            var before: String
+            var after: String
+            var text: String
+        }
+
+        func run() throws {
+            let library = try library.open()
+            let stored = try library.note(matching: note)
+            let (change, toggle) = try library.toggleCheckbox(line: line, of: stored.note.id)
+            let text = change.text.lines[toggle.line - 1].text
+            if output.json {
+                return try printJSON(Report(note: stored.note.id.rawValue, line: toggle.line, before: toggle.before.rawValue,
+                                            after: toggle.after.rawValue, text: text))
+            }
+            print("\"\(stored.note.title)\" line \(toggle.line): [\(toggle.before.rawValue)] → [\(toggle.after.rawValue)]  \(text)")
+        }
+    }
+}
+
+/// Counts of a note's typed text as `note show` and `note text --json` print them.
+struct TypedTextStatistics: Encodable {
+    var lines: Int
+    var words: Int
+    var characters: Int
+    var readingMinutes: Int
+    var readingSeconds: Int
+    var wordsPerMinute: Int
+
+    init(_ text: TypedText) {
+        let stats = text.statistics
+        lines = text.lines.count
+        words = stats.words
+        characters = stats.characters
+        readingMinutes = stats.readingMinutes
+        readingSeconds = stats.readingSeconds
+        wordsPerMinute = TextStatistics.wordsPerMinute
+    }
+
+    /// `12 lines, 85 words, 460 characters, 1 min read`
+    var summary: String {
+        "\(lines) line\(lines == 1 ? "" : "s"), \(words) word\(words == 1 ? "" : "s"), "
+            + "\(characters) character\(characters == 1 ? "" : "s"), \(readingMinutes) min read"
+    }
+}
+
+/// Why text given to `note text` was refused, naming where it came from.
+struct TypedTextInputError: Error, CustomStringConvertible {
+    let source: String
+    let reason: String
+    var description: String { "\(source): \(reason)" }
+}
+
+/// Reads typed text from a file, or standard input for `-`, refusing what is not UTF-8 or too large.
+func readTypedText(_ source: String) throws -> TypedText {
+    let name = source == "-" ? "standard input" : source
+    let handle: FileHandle
+    if source == "-" {
+        handle = FileHandle.standardInput
+    } else {
+        guard let opened = FileHandle(forReadingAtPath: source) else {
+            throw TypedTextInputError(source: name, reason: "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        handle = opened
+    }
+    defer { if source != "-" { try? handle.close() } }
+    var bytes: [UInt8] = []
+    do {
+        // Read a little past the limit so that too much is reported, not silently cut.
+        while bytes.count <= TypedText.maximumBytes, let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+            bytes += chunk
+        }
+    } catch {
+        throw TypedTextInputError(source: name, reason: "cannot be read (\(error.localizedDescription))")
+    }
+    do {
+        return try TypedText(utf8: bytes)
+    } catch {
+        throw TypedTextInputError(source: name, reason: "\(error); nothing was changed")
+    }
+}
