@@ -204,7 +204,7 @@ public struct Exporter: Sendable {
             let images = Array(names.dropFirst())
             let markdown = MarkdownNote(stored: stored, pageTexts: pages.map { texts[$0.id] ?? "" }, images: images.map {
                 String($0.split(separator: "/").last ?? Substring($0))
-            }, typedText: try library.typedText(of: stored).text)
+            }, typedText: try library.typedTextSource(of: stored))
             var outputs = [Output(path: names[0], bytes: Array(markdown.text.utf8))]
             for (page, name) in zip(pages, images) {
                 outputs.append(Output(path: name, bytes: try Renderer(options: options).png(page, scale: 1)))

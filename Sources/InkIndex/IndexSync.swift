@@ -10,7 +10,7 @@ extension SearchIndex {
     /// recognised here. With `complete`, `notes` is the whole library, and notes not in it are
     /// removed with their pages.
     func sync(_ notes: [StoredNote], library: Library, complete: Bool = true) throws {
-        let bodies = notes.map { (try? library.typedText(of: $0).text) ?? "" }
+        let bodies = notes.map { (try? library.typedTextSource(of: $0)) ?? "" }
         try database.write { db in
             var known: [String: (fingerprint: String, body: String?)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, title || char(31) || notebook || char(31) || tags || char(31) || pinned || char(31) || modified AS fingerprint, body FROM note") {

@@ -299,17 +299,21 @@ struct TypedTextLayout {
     func wrap(_ content: String, width: Double, size: Double, keepSpaces: Bool) -> [String] {
         let text = content.replacingOccurrences(of: "\t", with: "    ")
         if keepSpaces { return breakWord(text, width: width, size: size) }
+        let space = measure(" ", size: size)
         var lines: [String] = []
         var current = ""
+        var currentWidth = 0.0
         for word in text.split(separator: " ").map(String.init) {
-            let candidate = current.isEmpty ? word : current + " " + word
-            if measure(candidate, size: size) <= width {
-                current = candidate
+            let wordWidth = measure(word, size: size)
+            if current.isEmpty ? wordWidth <= width : currentWidth + space + wordWidth <= width {
+                currentWidth += current.isEmpty ? wordWidth : space + wordWidth
+                current += current.isEmpty ? word : " " + word
                 continue
             }
             if !current.isEmpty { lines.append(current) }
             var pieces = breakWord(word, width: width, size: size)
             current = pieces.removeLast()
+            currentWidth = measure(current, size: size)
             lines += pieces
         }
         if !current.isEmpty || lines.isEmpty { lines.append(current) }
@@ -320,12 +324,16 @@ struct TypedTextLayout {
     private func breakWord(_ word: String, width: Double, size: Double) -> [String] {
         var pieces: [String] = []
         var current = ""
+        var currentWidth = 0.0
         for character in word {
-            if !current.isEmpty, measure(current + String(character), size: size) > width {
+            let characterWidth = measure(String(character), size: size)
+            if !current.isEmpty, currentWidth + characterWidth > width {
                 pieces.append(current)
                 current = ""
+                currentWidth = 0
             }
             current.append(character)
+            currentWidth += characterWidth
         }
         pieces.append(current)
         return pieces

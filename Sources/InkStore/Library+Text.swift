@@ -33,9 +33,15 @@ extension Library {
         stored.folder.appendingPathComponent(Library.typedTextName)
     }
 
-    /// A note's typed text, empty when it has none. Text that is not UTF-8 throws, naming the file
-    /// and the byte.
+    /// A note's typed text, parsed, empty when it has none. Text that is not UTF-8 throws, naming
+    /// the file and the byte.
     public func typedText(of stored: StoredNote) throws -> TypedText {
+        TypedText(try typedTextSource(of: stored))
+    }
+
+    /// A note's typed text as stored, not parsed (for indexing), "" when it has none; checked like
+    /// ``typedText(of:)``.
+    public func typedTextSource(of stored: StoredNote) throws -> String {
         try readTypedText(typedTextURL(of: stored))
     }
 
@@ -70,7 +76,7 @@ extension Library {
     public func checkTypedTexts() throws -> [TypedTextReport] {
         try notes().compactMap { stored in
             do {
-                _ = try typedText(of: stored)
+                _ = try typedTextSource(of: stored)
                 return nil
             } catch let error as StoreError {
                 let problem = switch error {
@@ -88,7 +94,7 @@ extension Library {
         try withWriteLock {
             var stored = try locateNote(id)
             let url = typedTextURL(of: stored)
-            let current = try readTypedText(url)
+            let current = TypedText(try readTypedText(url))
             let text: TypedText
             do {
                 text = try change(current)
@@ -113,10 +119,10 @@ extension Library {
         }
     }
 
-    private func readTypedText(_ url: URL) throws -> TypedText {
-        guard FileManager.default.fileExists(atPath: url.path) else { return TypedText("") }
+    private func readTypedText(_ url: URL) throws -> String {
+        guard FileManager.default.fileExists(atPath: url.path) else { return "" }
         do {
-            return try TypedText(utf8: try DurableFile.read(url))
+            return try TypedText.decode(try DurableFile.read(url))
         } catch let error as TypedTextError {
             throw StoreError.badText(url, error.description)
         }

@@ -22,11 +22,17 @@ public struct TypedText: Sendable, Hashable {
         lines = BodyParser.parse(raw)
     }
 
-    /// Decodes `bytes` as UTF-8, refusing anything else with the offset of the first bad byte.
+    /// Decodes `bytes` as UTF-8 and parses them, refusing anything else (see ``decode(_:)``).
     public init(utf8 bytes: [UInt8]) throws(TypedTextError) {
-        guard bytes.count <= TypedText.maximumBytes else { throw .tooLarge(bytes: bytes.count) }
-        if let offset = TypedText.firstInvalidUTF8(bytes) { throw .notUTF8(byteOffset: offset) }
-        self.init(String(decoding: bytes, as: UTF8.self))
+        self.init(try TypedText.decode(bytes))
+    }
+
+    /// `bytes` as a string when they are UTF-8 and within ``maximumBytes``; otherwise the offset
+    /// of the first bad byte, or the size.
+    public static func decode(_ bytes: [UInt8]) throws(TypedTextError) -> String {
+        guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: bytes.count) }
+        if let offset = firstInvalidUTF8(bytes) { throw .notUTF8(byteOffset: offset) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The largest typed text accepted: 16 MiB (a novel is about 1 MiB).
