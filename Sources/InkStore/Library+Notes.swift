@@ -2,7 +2,10 @@ import Foundation
 import InkCore
 
 extension Library {
-    /// Every note in the library, or in `notebook` (and, when `recursive`, its sub-notebooks).
+    /// Every note in the library, or in `notebook` (and, when `recursive`, its sub-notebooks), in listing
+    /// order: pinned notes first, then the rest; within each, notebook by notebook (a notebook's own notes
+    /// before its sub-notebooks', sub-notebooks by name), each notebook's notes in its manual order (notes
+    /// without a place first, newest first; see ``moveNote(_:to:placement:)``).
     public func notes(in notebook: NotebookPath = .root, recursive: Bool = true) throws -> [StoredNote] {
         try notesUnlocked(in: notebook, recursive: recursive)
     }
@@ -10,18 +13,14 @@ extension Library {
     func notesUnlocked(in notebook: NotebookPath, recursive: Bool) throws -> [StoredNote] {
         var found: [StoredNote] = []
         func walk(_ path: NotebookPath) throws {
-            for name in try subfolders(of: folder(of: path)) {
-                if name.hasSuffix(Library.noteSuffix) {
-                    let noteFolder = folder(of: path).appendingPathComponent(name, isDirectory: true)
-                    let note = try JSONFile.read(NoteDocument.self, from: noteFolder.appendingPathComponent("note.json")).note
-                    found.append(StoredNote(note: note, notebook: path, folder: noteFolder))
-                } else if recursive, let child = try? path.appending(name) {
-                    try walk(child)
-                }
+            found += try notebookOrder(path).all
+            guard recursive else { return }
+            for name in try subfolders(of: folder(of: path)) where !name.hasSuffix(Library.noteSuffix) {
+                if let child = try? path.appending(name) { try walk(child) }
             }
         }
         try walk(notebook)
-        return found
+        return found.filter(\.note.pinned) + found.filter { !$0.note.pinned }
     }
 
     /// Finds one note by id, unique id prefix (4 characters or more) or exact title (case-insensitive).
@@ -68,29 +67,47 @@ extension Library {
         }
     }
 
-    /// Moves a note to another notebook, creating it if needed.
+    /// Moves a note to another notebook (created if needed), to a place in its notebook's manual order,
+    /// or both. A note moved to another notebook without a placement has no place there yet: it is listed
+    /// with the new notes, first. `.before` and `.after` name a note in the destination notebook.
     @discardableResult
-    public func moveNote(_ id: NoteID, to notebook: NotebookPath) throws -> StoredNote {
+    public func moveNote(_ id: NoteID, to notebook: NotebookPath? = nil, placement: NotePlacement? = nil) throws -> StoredNote {
         try withWriteLock {
             var stored = try locateNote(id)
-            let destinationFolder = folder(of: notebook)
-            try makeFolders(destinationFolder)
-            let destination = destinationFolder.appendingPathComponent(Library.noteFolderName(id), isDirectory: true)
-            if destination.path != stored.folder.path {
-                try DurableFile.move(stored.folder, to: destination)
+            let destination = notebook ?? stored.notebook
+            switch placement {
+            case .before(let other), .after(let other):
+                guard other != id else { throw StoreError.invalid("a note cannot be placed before or after itself") }
+                let anchor = try locateNote(other)
+                guard anchor.notebook == destination else {
+                    throw StoreError.invalid("\"\(anchor.note.title)\" is in \(anchor.notebook.displayName), not in \(destination.displayName)")
+                }
+            case .first, .last, nil: break
             }
-            stored.notebook = notebook
-            stored.folder = destination
+            if destination != stored.notebook {
+                let destinationFolder = folder(of: destination)
+                try makeFolders(destinationFolder)
+                let moved = destinationFolder.appendingPathComponent(Library.noteFolderName(id), isDirectory: true)
+                try DurableFile.move(stored.folder, to: moved)
+                try removeFromOrder(id, of: stored.notebook)
+                stored.notebook = destination
+                stored.folder = moved
+            }
+            if let placement { try place(id, placement, in: destination) }
             return stored
         }
     }
 
-    /// Moves a note to the trash.
+    /// Moves a note to the trash, remembering its place in the notebook's manual order for ``restore(_:)``.
     @discardableResult
     public func deleteNote(_ id: NoteID) throws -> TrashItem {
         try withWriteLock {
             let stored = try locateNote(id)
-            return try moveToTrash(stored.folder, kind: .note, name: stored.note.title, notebook: stored.notebook, noteCount: 1)
+            let place = try notebookOrder(stored.notebook).neighbours(of: id)
+            let item = try moveToTrash(stored.folder, kind: .note, name: stored.note.title, notebook: stored.notebook,
+                                       noteCount: 1, place: place)
+            try removeFromOrder(id, of: stored.notebook)
+            return item
         }
     }
 

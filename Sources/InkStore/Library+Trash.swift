@@ -17,6 +17,8 @@ public struct TrashItem: Sendable, Codable, Equatable {
     public var noteCount: Int
     /// The folder's name inside the trash entry.
     var folderName: String
+    /// For a note, where it stood in its notebook's manual order (nil when it had no place).
+    var place: TrashPlace?
 }
 
 extension Library {
@@ -33,7 +35,8 @@ extension Library {
     }
 
     /// Puts a trashed note or notebook back where it was (recreating missing notebooks). A notebook whose
-    /// name was taken meanwhile comes back as "NAME (restored)".
+    /// name was taken meanwhile comes back as "NAME (restored)". A note returns to its place in the
+    /// notebook's manual order while a neighbour it had is still placed there (see `restorePlace`).
     @discardableResult
     public func restore(_ reference: String) throws -> TrashItem {
         try withWriteLock {
@@ -67,6 +70,7 @@ extension Library {
             destinationParent.appendPathComponent(destinationName, isDirectory: true)
             try DurableFile.move(source, to: destinationParent)
             try? FileManager.default.removeItem(at: entry)
+            if let place = item.place, let id = item.noteID { try restorePlace(place, of: id, in: item.notebook) }
             return item
         }
     }
@@ -89,13 +93,15 @@ extension Library {
     }
 
     /// Moves `folder` into a new trash entry. The caller holds the lock.
-    func moveToTrash(_ folder: URL, kind: TrashItem.Kind, name: String, notebook: NotebookPath, noteCount: Int) throws -> TrashItem {
+    func moveToTrash(_ folder: URL, kind: TrashItem.Kind, name: String, notebook: NotebookPath, noteCount: Int,
+                     place: TrashPlace? = nil) throws -> TrashItem {
         let entryID = NoteID.random().rawValue
         let entry = trashFolder.appendingPathComponent(entryID, isDirectory: true)
         try makeFolders(entry)
         let noteID = kind == .note ? NoteID(rawValue: String(folder.lastPathComponent.dropLast(Library.noteSuffix.count))) : nil
         let item = TrashItem(id: entryID, kind: kind, name: name, noteID: noteID, notebook: notebook,
-                             deletedAt: Date().wholeSeconds, noteCount: noteCount, folderName: folder.lastPathComponent)
+                             deletedAt: Date().wholeSeconds, noteCount: noteCount, folderName: folder.lastPathComponent,
+                             place: place)
         try JSONFile.write(item, to: entry.appendingPathComponent(Library.trashInfoName))
         try DurableFile.move(folder, to: entry.appendingPathComponent(folder.lastPathComponent, isDirectory: true))
         return item

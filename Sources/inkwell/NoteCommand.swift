@@ -32,8 +32,12 @@ struct NoteCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List notes, newest first.",
-            discussion: "Filters combine: --notebook Work --tag q3 --tag budget --pinned lists pinned notes under Work tagged both q3 and budget."
+            abstract: "List notes: pinned first, then notebook by notebook in each notebook's order.",
+            discussion: """
+                A notebook's notes are listed newest first until `inkwell note move` places them; notes placed \
+                nowhere yet (new ones) come first. Filters combine: --notebook Work --tag q3 --tag budget --pinned \
+                lists pinned notes under Work tagged both q3 and budget.
+                """
         )
         @OptionGroup var library: LibraryOptions
         @Option(help: "Only notes in this notebook and the notebooks inside it.") var notebook: String?
@@ -47,7 +51,6 @@ struct NoteCommand: ParsableCommand {
             let wanted = try Set(tags.map(parseTag))
             let notes = try library.notes(in: scope)
                 .filter { wanted.isSubset(of: $0.note.tags) && (!pinned || $0.note.pinned) }
-                .sorted { ($0.note.pinned ? 1 : 0, $0.note.created, $0.note.id) > ($1.note.pinned ? 1 : 0, $1.note.created, $1.note.id) }
             if output.json { return try printJSON(notes.map(NoteRow.init)) }
             if notes.isEmpty { printError("no notes match") }
             for note in notes { print(NoteRow(note).line) }
@@ -122,15 +125,47 @@ struct NoteCommand: ParsableCommand {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a note to another notebook (created if missing).")
+        static let configuration = CommandConfiguration(
+            abstract: "Move a note to another notebook (created if missing), to a place in its notebook's order, or both.",
+            discussion: """
+                inkwell note move NOTE Archive              another notebook; listed first there, with new notes
+                inkwell note move NOTE --first               top of its notebook (pinned notes stay above unpinned)
+                inkwell note move NOTE --after OTHER         just below OTHER, a note in the same notebook
+                inkwell note move NOTE Work --before OTHER   into Work, just above OTHER (a note in Work)
+                The order is kept in the notebook folder's .order file.
+                """
+        )
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
-        @Argument(help: "The destination notebook.") var notebook: String
+        @Argument(help: "The destination notebook (default: where the note is).") var notebook: String?
+        @Option(help: ArgumentHelp("Just above this note.", valueName: "note")) var before: String?
+        @Option(help: ArgumentHelp("Just below this note.", valueName: "note")) var after: String?
+        @Flag(help: "At the top of the notebook.") var first = false
+        @Flag(help: "At the bottom of the notebook.") var last = false
+
+        func validate() throws {
+            let places = [before != nil, after != nil, first, last].filter { $0 }.count
+            guard places <= 1 else { throw ValidationError("choose one of --before, --after, --first and --last") }
+            guard places == 1 || notebook != nil else {
+                throw ValidationError("give a notebook to move the note to, or --before, --after, --first or --last")
+            }
+        }
 
         func run() throws {
             let library = try library.open()
-            let moved = try library.moveNote(try library.note(matching: note).note.id, to: try notebookPath(notebook))
-            print("moved note \(moved.note.id) to \(moved.notebook)")
+            let id = try library.note(matching: note).note.id
+            let placement: NotePlacement?
+            if let before {
+                placement = .before(try library.note(matching: before).note.id)
+            } else if let after {
+                placement = .after(try library.note(matching: after).note.id)
+            } else {
+                placement = first ? .first : last ? .last : nil
+            }
+            let moved = try library.moveNote(id, to: try notebook.map(notebookPath), placement: placement)
+            let place = before.map { " above \"\($0)\"" } ?? after.map { " below \"\($0)\"" }
+                ?? (first ? " at the top" : last ? " at the bottom" : "")
+            print("moved note \(moved.note.id) \"\(moved.note.title)\"\(place) in \(moved.notebook)")
         }
     }
 
