@@ -115,11 +115,11 @@ extension Library {
         }
     }
 
-    /// Takes note `id` out of `notebook`'s order file, if it is there. The caller holds the lock.
+    /// Takes note `id` out of `notebook`'s order file, if it is there (the note may be gone from the
+    /// notebook already). The caller holds the lock.
     func removeFromOrder(_ id: NoteID, of notebook: NotebookPath) throws {
-        let placed = try notebookOrder(notebook).placed
-        guard placed.contains(where: { $0.note.id == id }) else { return }
-        try writeOrderFile(placed.filter { $0.note.id != id }, of: notebook)
+        guard try readOrderFile(of: notebook).ids.contains(id) else { return }
+        try writeOrderFile(try notebookOrder(notebook).placed.filter { $0.note.id != id }, of: notebook)
     }
 
     /// Gives note `id` (already in `notebook`) back the place it had: right after the note that was above
