@@ -7,6 +7,7 @@ import InkStore
 
 extension ExportFormat: ExpressibleByArgument {}
 extension ConflictPolicy: ExpressibleByArgument {}
+extension CatalogFormat: ExpressibleByArgument {}
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +21,11 @@ struct ExportCommand: ParsableCommand {
             typed text on pages after the ink (drawn, and in the invisible layer); Markdown has the typed \
             text as written after the pages; PNG and SVG are the ink pages alone. Outputs are \
             written under temporary names and renamed when complete: a failure never leaves half a file.
+
+            --catalog csv|json writes one file instead: every selected note's id, notebook, title, dates, \
+            tags, pinned, source, page count and recognised text, in listing order (default: every note; \
+            -o FILE, a folder for catalog.csv or catalog.json, or - for standard output). CSV follows \
+            RFC 4180 with tags joined by spaces; JSON is an array of objects; dates are ISO 8601 in UTC.
             """
     )
 
@@ -29,10 +35,11 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("tag"), help: "Notes with this tag (repeatable: all must match).") var tags: [String] = []
     @Option(help: "Notes a search for these words finds.") var query: String?
     @Flag(help: "Every note.") var all = false
-    @Option(help: "pdf, png, svg, md or inkml (InkML with X Y F T imports back into Inkwell or any InkML reader).")
-    var format: ExportFormat = .pdf
-    @Option(help: "PNG scale: 1, 2 or 3 (1x is the page size in pixels).") var scale = 1
-    @Option(name: .shortAndLong, help: "The output file, or an existing folder to write into (default: the current folder).")
+    @Option(help: "pdf (the default), png, svg, md or inkml (InkML with X Y F T imports back into Inkwell or any InkML reader).")
+    var format: ExportFormat?
+    @Option(help: "PNG scale: 1, 2 or 3 (1x is the page size in pixels).") var scale: Int?
+    @Option(help: "Write the notes' metadata and recognised text as one csv or json file instead.") var catalog: CatalogFormat?
+    @Option(name: .shortAndLong, help: "The output file, or an existing folder to write into (default: the current folder); - is standard output for --catalog.")
     var output: String?
     @Option(help: "Write everything into this ZIP archive; notebooks become folders.") var zip: String?
     @Option(help: "When a file exists: ask, overwrite, skip or suffix (default: ask on a terminal, else refuse).")
@@ -42,7 +49,15 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var json: OutputOptions
 
     func validate() throws {
-        guard [1, 2, 3].contains(scale) else { throw ValidationError("--scale is 1, 2 or 3") }
+        if catalog != nil {
+            let ignored = [(format != nil, "--format"), (scale != nil, "--scale"), (zip != nil, "--zip"),
+                           (noTextLayer, "--no-text-layer"), (author != nil, "--author")].filter(\.0).map(\.1)
+            if let option = ignored.first { throw ValidationError("--catalog writes one metadata file; \(option) does not apply to it") }
+            if output == "-" && json.json { throw ValidationError("the catalog goes to standard output; --json has no room there") }
+            return
+        }
+        guard [1, 2, 3].contains(scale ?? 1) else { throw ValidationError("--scale is 1, 2 or 3") }
+        guard output != "-" else { throw ValidationError("-o - (standard output) is for --catalog; give a file or a folder") }
         guard !notes.isEmpty || notebook != nil || !tags.isEmpty || query != nil || all else {
             throw ValidationError("choose notes: NOTE…, --notebook, --tag, --query or --all")
         }
@@ -52,19 +67,16 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let library = try library.open()
         let index = try SearchIndex(library: library)
+        if let catalog { return try writeCatalog(catalog, library: library, index: index) }
         let selected = try select(in: library, index: index)
         guard !selected.isEmpty else { throw ValidationError("no notes match") }
 
-        var exporter = Exporter(library: library, index: index, format: format)
-        exporter.scale = Double(scale)
+        var exporter = Exporter(library: library, index: index, format: format ?? .pdf)
+        exporter.scale = Double(scale ?? 1)
         exporter.textLayer = !noTextLayer
         exporter.author = author
-        let interactive = isatty(STDIN_FILENO) == 1 && standardErrorIsTerminal
-        exporter.conflicts = onConflict ?? (interactive ? .ask : .refuse)
-        exporter.ask = { path in
-            FileHandle.standardError.write(Data("\(path) exists. Overwrite? [y/N] ".utf8))
-            return readLine()?.lowercased().hasPrefix("y") ?? false
-        }
+        exporter.conflicts = conflictPolicy
+        exporter.ask = ExportCommand.askToOverwrite
 
         let destination = try self.destination(count: selected.count)
         let progress = Progress(total: selected.count, label: "exporting")
@@ -82,6 +94,75 @@ struct ExportCommand: ParsableCommand {
             for path in report.skipped { print("skipped \(path) (exists)") }
         }
         if !report.failed.isEmpty { throw ExitCode.failure }
+    }
+
+    /// The catalog of the selected notes (every note when none are chosen), in listing order.
+    private func writeCatalog(_ format: CatalogFormat, library: Library, index: SearchIndex) throws {
+        let listing = try library.notes()
+        let chosen = notes.isEmpty && notebook == nil && tags.isEmpty && query == nil
+            ? listing : try select(in: library, index: index)
+        let position = Dictionary(uniqueKeysWithValues: listing.enumerated().map { ($1.note.id, $0) })
+        let entries = try Catalog.entries(chosen.sorted { position[$0.note.id, default: 0] < position[$1.note.id, default: 0] },
+                                          index: index)
+        let bytes = try Catalog.encode(entries, as: format)
+        if output == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        guard let url = try catalogDestination(format) else {
+            let path = catalogPath(format).path
+            return json.json ? try printJSON(CatalogReport(skipped: path, notes: 0)) : print("skipped \(path) (exists)")
+        }
+        try DurableFile.replace(url, with: bytes)
+        if json.json { return try printJSON(CatalogReport(catalog: url.path, notes: entries.count)) }
+        print("wrote \(url.path) (\(entries.count) note\(entries.count == 1 ? "" : "s"))")
+    }
+
+    /// What `--catalog … --json` prints.
+    struct CatalogReport: Encodable {
+        var catalog: String?
+        var skipped: String?
+        var notes: Int
+    }
+
+    /// Where the catalog would go before conflicts: -o FILE, catalog.csv|json in -o FOLDER or the current folder.
+    private func catalogPath(_ format: CatalogFormat) -> URL {
+        let path = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue {
+            return path.appendingPathComponent("catalog." + format.rawValue)
+        }
+        return path
+    }
+
+    /// Where the catalog goes once an existing file is settled by --on-conflict; nil to skip it.
+    private func catalogDestination(_ format: CatalogFormat) throws -> URL? {
+        let url = catalogPath(format)
+        guard FileManager.default.fileExists(atPath: url.path) else { return url }
+        switch conflictPolicy {
+        case .overwrite: return url
+        case .skip: return nil
+        case .ask: return ExportCommand.askToOverwrite(url.path) ? url : nil
+        case .suffix:
+            var naming = ExportNaming()
+            let folder = url.deletingLastPathComponent(), ext = url.pathExtension
+            let base = ext.isEmpty ? url.lastPathComponent : String(url.lastPathComponent.dropLast(ext.count + 1))
+            return folder.appendingPathComponent(naming.unique(base, extension: ext) {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+            })
+        case .refuse:
+            throw ExportError(path: url.path, reason: "exists; choose --on-conflict overwrite, skip or suffix")
+        }
+    }
+
+    /// --on-conflict, else ask on a terminal and refuse elsewhere.
+    private var conflictPolicy: ConflictPolicy {
+        onConflict ?? (isatty(STDIN_FILENO) == 1 && standardErrorIsTerminal ? .ask : .refuse)
+    }
+
+    @Sendable private static func askToOverwrite(_ path: String) -> Bool {
+        FileHandle.standardError.write(Data("\(path) exists. Overwrite? [y/N] ".utf8))
+        return readLine()?.lowercased().hasPrefix("y") ?? false
     }
 
     /// The notes the arguments select: named notes plus, with filters, the notes passing every filter.
