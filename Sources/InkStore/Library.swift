@@ -14,6 +14,7 @@ public struct StoredNote: Sendable, Equatable {
 /// LIBRARY/
 ///   inkwell-library.json       what this folder is (format version)
 ///   notebooks/Work/Meetings/   a notebook is a folder; notebooks nest
+///     .order                   its manual order of notes (a hint: see docs/library.md)
 ///     k3m9x2q7a1bc.note/       a note: note.json + one .inkpage file per page
 ///   trash/                     deleted notes and notebooks, restorable
 /// ```
