@@ -87,6 +87,6 @@ public enum Catalog {
     }
 
     static func isoDate(_ date: Date) -> String {
-        ISO8601DateFormatter.string(from: date, timeZone: TimeZone(identifier: "UTC")!, formatOptions: .withInternetDateTime)
+        date.formatted(Date.ISO8601FormatStyle())  // UTC, `2026-11-21T14:05:00Z`
     }
 }

@@ -72,6 +72,7 @@ struct CatalogTests {
                             entry.tags.joined(separator: " "), entry.pinned ? "true" : "false", entry.source,
                             String(entry.pages), entry.text])
             #expect(ISO8601DateFormatter().date(from: row[3]) == entry.created)
+            #expect(row[3].count == 20 && row[3].hasSuffix("Z"), "\(row[3]) is not like 2026-11-21T14:05:00Z")
         }
         // RFC 4180: records end in CRLF; newlines inside a quoted field stay as they were.
         let bytes = try Data(contentsOf: file)
