@@ -53,12 +53,15 @@ public struct IndexingReport: Sendable, Codable, Equatable {
     public var failed: [Failure] = []
     /// Notes that received tags from recognised hashtags, with those tags.
     public var tagged: [String: [String]] = [:]
+    /// Notes the routing rules filed out of the Inbox because of those tags.
+    public var routed: [RoutedNote] = []
     public var seconds = 0.0
 }
 
 /// The OCR indexing job: recognise every page whose content changed since it was last indexed, in
 /// parallel, recording each page's result as soon as it is done (so a killed run loses nothing and
-/// the next one does nothing twice), then give notes the hashtags found in them.
+/// the next one does nothing twice), then give notes the hashtags found in them and file the notes
+/// whose tags changed out of the Inbox by the routing rules (``Library/applyRoutes(to:dryRun:)``).
 public struct Indexer: Sendable {
     public let library: Library
     public let index: SearchIndex
@@ -87,21 +90,49 @@ public struct Indexer: Sendable {
         let all = try library.notes()
         try index.sync(all, library: library)
         let notes = only.map { wanted in all.filter { wanted.contains($0.note.id) } } ?? all
-        // A run killed mid-page left it "processing": it is simply pending again.
-        try index.database.write { db in try db.execute(sql: "UPDATE page SET status = 'pending' WHERE status = 'processing'") }
+        try releaseStaleClaims()
         var work: [WorkItem] = []
+        var unreadable: [IndexingReport.Failure] = []
         for stored in notes {
             for pageID in stored.note.pages where shard.contains(pageID) {
                 report.pages += 1
-                if let item = try workItem(stored, pageID) { work.append(item) } else { report.unchanged += 1 }
+                do {
+                    if let item = try workItem(stored, pageID) { work.append(item) } else { report.unchanged += 1 }
+                } catch let error as PageUnreadable {
+                    try recordFailure(error.reason, page: pageID)
+                    unreadable.append(.init(note: stored.note.id, page: pageID, reason: error.reason))
+                }
             }
         }
         let results = try recognise(work, jobs: max(1, jobs), progress: progress)
         report.recognised = results.successes
-        report.failed = results.failures
+        report.failed = unreadable + results.failures
         report.tagged = try applyHashtags(notes)
+        report.routed = try route(Set(report.tagged.keys.map { NoteID(rawValue: $0) }))
         report.seconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// A page left `processing` by a run that was killed (or hung past its lease) is pending again;
+    /// pages other live runs are working on are left to them.
+    private func releaseStaleClaims() throws {
+        let claims = try index.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, worker, started_at FROM page WHERE status = 'processing'")
+        }
+        let stale: [String] = claims.filter { Worker.isStale($0["worker"], startedAt: $0["started_at"]) }.map { $0["id"] }
+        guard !stale.isEmpty else { return }
+        try index.database.write { db in
+            for id in stale {
+                try db.execute(sql: "UPDATE page SET status = 'pending', worker = NULL, started_at = NULL WHERE id = ? AND status = 'processing'",
+                               arguments: [id])
+            }
+        }
+    }
+
+    /// A page file that is missing or damaged: recognising what survives would hide the damage, so the
+    /// page is recorded as failed with the reason (`inkwell check`, `inkwell compact --salvage`).
+    struct PageUnreadable: Error {
+        let reason: String
     }
 
     /// The page's work, or nil when its content is what was last recognised.
@@ -114,7 +145,15 @@ public struct Indexer: Sendable {
         if let known, known["status"] == PageStatus.recognised.rawValue, known["file_signature"] == signature {
             return nil
         }
-        let decoded = try library.readPage(url, id: pageID)
+        let decoded: DecodedPage
+        do {
+            decoded = try library.readPage(url, id: pageID)
+        } catch {
+            throw PageUnreadable(reason: "\(error)")
+        }
+        if let damage = decoded.problems.first(where: \.isDamage) {
+            throw PageUnreadable(reason: "\(StoreError.damagedPage(url, damage)) (see `inkwell check`; `inkwell compact --salvage` keeps what survives)")
+        }
         let hash = ContentHash.of(page: decoded.page)
         if let known, known["status"] == PageStatus.recognised.rawValue, known["content_hash"] == hash {
             try index.database.write { db in
@@ -144,13 +183,14 @@ public struct Indexer: Sendable {
             while let item = queue.next() {
                 do {
                     try index.database.write { db in
-                        try db.execute(sql: "UPDATE page SET status = 'processing' WHERE id = ?", arguments: [item.page.id.rawValue])
+                        try db.execute(sql: "UPDATE page SET status = 'processing', worker = ?, started_at = ? WHERE id = ?",
+                                       arguments: [Worker.current, Date().timeIntervalSince1970, item.page.id.rawValue])
                     }
                     let recognition = try recognizer.recognize(item.page)
                     try record(recognition, for: item)
                     queue.finished(success: true, item: item, reason: nil)
                 } catch {
-                    try? recordFailure(error, for: item)
+                    try? recordFailure("\(error)", page: item.page.id)
                     queue.finished(success: false, item: item, reason: "\(error)")
                 }
                 progress(queue.done, work.count)
@@ -165,7 +205,7 @@ public struct Indexer: Sendable {
             let pageID = item.page.id.rawValue
             try db.execute(sql: """
                 UPDATE page SET status = 'recognised', file_signature = ?, content_hash = ?, text = ?, hashtags = ?,
-                    error = NULL, recognised_at = ? WHERE id = ?
+                    error = NULL, recognised_at = ?, worker = NULL, started_at = NULL WHERE id = ?
                 """, arguments: [item.signature, item.hash, recognition.text,
                                  recognition.hashtags.map(\.name).joined(separator: " "),
                                  Date().timeIntervalSince1970, pageID])
@@ -181,11 +221,23 @@ public struct Indexer: Sendable {
         }
     }
 
-    private func recordFailure(_ error: Error, for item: WorkItem) throws {
+    private func recordFailure(_ reason: String, page: PageID) throws {
         try index.database.write { db in
-            try db.execute(sql: "UPDATE page SET status = 'failed', error = ? WHERE id = ?",
-                           arguments: ["\(error)", item.page.id.rawValue])
+            try db.execute(sql: "UPDATE page SET status = 'failed', error = ?, worker = NULL, started_at = NULL WHERE id = ?",
+                           arguments: [reason, page.rawValue])
         }
+    }
+
+    /// Files the notes whose tags recognition just changed by the routing rules, and tells the index
+    /// where they went.
+    private func route(_ notes: Set<NoteID>) throws -> [RoutedNote] {
+        guard !notes.isEmpty else { return [] }
+        let routed = try library.applyRoutes(to: notes)
+        if !routed.isEmpty {
+            let moved = Set(routed.map(\.id))
+            try index.sync(try library.notes().filter { moved.contains($0.note.id) }, library: library, complete: false)
+        }
+        return routed
     }
 
     /// Adds recognised hashtags, and hashtags typed in the notes' text (which may have been edited

@@ -95,6 +95,11 @@ public final class SearchIndex: Sendable {
                 try SearchIndex.rewriteSearchRows(db, noteID: id)
             }
         }
+        migrator.registerMigration("v3: who is recognising a page") { db in
+            // `worker` is host:pid of the process that marked the page `processing`, `started_at` when:
+            // a page whose worker is gone (or took longer than the lease) reads as pending again.
+            try db.execute(sql: "ALTER TABLE page ADD COLUMN worker TEXT; ALTER TABLE page ADD COLUMN started_at REAL;")
+        }
         return migrator
     }
 
@@ -111,23 +116,74 @@ public enum PageStatus: String, Sendable, Codable, CaseIterable {
     case pending, processing, recognised, failed
 }
 
-extension SearchIndex {
-    /// How many pages are in each recognition state.
-    public func pageStatuses() throws -> [PageStatus: Int] {
-        try database.read { db in
-            var counts: [PageStatus: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT status, count(*) AS n FROM page GROUP BY status") {
-                if let status = PageStatus(rawValue: row["status"]) { counts[status] = row["n"] }
-            }
-            return counts
-        }
+/// A page's recognition state and, when it failed, why.
+public struct PageState: Sendable, Codable, Equatable {
+    public var status: PageStatus
+    public var reason: String?
+
+    public init(status: PageStatus, reason: String? = nil) {
+        self.status = status
+        self.reason = reason
     }
 
-    /// Each page's recognition state.
-    public func pageStatus(_ page: PageID) throws -> PageStatus? {
+    /// How many of `states` are in each status (every status present, zero when none).
+    public static func counts<S: Sequence>(_ states: S) -> [PageStatus: Int] where S.Element == PageState {
+        var counts = Dictionary(uniqueKeysWithValues: PageStatus.allCases.map { ($0, 0) })
+        for state in states { counts[state.status, default: 0] += 1 }
+        return counts
+    }
+}
+
+/// Who is recognising a page: this process, written `host:pid`, and how long a claim may last.
+enum Worker {
+    static let current = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+    /// A page `processing` for longer than this reads as pending (its worker hung, or its pid was reused).
+    static let lease: TimeInterval = 600
+
+    /// True when the claim `worker` made at `startedAt` no longer holds: the process is gone (checked
+    /// when it ran on this host) or the lease ran out.
+    static func isStale(_ worker: String?, startedAt: Double?, now: Date = Date()) -> Bool {
+        guard let worker, let startedAt, now.timeIntervalSince1970 - startedAt < lease else { return true }
+        guard let colon = worker.lastIndex(of: ":"), let pid = Int32(worker[worker.index(after: colon)...]) else { return true }
+        guard worker[..<colon] == ProcessInfo.processInfo.hostName[...] else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+}
+
+extension SearchIndex {
+    /// The recognition state of every page of `notes`, derived from the index (the one place that
+    /// records recognition): a page the index has not seen is pending, a page changed on disk since it
+    /// was recognised is pending again, and a page left `processing` by a process that died (or
+    /// overran its lease) is pending, so a `kill -9` never leaves one stuck.
+    public func pageStates(of notes: [StoredNote], in library: Library) throws -> [PageID: PageState] {
+        var rows: [String: Row] = [:]
         try database.read { db in
-            try String.fetchOne(db, sql: "SELECT status FROM page WHERE id = ?", arguments: [page.rawValue]).flatMap(PageStatus.init)
+            for row in try Row.fetchAll(db, sql: "SELECT id, status, file_signature, error, worker, started_at FROM page") {
+                rows[row["id"]] = row
+            }
         }
+        var states: [PageID: PageState] = [:]
+        for stored in notes {
+            for page in stored.note.pages {
+                guard let row = rows[page.rawValue], let status = PageStatus(rawValue: row["status"]) else {
+                    states[page] = PageState(status: .pending)
+                    continue
+                }
+                switch status {
+                case .pending:
+                    states[page] = PageState(status: .pending)
+                case .processing:
+                    let stale = Worker.isStale(row["worker"], startedAt: row["started_at"])
+                    states[page] = PageState(status: stale ? .pending : .processing)
+                case .recognised:
+                    let current = FileSignature.of(library.pageURL(page, in: stored.folder))
+                    states[page] = PageState(status: current == row["file_signature"] ? .recognised : .pending)
+                case .failed:
+                    states[page] = PageState(status: .failed, reason: row["error"] ?? "unknown reason")
+                }
+            }
+        }
+        return states
     }
 }
 

@@ -22,7 +22,25 @@ public enum InkMLDecoder {
         }
         var reader = InkMLReader(file: file)
         try reader.read(root)
-        return try reader.finish()
+        var recording = try reader.finish()
+        recording.claimedSource = claimedSource(root)
+        return recording
+    }
+
+    /// What the first `<inkSource>` says made the ink: its manufacturer and model, or its description.
+    static func claimedSource(_ root: XMLElement) -> String? {
+        var queue = [root]
+        var index = 0
+        while index < queue.count {
+            let element = queue[index]
+            index += 1
+            if element.name == "inkSource" {
+                let named = [element["manufacturer"], element["model"]].compactMap { $0 }.joined(separator: " ")
+                return Recording.cleanClaim(named.isEmpty ? element["description"] ?? "" : named)
+            }
+            queue += element.children
+        }
+        return nil
     }
 
     static let keptElements: Set<String> = [

@@ -5,8 +5,11 @@ import InkCore
 public struct Recording: Sendable, Equatable {
     /// Notes in the order the recording holds them.
     public var notes: [RecordedNote]
-    /// The format it came from (`jsonl`, `inkml`, `rm`, `xopp`): a note's source becomes `import:FORMAT`.
+    /// The format it came from (`jsonl`, `inkml`, `rm`, `xopp`).
     public var format: String
+    /// The program or device the file says wrote it, when it says: InkML's `inkSource`
+    /// (manufacturer, model), Xournal++'s `creator`, a replay log header's `source`.
+    public var claimedSource: String?
     /// What the file held that Inkwell could not keep (text boxes, images, PDF backgrounds…), one line each,
     /// naming the file: the import goes on, and the command prints these to standard error.
     public var warnings: [String] = []
@@ -17,6 +20,18 @@ public struct Recording: Sendable, Equatable {
     }
 
     public var pointCount: Int { notes.reduce(0) { $0 + $1.pointCount } }
+
+    /// Strokes in all notes (pen-downs), undone ones included: what a file asks the importer to draw.
+    public var strokeCount: Int {
+        notes.reduce(0) { $0 + $1.events.reduce(0) { if case .penDown = $1 { $0 + 1 } else { $0 } } }
+    }
+
+    /// A claim as a file states it, made safe to print: one line, at most 100 characters; nil when empty.
+    static func cleanClaim(_ text: String) -> String? {
+        let line = String(text.unicodeScalars.filter { $0.properties.generalCategory != .control }.map(Character.init))
+            .trimmingCharacters(in: .whitespaces)
+        return line.isEmpty ? nil : String(line.prefix(100))
+    }
 }
 
 /// One note of a recording: what the recording says about it and its events in time order.

@@ -150,9 +150,10 @@ extension ReplayLine {
         case ("tool", .string(let text)): tool = text
         case ("color", .string(let text)): color = text
         case ("pinned", .bool(let flag)): pinned = flag
+        case ("source", .string(let text)): source = text
         case ("type", _), ("t", _), ("x", _), ("y", _), ("p", _), ("version", _), ("width", _), ("height", _),
              ("spacing", _), ("altitude", _), ("azimuth", _), ("count", _), ("title", _), ("notebook", _),
-             ("created", _), ("template", _), ("paper", _), ("tool", _), ("color", _), ("pinned", _), ("tags", _):
+             ("created", _), ("template", _), ("paper", _), ("tool", _), ("color", _), ("pinned", _), ("tags", _), ("source", _):
             return false
         default: break  // unknown keys are ignored, as the format says
         }

@@ -95,7 +95,7 @@ struct ReplayLine: Decodable, Sendable {
 
     var type: String?
     var version, t, x, y, p, width, height, spacing, altitude, azimuth, count: Double?
-    var title, notebook, created, template, paper, tool, color: String?
+    var title, notebook, created, template, paper, tool, color, source: String?
     var tags: [String]?
     var pinned: Bool?
 }
@@ -109,6 +109,7 @@ private struct DecoderState {
     var penIsDown = false
     var lastTime = 0.0
     var sawHeader = false
+    var claimedSource: String?
     var lineNumber = 0
 
     init(file: String) { self.file = file }
@@ -121,6 +122,7 @@ private struct DecoderState {
             let version = try required(line.version, "version")
             guard version == 1 else { throw fail("unsupported replay log version \(version) (this build reads version 1)") }
             sawHeader = true
+            claimedSource = line.source
         case "note":
             try requirePenUp(type)
             var note = RecordedNote()
@@ -215,7 +217,9 @@ private struct DecoderState {
     mutating func finish() throws(ImportError) -> Recording {
         guard !penIsDown else { throw fail("the file ends while the pen is down (missing \"up\")") }
         guard !notes.isEmpty else { throw ImportError(file: file, reason: "the file holds no notes and no pen input") }
-        return Recording(notes: notes, format: "jsonl")
+        var recording = Recording(notes: notes, format: "jsonl")
+        recording.claimedSource = claimedSource.flatMap(Recording.cleanClaim)
+        return recording
     }
 
     private mutating func append(_ event: RecordedEvent) {

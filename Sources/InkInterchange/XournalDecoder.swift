@@ -18,7 +18,10 @@ public enum XournalDecoder {
         }
         var reader = XournalReader(file: file)
         try reader.read(root)
-        return try reader.finish()
+        var recording = try reader.finish()
+        // Xournal++ writes creator="xournalpp 1.1.3"; Xournal 0.4 writes version="0.4.8".
+        recording.claimedSource = Recording.cleanClaim(root["creator"] ?? root["version"].map { "Xournal \($0)" } ?? "")
+        return recording
     }
 
     /// The XML inside: gzip inflated, zip's `content.xml` extracted, plain XML as it is.

@@ -84,18 +84,26 @@ extension Library {
                 }
             case .first, .last, nil: break
             }
-            if destination != stored.notebook {
-                let destinationFolder = folder(of: destination)
-                try makeFolders(destinationFolder)
-                let moved = destinationFolder.appendingPathComponent(Library.noteFolderName(id), isDirectory: true)
-                try DurableFile.move(stored.folder, to: moved)
-                try removeFromOrder(id, of: stored.notebook)
-                stored.notebook = destination
-                stored.folder = moved
-            }
+            stored = try moveNoteUnlocked(stored, to: destination)
             if let placement { try place(id, placement, in: destination) }
             return stored
         }
+    }
+
+    /// The move to another notebook itself: one rename of the note folder, and the note leaves its old
+    /// notebook's manual order. The caller holds the lock.
+    func moveNoteUnlocked(_ stored: StoredNote, to destination: NotebookPath) throws -> StoredNote {
+        var stored = stored
+        if destination != stored.notebook {
+            let destinationFolder = folder(of: destination)
+            try makeFolders(destinationFolder)
+            let moved = destinationFolder.appendingPathComponent(Library.noteFolderName(stored.note.id), isDirectory: true)
+            try DurableFile.move(stored.folder, to: moved)
+            try removeFromOrder(stored.note.id, of: stored.notebook)
+            stored.notebook = destination
+            stored.folder = moved
+        }
+        return stored
     }
 
     /// Moves a note to the trash, remembering its place in the notebook's manual order for ``restore(_:)``.

@@ -17,6 +17,8 @@ public struct StoredNote: Sendable, Equatable {
 ///     .order                   its manual order of notes (a hint: see docs/library.md)
 ///     k3m9x2q7a1bc.note/       a note: note.json + one .inkpage file per page
 ///   trash/                     deleted notes and notebooks, restorable
+///   routes.json                rules that file notes out of the Inbox by hashtag
+///   inbox/                     the drop folder: files put here are imported (done/, failed/)
 /// ```
 /// Every change takes the library's lock and is written atomically: an interrupted command leaves
 /// either the old state or the new one.
@@ -31,6 +33,8 @@ public final class Library: Sendable {
     var notebooksFolder: URL { root.appendingPathComponent("notebooks", isDirectory: true) }
     var trashFolder: URL { root.appendingPathComponent("trash", isDirectory: true) }
     var stagingFolder: URL { root.appendingPathComponent(".staging", isDirectory: true) }
+    /// The drop folder: recordings put here are imported by `inkwell ingest` and `inkwell watch`.
+    public var dropFolder: URL { root.appendingPathComponent("inbox", isDirectory: true) }
 
     /// Opens the library at `root`, which must have been created with ``create(at:)``.
     public init(opening root: URL) throws {
@@ -41,7 +45,8 @@ public final class Library: Sendable {
         }
     }
 
-    /// Creates a library at `root` (or opens the one already there) with an `Inbox` notebook.
+    /// Creates a library at `root` (or opens the one already there) with an `Inbox` notebook and
+    /// the `inbox/` drop folder.
     @discardableResult
     public static func create(at root: URL) throws -> Library {
         let fm = FileManager.default
@@ -56,7 +61,7 @@ public final class Library: Sendable {
         }
         let library = try Library(opening: root)
         try library.lock.withExclusive {
-            for folder in [library.notebooksFolder, library.trashFolder] {
+            for folder in [library.notebooksFolder, library.trashFolder, library.dropFolder] {
                 try fm.createDirectory(at: folder, withIntermediateDirectories: true)
             }
             try fm.createDirectory(at: library.folder(of: .inbox), withIntermediateDirectories: true)

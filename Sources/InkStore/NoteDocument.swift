@@ -27,6 +27,29 @@ struct NoteDocument: Codable {
         source = note.source
     }
 
+    enum CodingKeys: String, CodingKey {
+        case format, id, title, created, modified, pinned, tags, removedTags, pages, source
+    }
+
+    /// Reads `note.json`; a file written before a key existed gets that key's default
+    /// (`source`: `unknown`, tag lists: empty), so older libraries open unchanged.
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        id = try container.decode(NoteID.self, forKey: .id)
+        title = try container.decode(String.self, forKey: .title)
+        created = try container.decode(Date.self, forKey: .created)
+        modified = try container.decodeIfPresent(Date.self, forKey: .modified) ?? created
+        pinned = try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false
+        tags = try container.decodeIfPresent([Tag].self, forKey: .tags) ?? []
+        removedTags = try container.decodeIfPresent([Tag].self, forKey: .removedTags) ?? []
+        pages = try container.decode([PageID].self, forKey: .pages)
+        source = try container.decodeIfPresent(String.self, forKey: .source) ?? NoteDocument.unknownSource
+    }
+
+    /// The source of a note whose `note.json` does not say where it came from.
+    static let unknownSource = "unknown"
+
     var note: Note {
         Note(id: id, title: title, created: created, modified: modified, pinned: pinned,
              tags: Set(tags), removedTags: Set(removedTags), pages: pages, source: source)

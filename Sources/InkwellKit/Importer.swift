@@ -36,6 +36,8 @@ public struct Importer {
     public var notebook: NotebookPath = .inbox
     /// The title for notes whose recording names none (default: the file's name).
     public var title: String?
+    /// The source the imported notes keep (default: ``source(ofFormat:)``, e.g. `import:rm`).
+    public var source: String?
 
     public init(library: Library) { self.library = library }
 
@@ -104,6 +106,12 @@ public struct Importer {
         return report
     }
 
+    /// The source of a note imported from a file in `format`: `import:replay` for replay logs,
+    /// `import:FORMAT` otherwise (`import:inkml`, `import:rm`, `import:xopp`).
+    public static func source(ofFormat format: String) -> String {
+        "import:" + (format == RecordingFormat.replayLog.rawValue ? "replay" : format)
+    }
+
     private func summary(of stored: StoredNote) throws -> ImportedNote {
         let pages = try library.pages(of: stored)
         return ImportedNote(id: stored.note.id, title: stored.note.title, notebook: stored.notebook.description,
@@ -120,7 +128,7 @@ public struct Importer {
                 let name = recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
                 var note = try library.stage(title: name, in: recorded.notebook ?? notebook,
                                              created: recorded.created ?? Date(), tags: Set(recorded.tags),
-                                             pinned: recorded.pinned, source: "import:\(recording.format)")
+                                             pinned: recorded.pinned, source: source ?? Importer.source(ofFormat: recording.format))
                 staged.append(note)
                 try replayer.replay(recorded, into: &note)
                 staged[staged.count - 1] = note

@@ -13,7 +13,8 @@ struct IndexCommand: ParsableCommand {
             Pages whose content is unchanged since they were last recognised are skipped, so running it \
             again is cheap. Each page's result is saved as soon as it is done: a run killed at any moment \
             loses nothing and the next one does nothing twice. Hashtags found in the handwriting become \
-            tags of their notes (except tags removed by hand). --shard i/n splits the pages between n \
+            tags of their notes (except tags removed by hand), and a note in the Inbox whose tags change \
+            is filed by the routing rules (`inkwell route`). --shard i/n splits the pages between n \
             machines deterministically. Exits 1 when a page could not be recognised (the others are indexed).
             """
     )
@@ -32,7 +33,7 @@ struct IndexCommand: ParsableCommand {
         let library = try library.open()
         let index = try SearchIndex(library: library)
         if rebuild { try index.clear() }
-        let known = Set(try library.notes().flatMap(\.note.tags))
+        let known = try knownTags(library)
         let indexer = Indexer(library: library, index: index) { try TesseractRecognizer(knownTags: known) }
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
         let report = try indexer.run(jobs: jobs, shard: try shard.map(Shard.init(parsing:)) ?? .all) { done, total in
@@ -49,6 +50,7 @@ struct IndexCommand: ParsableCommand {
             for (note, tags) in report.tagged.sorted(by: { $0.key < $1.key }) {
                 print("tagged \(note): " + tags.map { "#" + $0 }.joined(separator: " "))
             }
+            for routed in report.routed { print(routed.line) }
         }
         if !report.failed.isEmpty { throw ExitCode.failure }
     }
@@ -74,7 +76,7 @@ struct ConvertCommand: ParsableCommand {
         let library = try library.open()
         let stored = try library.note(matching: note)
         let index = try SearchIndex(library: library)
-        let known = Set(try library.notes().flatMap(\.note.tags))
+        let known = try knownTags(library)
         let indexer = Indexer(library: library, index: index) { try TesseractRecognizer(knownTags: known) }
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
         let report = try indexer.run(only: [stored.note.id]) { done, total in progress.update(done, of: total) }
@@ -89,4 +91,10 @@ struct ConvertCommand: ParsableCommand {
         }
         if !report.failed.isEmpty { throw ExitCode.failure }
     }
+}
+
+/// The tags recognition snaps a hashtag reading to: every tag in the library and every tag a routing
+/// rule asks for (so `#work` in a rule helps `#work` in the handwriting to be read right).
+func knownTags(_ library: Library) throws -> Set<Tag> {
+    Set(try library.notes().flatMap(\.note.tags)).union(try library.routeRules().flatMap(\.tags))
 }

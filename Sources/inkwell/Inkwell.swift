@@ -37,7 +37,7 @@ struct Inkwell: ParsableCommand {
         subcommands: [
             InitCommand.self, ImportCommand.self, NoteCommand.self, NotebookCommand.self,
             TrashCommand.self, StatsCommand.self, CheckCommand.self, CompactCommand.self, IndexCommand.self, SearchCommand.self, TagsCommand.self, ConvertCommand.self, SampleCommand.self,
-            RenderCommand.self, ExportCommand.self,
+            RenderCommand.self, ExportCommand.self, RouteCommand.self, IngestCommand.self, WatchCommand.self,
         ]
     )
 }

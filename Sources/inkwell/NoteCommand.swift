@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InkCore
+import InkIndex
 import InkStore
 import InkText
 
@@ -60,7 +61,13 @@ struct NoteCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a note's details, pages and typed text counts.",
-            discussion: "Reading time is at \(TextStatistics.wordsPerMinute) words a minute (Brysbaert 2019; docs/typed-text.md).")
+            discussion: """
+                Reading time is at \(TextStatistics.wordsPerMinute) words a minute (Brysbaert 2019; docs/typed-text.md). \
+                Each page shows its recognition status from the search index: pending (not recognised yet, \
+                or changed since), processing (a live `inkwell index` is on it), recognised, or failed with \
+                the reason. A damaged page file is shown with its damage instead of failing the command.
+                """
+        )
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
         @OptionGroup var output: OutputOptions
@@ -79,15 +86,31 @@ struct NoteCommand: ParsableCommand {
             var template: String
             var strokes: Int
             var points: Int
+            /// What is wrong with the page file, when it is damaged or missing.
+            var damage: String?
+            var status: String
+            /// Why recognition failed, when it did.
+            var reason: String?
         }
 
         func run() throws {
             let library = try library.open()
             let stored = try library.note(matching: note)
-            let pages = try library.pages(of: stored)
-            let rows = pages.enumerated().map { index, page in
-                PageRow(number: index + 1, id: page.id.rawValue, width: page.size.width, height: page.size.height,
-                        template: page.template.kind.description, strokes: page.strokes.count, points: page.pointCount)
+            let states = try pageStates(of: [stored], in: library)
+            let rows = stored.note.pages.enumerated().map { index, id in
+                let state = states[id] ?? PageState(status: .pending)
+                var row = PageRow(number: index + 1, id: id.rawValue, width: 0, height: 0, template: "-", strokes: 0, points: 0,
+                                  status: state.status.rawValue, reason: state.reason)
+                do {
+                    let decoded = try library.readPage(library.pageURL(id, in: stored.folder), id: id)
+                    let page = decoded.page
+                    (row.width, row.height, row.template) = (page.size.width, page.size.height, page.template.kind.description)
+                    (row.strokes, row.points) = (page.strokes.count, page.pointCount)
+                    row.damage = decoded.problems.first(where: \.isDamage).map { "damaged at \($0)" }
+                } catch {
+                    row.damage = "\(error)"
+                }
+                return row
             }
             let typed = TypedTextStatistics(try library.typedText(of: stored))
             let details = Details(note: NoteRow(stored), pages: rows, typedText: typed)
@@ -106,7 +129,9 @@ struct NoteCommand: ParsableCommand {
                   typed     \(typed.lines == 0 ? "-" : typed.summary)
                 """)
             for row in rows {
-                print("    \(row.number). \(Int(row.width))×\(Int(row.height)) \(row.template), \(row.strokes) strokes, \(row.points) points")
+                let damage = row.damage.map { " [\($0)]" } ?? ""
+                let status = row.reason.map { "\(row.status): \($0)" } ?? row.status
+                print("    \(row.number). \(Int(row.width))×\(Int(row.height)) \(row.template), \(row.strokes) strokes, \(row.points) points, \(status)\(damage)")
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InkCore
 import InkIndex
 import InkStore
 
@@ -17,15 +18,13 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let library = try library.open()
         let stats = try library.stats()
-        let statuses = FileManager.default.fileExists(atPath: library.root.appendingPathComponent("index.sqlite").path)
-            ? try SearchIndex(library: library).pageStatuses() : [:]
-        var recognition = Dictionary(uniqueKeysWithValues: PageStatus.allCases.map { ($0.rawValue, statuses[$0] ?? 0) })
-        recognition[PageStatus.pending.rawValue, default: 0] += max(0, stats.pages - statuses.values.reduce(0, +))
+        let states = try pageStates(of: try library.notes(), in: library)
+        let recognition = Dictionary(uniqueKeysWithValues: PageState.counts(states.values).map { ($0.key.rawValue, $0.value) })
         if output.json { return try printJSON(Report(library: stats, recognition: recognition)) }
         print("""
             notebooks  \(stats.notebooks)
             notes      \(stats.notes) (\(stats.pinned) pinned)
-            pages      \(stats.pages) (\(recognition["recognised"] ?? 0) recognised, \(recognition["pending"] ?? 0) pending, \(recognition["failed"] ?? 0) failed)
+            pages      \(stats.pages) (\(recognition["recognised"] ?? 0) recognised, \(recognition["pending"] ?? 0) pending, \(recognition["processing"] ?? 0) processing, \(recognition["failed"] ?? 0) failed)
             strokes    \(stats.strokes)
             points     \(stats.points)
             tags       \(stats.tags)
@@ -33,6 +32,14 @@ struct StatsCommand: ParsableCommand {
             page bytes \(stats.bytes)\(stats.points > 0 ? String(format: " (%.2f per point)", Double(stats.bytes) / Double(stats.points)) : "")
             """)
     }
+}
+
+/// Each page's recognition state from the search index; every page is pending when there is no index yet.
+func pageStates(of notes: [StoredNote], in library: Library) throws -> [PageID: PageState] {
+    guard FileManager.default.fileExists(atPath: library.root.appendingPathComponent("index.sqlite").path) else {
+        return Dictionary(uniqueKeysWithValues: notes.flatMap(\.note.pages).map { ($0, PageState(status: .pending)) })
+    }
+    return try SearchIndex(library: library).pageStates(of: notes, in: library)
 }
 
 struct CheckCommand: ParsableCommand {

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import InkStore
+import InkwellKit
+
+/// The options `ingest` and `watch` share: how long a file must settle and how big it may be.
+struct DropOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Seconds a file's size and modification time must stay unchanged before it is imported.", valueName: "seconds"))
+    var settle: Double = DropFolderOptions().settle
+    @Option(help: ArgumentHelp("Largest file imported; bigger ones go to failed/.", valueName: "bytes"))
+    var maxBytes: Int = DropFolderOptions().maxBytes
+    @Option(help: ArgumentHelp("Most points a file may hold.", valueName: "n"))
+    var maxPoints: Int = DropFolderOptions().maxPoints
+    @Option(help: ArgumentHelp("Most strokes a file may hold.", valueName: "n"))
+    var maxStrokes: Int = DropFolderOptions().maxStrokes
+    @Flag(help: "Print each event as one JSON object a line.")
+    var json = false
+
+    func validate() throws {
+        guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be a number of seconds, 0 or more") }
+        guard maxBytes > 0, maxPoints > 0, maxStrokes > 0 else {
+            throw ValidationError("--max-bytes, --max-points and --max-strokes must be at least 1")
+        }
+    }
+
+    var folderOptions: DropFolderOptions {
+        var options = DropFolderOptions()
+        options.settle = settle
+        options.maxBytes = maxBytes
+        options.maxPoints = maxPoints
+        options.maxStrokes = maxStrokes
+        return options
+    }
+
+    /// Prints an event: a line for people (warnings to standard error), or a JSON line; flushed at once
+    /// so that a program reading the output sees each file as it is done.
+    func emit(_ event: DropEvent) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(event) { print(String(decoding: data, as: UTF8.self)) }
+        } else if event.kind == .burst {
+            printError(event.line)
+        } else {
+            print(event.line)
+        }
+        fflush(nil) // all output streams: standard output is not line-buffered in a pipe
+    }
+}
+
+private let dropDiscussion = """
+    The drop folder is LIBRARY/inbox/. Any file put there (InkML, reMarkable .rm, Xournal++ .xopp/.xoj, \
+    replay log; the format is read from the content) is imported into the Inbox notebook (or the \
+    notebook the recording names) with source drop:inbox/NAME, then moved to inbox/done/. A file that \
+    cannot be imported goes to inbox/failed/ with NAME.reason.txt (file, position, reason) and leaves the \
+    library unchanged. A file is imported only when its size and modification time have not changed for \
+    --settle seconds; names ending in .part, .tmp or ~ and hidden names are ignored, so write NAME.part \
+    and rename it when it is complete. Names already in done/ or failed/ get -2, -3… rather than being \
+    overwritten. More than 50 files within a minute draw one warning naming how many and where they \
+    claim to come from.
+    """
+
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Import every settled file in the drop folder once.",
+        discussion: dropDiscussion + " Exits 1 when a file failed."
+    )
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var drop: DropOptions
+
+    func run() throws {
+        let dropFolder = DropFolder(library: try library.openOrCreate(), options: drop.folderOptions)
+        var failed = 0
+        let report = { (event: DropEvent) in
+            if event.kind == .failed { failed += 1 }
+            drop.emit(event)
+        }
+        // Two looks --settle apart: the first notes each file's size and time, the second imports the unchanged.
+        guard try dropFolder.look(lockTimeout: 30, report: report) != nil else { throw busy(dropFolder) }
+        Thread.sleep(forTimeInterval: drop.settle)
+        guard let waiting = try dropFolder.look(lockTimeout: 30, report: report) else { throw busy(dropFolder) }
+        if !waiting.isEmpty, !drop.json {
+            printError("left \(waiting.count) file\(waiting.count == 1 ? "" : "s") still being written (or empty): \(waiting.joined(separator: ", "))")
+        }
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    private func busy(_ dropFolder: DropFolder) -> Error {
+        StoreError.locked(dropFolder.folder)
+    }
+}
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Import files from the drop folder as they appear, until interrupted.",
+        discussion: dropDiscussion + " Looks at the folder every --settle/2 seconds (at most every second); "
+            + "SIGINT or SIGTERM ends it after the file in hand. One line per file, or --json lines."
+    )
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var drop: DropOptions
+
+    func run() throws {
+        let dropFolder = DropFolder(library: try library.openOrCreate(), options: drop.folderOptions)
+        let stop = StopSignal(signals: [SIGINT, SIGTERM])
+        if !drop.json { printError("watching \(dropFolder.folder.path) (Ctrl-C to stop)") }
+        let interval = min(max(drop.settle / 2, 0.05), 1)
+        while !stop.isSet {
+            try dropFolder.look(shouldStop: { stop.isSet }, report: drop.emit)
+            stop.wait(seconds: interval)
+        }
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a flag the loop checks and a wake-up for its sleep (a byte down a
+/// pipe, the one thing a signal handler may safely do), so the command finishes the file in hand and
+/// exits cleanly. The handler is installed with `sigaction`, whatever the disposition the command
+/// inherited (a shell starts background jobs with SIGINT ignored).
+final class StopSignal: Sendable {
+    init(signals: [Int32]) {
+        var fds: [Int32] = [0, 0]
+        if pipe(&fds) == 0 {
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+            stopPipe = (fds[0], fds[1])
+        }
+        for number in signals {
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = { _ in
+                stopRequested = 1
+                if stopPipe.write >= 0 { var byte: UInt8 = 1; _ = write(stopPipe.write, &byte, 1) }
+            }
+            #else
+            action.__sigaction_u.__sa_handler = { _ in
+                stopRequested = 1
+                if stopPipe.write >= 0 { var byte: UInt8 = 1; _ = write(stopPipe.write, &byte, 1) }
+            }
+            #endif
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    var isSet: Bool { stopRequested != 0 }
+
+    /// Sleeps `seconds`, or less when a signal arrives.
+    func wait(seconds: Double) {
+        guard stopPipe.read >= 0 else { return Thread.sleep(forTimeInterval: seconds) }
+        var descriptor = pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, Int32(seconds * 1000))
+    }
+}
+
+/// Written only by the signal handler (set once, never cleared) and read by the loop.
+nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
+/// The pipe the handler writes a byte to, to wake the loop from its sleep.
+nonisolated(unsafe) private var stopPipe: (read: Int32, write: Int32) = (-1, -1)

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import InkCore
+import InkStore
+
+/// `inkwell route`: rules that file notes out of the Inbox by their hashtags.
+struct RouteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Rules that file notes out of the Inbox by hashtag.",
+        discussion: """
+            A rule is a pattern of one or more tags and a notebook: `inkwell route add '#work' Work/Meetings`. \
+            A note directly in the Inbox that has every tag of a rule moves to its notebook; when several \
+            rules match, the one added first (the lowest number in `route list`) wins. Rules apply when \
+            `inkwell index` gives a note new tags from its handwriting, and to every Inbox note with \
+            `inkwell route run`. Notes outside the Inbox (filed by hand) are never moved. The rules live in \
+            LIBRARY/routes.json.
+            """,
+        subcommands: [Add.self, List.self, Remove.self, Run.self]
+    )
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a rule (it applies after the rules added before it).",
+            discussion: "PATTERN is one tag ('#work') or several that must all be present ('#work #q3')."
+        )
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The tags a note must have: '#work' or '#work #q3'.") var pattern: String
+        @Argument(help: "The notebook to file it into (created when the first note arrives).") var notebook: String
+
+        func run() throws {
+            let rule = try RouteRule(pattern: pattern, notebook: try notebookPath(notebook))
+            let library = try library.openOrCreate()
+            let number = try library.addRouteRule(rule)
+            print("rule \(number): \(rule.pattern) → \(rule.notebook)")
+            let rules = try library.routeRules()
+            if let earlier = rules.prefix(number - 1).firstIndex(where: rule.isShadowed) {
+                printError("warning: rule \(earlier + 1) (\(rules[earlier].pattern)) comes first and matches every note this one does, so this one will never apply")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the rules in the order they apply.")
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        struct Row: Encodable {
+            var number: Int
+            var pattern: String
+            var tags: [String]
+            var notebook: String
+        }
+
+        func run() throws {
+            let rules = try library.open().routeRules()
+            let rows = rules.enumerated().map {
+                Row(number: $0.offset + 1, pattern: $0.element.pattern, tags: $0.element.tags.map(\.name),
+                    notebook: $0.element.notebook.description)
+            }
+            if output.json { return try printJSON(rows) }
+            if rows.isEmpty { printError("no routing rules (add one with `inkwell route add '#work' Work`)") }
+            for row in rows { print("\(row.number). \(row.pattern) → \(row.notebook)") }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a rule by its number or its pattern.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The rule's number in `route list`, or its pattern ('#work').") var rule: String
+
+        func run() throws {
+            let removed = try library.open().removeRouteRule(rule)
+            print("removed rule \(removed.pattern) → \(removed.notebook)")
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "File every note in the Inbox that a rule matches, now.",
+            discussion: "Each move is one atomic rename; --dry-run prints what would move and changes nothing."
+        )
+        @OptionGroup var library: LibraryOptions
+        @Flag(help: "Print the moves without making them.") var dryRun = false
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let routed = try library.open().applyRoutes(dryRun: dryRun)
+            if output.json { return try printJSON(routed) }
+            for note in routed { print(dryRun ? "would move" + String(note.line.dropFirst("moved".count)) : note.line) }
+            if routed.isEmpty { print("no note in the Inbox matches a rule") }
+        }
+    }
+}
+
+extension RoutedNote {
+    /// `moved k3m9x2q7a1bc "Standup" Inbox → Work/Meetings (rule 1: #work)`
+    var line: String { "moved \(id) \"\(title)\" \(from) → \(to) (rule \(rule): \(pattern))" }
+}
