@@ -139,6 +139,10 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "InkwellKitTests",
+            dependencies: ["InkwellKit", "InkStore", "InkInterchange"]
+        ),
+        .testTarget(
             name: "InkwellCLITests",
             dependencies: ["inkwell", "InkwellKit"]
         ),
