@@ -116,7 +116,7 @@ struct WatchCommand: ParsableCommand {
 /// Turns SIGINT and SIGTERM into a flag the loop checks and a wake-up for its sleep (a byte down a
 /// pipe, the one thing a signal handler may safely do), so the command finishes the file in hand and
 /// exits cleanly. The handler is installed with `sigaction`, whatever the disposition the command
-/// inherited (a shell starts background jobs with SIGINT ignored).
+/// inherited (a shell starts background jobs with SIGINT ignored) and unblocked on this thread.
 final class StopSignal: Sendable {
     init(signals: [Int32]) {
         var fds: [Int32] = [0, 0]
@@ -139,6 +139,11 @@ final class StopSignal: Sendable {
             #endif
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
+            // A parent may have started us with these signals blocked (they would stay pending forever).
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, number)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
         }
     }
 

@@ -87,10 +87,12 @@ struct DropFolderTests {
             try fixture.look(after: 1.5) // each pause shorter than the settle time
             try fixture.append("slow.jsonl", piece)
         }
-        try fixture.look(after: 1.5)
+        // Unchanged since the last piece, but not yet for the settle time (2 s): still left alone.
+        try fixture.look(after: 0.5)
+        try fixture.look(after: 1)
         #expect(fixture.events.isEmpty)
         #expect(try fixture.library.notes().isEmpty)
-        try fixture.look(after: 2)
+        try fixture.look(after: 1)
         #expect(fixture.events.map(\.kind) == [.imported])
         #expect(fixture.files("done") == ["slow.jsonl"])
         try fixture.look(after: 10)
