@@ -22,6 +22,7 @@ struct MarkdownNote {
         lines.append("modified: \(MarkdownNote.isoDate(note.modified))")
         lines.append("tags: [\(note.tags.sorted().map { MarkdownNote.yamlString($0.name) }.joined(separator: ", "))]")
         lines.append("source: inkwell")
+        lines.append("inkwell_source: \(MarkdownNote.yamlString(note.source))")
         lines.append("notebook: \(MarkdownNote.yamlString(stored.notebook.description))")
         lines.append("---")
         lines.append("")

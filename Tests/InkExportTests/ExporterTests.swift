@@ -139,6 +139,7 @@ struct ExporterTests {
         #expect(fields["title"] as? String == title)
         #expect(fields["tags"] as? [String] == ["q3-plan"])
         #expect(fields["source"] as? String == "inkwell")
+        #expect(fields["inkwell_source"] as? String == "user") // where the note came from (`note show`)
         #expect(fields["notebook"] as? String == "Work")
         #expect(report.written.contains { $0.hasSuffix("-p01.png") })
         #expect(try fixture.files().count == 2)
