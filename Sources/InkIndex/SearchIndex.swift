@@ -157,10 +157,13 @@ extension SearchIndex {
     /// overran its lease) is pending, so a `kill -9` never leaves one stuck.
     public func pageStates(of notes: [StoredNote], in library: Library) throws -> [PageID: PageState] {
         var rows: [String: Row] = [:]
+        let columns = "SELECT id, status, file_signature, error, worker, started_at FROM page"
         try database.read { db in
-            for row in try Row.fetchAll(db, sql: "SELECT id, status, file_signature, error, worker, started_at FROM page") {
-                rows[row["id"]] = row
-            }
+            // A few notes (`note show`): their pages by note; many (`stats`): one pass over the table.
+            let fetched = notes.count <= 100
+                ? try notes.flatMap { try Row.fetchAll(db, sql: columns + " WHERE note_id = ?", arguments: [$0.note.id.rawValue]) }
+                : try Row.fetchAll(db, sql: columns)
+            for row in fetched { rows[row["id"]] = row }
         }
         var states: [PageID: PageState] = [:]
         for stored in notes {

@@ -5,7 +5,10 @@ struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Create a library (or confirm the one there).",
-        discussion: "Creates the folder with an Inbox notebook. Running it on an existing library changes nothing."
+        discussion: """
+            Creates the folder with an Inbox notebook and the inbox/ drop folder (see `inkwell watch`). \
+            Running it on an existing library changes nothing.
+            """
     )
 
     @OptionGroup var library: LibraryOptions

@@ -24,7 +24,7 @@ struct ImportTests {
         #expect(notes[0]["strokes"] as? Int == 3)
         #expect(notes[0]["points"] as? Int == 11 + 11 + 6)
         let listed = try cli.json(["note", "list", "--tag", "daily"]) as! [[String: Any]]
-        #expect(listed.map { $0["source"] as? String } == ["import:jsonl"])
+        #expect(listed.map { $0["source"] as? String } == ["import:replay"])
         #expect(try cli.run(["check"]).status == 0)
         let stats = try cli.json(["stats"]) as! [String: Any]
         let counts = stats["library"] as! [String: Any]
