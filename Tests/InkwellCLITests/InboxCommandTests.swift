@@ -65,7 +65,7 @@ func stop(_ process: Process, with signal: Int32) -> Bool {
 
 /// Appends `text` to `url` (opening and closing it, as a slow writer between pauses would).
 func appendText(_ text: String, to url: URL) throws {
-    if !FileManager.default.fileExists(atPath: url.path) { FileManager.default.createFile(atPath: url.path, contents: nil) }
+    if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
     let handle = try FileHandle(forWritingTo: url)
     try handle.seekToEnd()
     try handle.write(contentsOf: Data(text.utf8))

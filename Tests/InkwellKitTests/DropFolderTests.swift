@@ -124,7 +124,7 @@ struct DropFolderTests {
     @Test("a bad file goes to failed/ with a reason naming file and position, and the library is unchanged")
     func badFile() throws {
         let fixture = try DropFixture()
-        try fixture.library.createNote(title: "Existing")
+        _ = try fixture.library.createNote(title: "Existing")
         let before = try fixture.librarySnapshot()
         try fixture.write("bad.jsonl", replayLog("Bad") + #"{"type":"down","t":"soon","x":1,"y":1}"# + "\n")
         try fixture.write("truncated.jsonl", #"{"type":"header","version":1}"# + "\n" + #"{"type":"down","t":0,"x":1,"y":1}"# + "\n")
