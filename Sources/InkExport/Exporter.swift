@@ -169,12 +169,14 @@ public struct Exporter: Sendable {
         var start = 0
         while start < notes.count {
             let batch = Array(start..<min(notes.count, start + window))
-            let results = ResultSlots(count: batch.count)
+            let results = Slots<Result<[Output], Error>>(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
                 let position = batch[offset]
                 results.set(offset, Result { try outputs(for: notes[position], names: plan.names[position]) })
             }
-            for (offset, position) in batch.enumerated() { try consume(position, results.take(offset)) }
+            for (offset, position) in batch.enumerated() {
+                try consume(position, results.take(offset) ?? .failure(ExportError(path: "", reason: "not rendered")))
+            }
             start += window
         }
     }
@@ -232,20 +234,6 @@ extension Exporter {
                 }
             }
             return lines
-        }
-    }
-}
-
-/// Rendered results, filled from several threads and taken in order.
-private final class ResultSlots: @unchecked Sendable {
-    private var slots: [Result<[Exporter.Output], Error>?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<[Exporter.Output], Error>) { lock.withLock { slots[index] = result } }
-    func take(_ index: Int) -> Result<[Exporter.Output], Error> {
-        lock.withLock {
-            defer { slots[index] = nil }
-            return slots[index] ?? .failure(ExportError(path: "", reason: "not rendered"))
         }
     }
 }

@@ -313,9 +313,10 @@ enum FileSignature {
     }
 }
 
-/// A 64-bit FNV-1a hash: enough to tell whether a page's content changed.
-enum ContentHash {
-    static func of(_ bytes: [UInt8]) -> UInt64 {
+/// A 64-bit FNV-1a hash: enough to tell whether a page's (or an export's) content changed.
+public enum ContentHash {
+    /// The hash of `bytes`.
+    public static func of(_ bytes: [UInt8]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)
@@ -325,7 +326,7 @@ enum ContentHash {
     }
 
     /// The hash of a page's canonical encoding: the same whatever appends and compactions made the file.
-    static func of(page: Page) -> String {
+    public static func of(page: Page) -> String {
         let canonical = (try? PageCodec.encodeFile(page)) ?? []
         return String(of(canonical), radix: 16)
     }

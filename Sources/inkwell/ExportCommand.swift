@@ -26,6 +26,20 @@ struct ExportCommand: ParsableCommand {
             tags, pinned, source, page count and recognised text, in listing order (default: every note; \
             -o FILE, a folder for catalog.csv or catalog.json, or - for standard output). CSV follows \
             RFC 4180 with tags joined by spaces; JSON is an array of objects; dates are ISO 8601 in UTC.
+
+            --obsidian-vault DIR appends each note to the vault's daily note of the day the note was \
+            created (its creation date, in the local time zone, $TZ: the day it was written, which an \
+            edit does not move). Daily notes follow the vault's Daily notes settings \
+            (.obsidian/daily-notes.json: folder and moment.js format, default YYYY-MM-DD.md at the \
+            root) and are created when missing. Each note is a section: a heading with the title, a \
+            line with notebook, time and #tags, the recognised text (run `inkwell index` first) with \
+            hashtags kept as tags and task markers - [ ] - [x] - [!] - [?] kept as written, and the \
+            page images, written as PNG into the vault's attachment folder (.obsidian/app.json) and \
+            embedded with ![[…]]. What was pushed is recorded in DIR/.inkwell/pushed.jsonl, in the \
+            vault, so pushing again adds nothing, from this library or another; a note changed since \
+            (title, notebook, tags, ink or recognised text) gets one new section "(updated HH:MM)". \
+            Text already in a daily note is never changed: the file is rewritten through a temporary \
+            file and only if nobody changed it meanwhile.
             """
     )
 
@@ -37,7 +51,7 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Every note.") var all = false
     @Option(help: "pdf (the default), png, svg, md or inkml (InkML with X Y F T imports back into Inkwell or any InkML reader).")
     var format: ExportFormat?
-    @Option(help: "PNG scale: 1, 2 or 3 (1x is the page size in pixels).") var scale: Int?
+    @Option(help: "PNG scale: 1, 2 or 3 (1x is the page size in pixels); also of the page images pushed to a vault.") var scale: Int?
     @Option(help: "Write the notes' metadata and recognised text as one csv or json file instead.") var catalog: CatalogFormat?
     @Option(name: .shortAndLong, help: "The output file, or an existing folder to write into (default: the current folder); - is standard output for --catalog.")
     var output: String?
@@ -46,9 +60,13 @@ struct ExportCommand: ParsableCommand {
     var onConflict: ConflictPolicy?
     @Flag(help: "Leave the recognised text out of PDFs (typed text stays searchable).") var noTextLayer = false
     @Option(help: "The author recorded in PDFs.") var author: String?
+    @Option(help: ArgumentHelp("Append the notes to the daily notes of this Obsidian vault instead (see above).", valueName: "dir"),
+            completion: .directory)
+    var obsidianVault: String?
     @OptionGroup var json: OutputOptions
 
     func validate() throws {
+        if catalog != nil && obsidianVault != nil { throw ValidationError("--catalog and --obsidian-vault are two different outputs; choose one") }
         if catalog != nil {
             let ignored = [(format != nil, "--format"), (scale != nil, "--scale"), (zip != nil, "--zip"),
                            (noTextLayer, "--no-text-layer"), (author != nil, "--author")].filter(\.0).map(\.1)
@@ -62,6 +80,13 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("choose notes: NOTE…, --notebook, --tag, --query or --all")
         }
         if zip != nil && output != nil { throw ValidationError("--zip and -o both name the output; choose one") }
+        if obsidianVault != nil {
+            let others = [(format != nil, "--format"), (zip != nil, "--zip"), (output != nil, "-o"), (onConflict != nil, "--on-conflict"),
+                          (noTextLayer, "--no-text-layer"), (author != nil, "--author")].filter(\.0).map(\.1)
+            if !others.isEmpty {
+                throw ValidationError("--obsidian-vault writes Markdown and PNG into the vault's daily notes; \(others.joined(separator: ", ")) do not apply")
+            }
+        }
     }
 
     func run() throws {
@@ -70,6 +95,7 @@ struct ExportCommand: ParsableCommand {
         if let catalog { return try writeCatalog(catalog, library: library, index: index) }
         let selected = try select(in: library, index: index)
         guard !selected.isEmpty else { throw ValidationError("no notes match") }
+        if let obsidianVault { return try push(selected, library: library, index: index, vault: obsidianVault) }
 
         var exporter = Exporter(library: library, index: index, format: format ?? .pdf)
         exporter.scale = Double(scale ?? 1)
@@ -163,6 +189,30 @@ struct ExportCommand: ParsableCommand {
     @Sendable private static func askToOverwrite(_ path: String) -> Bool {
         FileHandle.standardError.write(Data("\(path) exists. Overwrite? [y/N] ".utf8))
         return readLine()?.lowercased().hasPrefix("y") ?? false
+    }
+
+    /// Appends the notes to the daily notes of the vault at `vault` (``ObsidianPush``).
+    private func push(_ notes: [StoredNote], library: Library, index: SearchIndex, vault: String) throws {
+        var push = ObsidianPush(library: library, index: index, vault: URL(fileURLWithPath: vault, isDirectory: true))
+        push.scale = Double(scale ?? 1)
+        let progress = Progress(total: notes.count, label: "pushing")
+        let report = try push.run(notes) { done, _ in progress.update(done) }
+        progress.finish()
+        for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
+        if json.json {
+            try printJSON(report)
+        } else {
+            for daily in report.dailyNotes {
+                var parts: [String] = []
+                if !daily.added.isEmpty { parts.append("added \(daily.added.count) note\(daily.added.count == 1 ? "" : "s")") }
+                if !daily.updated.isEmpty { parts.append("updated \(daily.updated.count)") }
+                print("\(daily.path): \(parts.joined(separator: ", "))\(daily.created ? " (new daily note)" : "")")
+            }
+            if !report.unchanged.isEmpty {
+                print("\(report.unchanged.count) note\(report.unchanged.count == 1 ? "" : "s") already pushed and unchanged")
+            }
+        }
+        if !report.failed.isEmpty { throw ExitCode.failure }
     }
 
     /// The notes the arguments select: named notes plus, with filters, the notes passing every filter.
