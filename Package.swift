@@ -82,7 +82,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Release-build benchmarks of the store and the session (`make bench`).
+        // Release-build benchmarks of the store and the session (`make bench`), and the data for the
+        // rendering and export benchmarks (scripts/render-bench.sh, scripts/export-bench.sh).
         .executableTarget(
             name: "inkwell-bench",
             dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "InkSamples", "CCairo", "CPNGWriter"]

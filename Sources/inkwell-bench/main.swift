@@ -8,6 +8,7 @@ import InkStore
 import InkwellKit
 
 if try renderBenchmarkMain(CommandLine.arguments) { exit(0) }
+if try exportLibraryMain(CommandLine.arguments) { exit(0) }
 
 /// Seconds taken by `body`, best of `runs` (the least disturbed run).
 func best(of runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
