@@ -86,7 +86,7 @@ let package = Package(
         // rendering and export benchmarks (scripts/render-bench.sh, scripts/export-bench.sh).
         .executableTarget(
             name: "inkwell-bench",
-            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "InkSamples", "CCairo", "CPNGWriter"]
+            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "InkFont", "InkSamples", "CCairo", "CPNGWriter"]
         ),
         // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh).
         .executableTarget(

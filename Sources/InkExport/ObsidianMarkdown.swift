@@ -1,4 +1,5 @@
 import Foundation
+import InkText
 
 /// Recognised handwriting and titles as Obsidian Markdown that means what was written and nothing
 /// more: hashtags stay tags (`#q3-plan`), task markers at the start of a line stay tasks
@@ -47,6 +48,36 @@ public enum ObsidianMarkdown {
             lines.append(converted)
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// A note's typed text (Markdown the user typed) as written, except what would break out of
+    /// its section: headings go two levels down, below the section's own (`# Plan` becomes
+    /// `### Plan`, an underlined heading becomes `###` or `####`), and a code block left open is
+    /// closed, so it cannot swallow the rest of the daily note. Blank lines at the end are dropped.
+    public static func typed(_ typed: TypedText) -> [String] {
+        var lines: [String] = []
+        var openFence: String?
+        for (index, line) in typed.lines.enumerated() {
+            switch line.kind {
+            case .heading(let level):
+                let text = line.text.drop(while: { $0 == " " })
+                let underlined = index + 1 < typed.lines.count && typed.lines[index + 1].kind == .headingUnderline
+                let hashes = String(repeating: "#", count: min(6, level + 2))
+                lines.append(underlined ? hashes + " " + text.trimmingCharacters(in: .whitespaces)
+                                        : hashes + text.drop(while: { $0 == "#" }))
+            case .headingUnderline:
+                continue
+            case .codeFence:
+                let fence = String(line.text.drop(while: { $0 == " " }).prefix(while: { $0 == "`" || $0 == "~" }))
+                openFence = openFence == nil ? fence : nil
+                lines.append(line.text)
+            default:
+                lines.append(line.text)
+            }
+        }
+        if let openFence { lines.append(openFence) }
+        while lines.last?.allSatisfy({ $0 == " " || $0 == "\t" }) == true { lines.removeLast() }
         return lines
     }
 

@@ -3,6 +3,7 @@ import InkCore
 import InkIndex
 import InkRender
 import InkStore
+import InkText
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -124,8 +125,9 @@ public struct ObsidianPush: Sendable {
         let texts = try index?.pageTexts(of: note.id) ?? [:]
         let pageHashes = pages.map { ObsidianPush.padded(ContentHash.of(page: $0)) }
         let pageTexts = pages.map { texts[$0.id] ?? "" }
+        let typed = try library.typedText(of: stored)
         let hash = ObsidianPush.contentHash(title: note.title, notebook: stored.notebook, tags: note.tags,
-                                            pages: Array(zip(pageHashes, pageTexts)))
+                                            pages: Array(zip(pageHashes, pageTexts)), typed: typed.text)
         let previous = journal.latest[note.id]
         if previous?.hash == hash { return nil }
         let dailyNote = try settings.dailyNote(for: note.created, timeZone: timeZone)
@@ -138,11 +140,11 @@ public struct ObsidianPush: Sendable {
         }
         let kind: PushRecord.Kind = previous == nil ? .added : .updated
         return Section(stored: stored, kind: kind, hash: hash, dailyNote: dailyNote, images: images,
-                       lines: lines(stored, kind: kind, dailyNote: dailyNote, texts: pageTexts, images: images.map(\.path)))
+                       lines: lines(stored, kind: kind, texts: pageTexts, images: images.map(\.path), typed: typed))
     }
 
     /// The Markdown of a note's section.
-    func lines(_ stored: StoredNote, kind: PushRecord.Kind, dailyNote: String, texts: [String], images: [String]) -> [String] {
+    func lines(_ stored: StoredNote, kind: PushRecord.Kind, texts: [String], images: [String], typed: TypedText) -> [String] {
         let note = stored.note
         var heading = "## " + ObsidianMarkdown.inline(note.title)
         if kind == .updated {
@@ -159,6 +161,8 @@ public struct ObsidianPush: Sendable {
             if !markdown.isEmpty { lines += [""] + markdown }
             lines += ["", "![[\(image)]]"]
         }
+        let typedLines = ObsidianMarkdown.typed(typed)
+        if !typedLines.isEmpty { lines += [""] + typedLines }
         return lines
     }
 
@@ -174,12 +178,14 @@ public struct ObsidianPush: Sendable {
         return withDate ? day(date) + " " + time : time
     }
 
-    /// What decides whether a note changed since it was pushed: its title, notebook, tags, and each
-    /// page's strokes (canonical content hash) and recognised text. Not the Markdown itself, so a
-    /// different time zone or a newer inkwell does not push everything again.
-    static func contentHash(title: String, notebook: NotebookPath, tags: Set<Tag>, pages: [(hash: String, text: String)]) -> String {
+    /// What decides whether a note changed since it was pushed: its title, notebook, tags, each
+    /// page's strokes (canonical content hash) and recognised text, and its typed text. Not the
+    /// Markdown itself, so a different time zone or a newer inkwell does not push everything again.
+    static func contentHash(title: String, notebook: NotebookPath, tags: Set<Tag>, pages: [(hash: String, text: String)],
+                            typed: String) -> String {
         var text = "inkwell obsidian push 1\n\(title)\n\(notebook)\n\(tags.sorted().map(\.name).joined(separator: " "))\n"
         for page in pages { text += page.hash + "\n" + page.text + "\n\u{1E}" }
+        text += typed
         return hex(ContentHash.of(Array(text.utf8)))
     }
 

@@ -5,6 +5,7 @@
 //   inkwell-bench make-export-library DIR [--notes N] [--pages P] [--sentences S] [--xopp K]
 import Foundation
 import InkCore
+import InkFont
 import InkSamples
 import InkStore
 

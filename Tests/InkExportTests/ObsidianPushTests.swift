@@ -149,6 +149,21 @@ struct ObsidianPushTests {
         #expect(try v.text("2026-03-02.md") == updated)
     }
 
+    @Test("typed text goes in as written, its headings below the section's and an open code block closed; a change is an update")
+    func typedText() throws {
+        let v = try VaultFixture()
+        let plan = try v.note("Plan", created: "2026-03-02T09:00:00Z")
+        try v.library.setTypedText("# Agenda\n- [ ] call Sam #work\n- [?] *maybe* [[Budget]]\nUnderlined\n---\n```swift\nlet x = 1\n", of: plan.note.id)
+        _ = try v.push()
+        let daily = try v.text("2026-03-02.md")
+        #expect(daily.hasSuffix("]]\n\n### Agenda\n- [ ] call Sam #work\n- [?] *maybe* [[Budget]]\n#### Underlined\n```swift\nlet x = 1\n```\n"), "\(daily)")
+        #expect(daily.contains("inkwell · Inbox · 09:00 · #work\n"))
+
+        try v.library.appendTypedText("- [x] done", to: plan.note.id)
+        #expect(try v.push().dailyNotes.first?.updated == [plan.note.id])
+        #expect(try v.text("2026-03-02.md").hasSuffix("let x = 1\n- [x] done\n```\n"))
+    }
+
     @Test("the user's own text in a daily note survives byte for byte, CRLF and all")
     func userTextSurvives() throws {
         let v = try VaultFixture()
