@@ -19,9 +19,12 @@ release: deps
 demo: release
 	./scripts/demo.sh "$(INKWELL)" "$(DEMO_LIBRARY)"
 
+# Tests write libraries, exports and samples under a temporary folder of their own, removed
+# afterwards whatever the outcome, so repeated runs do not pile folders up in /tmp.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") && \
+	  TMPDIR="$$tmp" $(SWIFT) test --skip-build; status=$$?; rm -rf "$$tmp"; exit $$status
 
 bench: release
 	./scripts/bench.sh
