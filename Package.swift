@@ -66,8 +66,8 @@ let package = Package(
         ),
         // Decoders of recorded pen input: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip).
         .target(name: "InkInterchange", dependencies: ["InkCore", "CZlib", "CZip"]),
-        // The engine façade: runs the session against the store (import, replay).
-        .target(name: "InkwellKit", dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange"]),
+        // The engine façade: runs the session against the store (import, replay), recognising what it asks for.
+        .target(name: "InkwellKit", dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkRecognize"]),
         // The command line: argument parsing and output only.
         .executableTarget(
             name: "inkwell",
@@ -141,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellKitTests",
-            dependencies: ["InkwellKit", "InkStore", "InkInterchange"]
+            dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize"]
         ),
         .testTarget(
             name: "InkwellCLITests",

@@ -142,7 +142,7 @@ public struct Indexer: Sendable {
             try Row.fetchOne(db, sql: "SELECT status, file_signature, content_hash FROM page WHERE id = ?", arguments: [pageID.rawValue])
         }
         let signature = FileSignature.of(url)
-        if let known, known["status"] == PageStatus.recognised.rawValue, known["file_signature"] == signature {
+        if let known, known["status"] == PageStatus.recognised.rawValue, (known["file_signature"] as String?) == signature {
             return nil
         }
         let decoded: DecodedPage
@@ -155,7 +155,7 @@ public struct Indexer: Sendable {
             throw PageUnreadable(reason: "\(StoreError.damagedPage(url, damage)) (see `inkwell check`; `inkwell compact --salvage` keeps what survives)")
         }
         let hash = ContentHash.of(page: decoded.page)
-        if let known, known["status"] == PageStatus.recognised.rawValue, known["content_hash"] == hash {
+        if let known, known["status"] == PageStatus.recognised.rawValue, (known["content_hash"] as String?) == hash {
             try index.database.write { db in
                 try db.execute(sql: "UPDATE page SET file_signature = ? WHERE id = ?", arguments: [signature, pageID.rawValue])
             }
@@ -202,21 +202,7 @@ public struct Indexer: Sendable {
 
     private func record(_ recognition: PageRecognition, for item: WorkItem) throws {
         try index.database.write { db in
-            let pageID = item.page.id.rawValue
-            try db.execute(sql: """
-                UPDATE page SET status = 'recognised', file_signature = ?, content_hash = ?, text = ?, hashtags = ?,
-                    error = NULL, recognised_at = ?, worker = NULL, started_at = NULL WHERE id = ?
-                """, arguments: [item.signature, item.hash, recognition.text,
-                                 recognition.hashtags.map(\.name).joined(separator: " "),
-                                 Date().timeIntervalSince1970, pageID])
-            try db.execute(sql: "DELETE FROM word WHERE page_id = ?", arguments: [pageID])
-            for (position, word) in recognition.words.enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO word (page_id, position, line, text, min_x, min_y, max_x, max_y, confidence)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [pageID, position, word.line, word.text, word.box.minX, word.box.minY,
-                                     word.box.maxX, word.box.maxY, Double(word.confidence)])
-            }
+            try index.store(recognition, page: item.page.id, signature: item.signature, hash: item.hash, db)
             try SearchIndex.rewriteSearchRows(db, noteID: item.note.note.id.rawValue)
         }
     }

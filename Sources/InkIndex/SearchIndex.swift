@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import InkCore
+import InkRecognize
 import InkStore
 
 /// The search index of a library: `index.sqlite` beside the notebooks, SQLite with FTS5 through GRDB.
@@ -231,6 +232,45 @@ extension SearchIndex {
                     line: row["line"], confidence: row["confidence"]))
             }
             return words
+        }
+    }
+}
+
+extension SearchIndex {
+    /// Keeps what recognition read on pages of `stored` outside the indexing job (an import does
+    /// this). Each result is filed under the content hash of the page it was read from, so
+    /// ``Indexer`` skips the page for as long as its content stays that; a page whose file has
+    /// changed since is read again by the next run.
+    public func record(_ recognised: [(page: Page, recognition: PageRecognition)], of stored: StoredNote, in library: Library) throws {
+        try sync([stored], library: library, complete: false)
+        try database.write { db in
+            for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
+                let hash = ContentHash.of(page: page)
+                // The signature first: if the file changes after it is taken, the next run sees a new one.
+                let url = library.pageURL(page.id, in: stored.folder)
+                let signature = FileSignature.of(url)
+                let onDisk = try? library.readPage(url, id: page.id)
+                let matches = onDisk.map { !$0.isDamaged && ContentHash.of(page: $0.page) == hash } ?? false
+                try store(recognition, page: page.id, signature: matches ? signature : nil, hash: hash, db)
+            }
+            try SearchIndex.rewriteSearchRows(db, noteID: stored.note.id.rawValue)
+        }
+    }
+
+    /// Files one page's recognition: its text, hashtags and words, under the content it was read from.
+    func store(_ recognition: PageRecognition, page: PageID, signature: String?, hash: String, _ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE page SET status = 'recognised', file_signature = ?, content_hash = ?, text = ?, hashtags = ?,
+                error = NULL, recognised_at = ?, worker = NULL, started_at = NULL WHERE id = ?
+            """, arguments: [signature, hash, recognition.text, recognition.hashtags.map(\.name).joined(separator: " "),
+                             Date().timeIntervalSince1970, page.rawValue])
+        try db.execute(sql: "DELETE FROM word WHERE page_id = ?", arguments: [page.rawValue])
+        for (position, word) in recognition.words.enumerated() {
+            try db.execute(sql: """
+                INSERT INTO word (page_id, position, line, text, min_x, min_y, max_x, max_y, confidence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [page.rawValue, position, word.line, word.text, word.box.minX, word.box.minY,
+                                 word.box.maxX, word.box.maxY, Double(word.confidence)])
         }
     }
 }

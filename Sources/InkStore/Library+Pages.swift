@@ -84,6 +84,14 @@ public struct StagedNote: Sendable {
         note.title = try Library.validTitle(note.title)
         try NoteFolderWriter(folder: folder).writeMetadata(note)
     }
+
+    /// One page as staged so far, read back from its file (exactly what the commit will move in).
+    public func page(_ id: PageID) throws -> Page {
+        let url = folder.appendingPathComponent(id.rawValue + Library.pageSuffix)
+        let decoded = try DurableFile.read(url).withUnsafeBytes { PageCodec.decode($0, fallbackID: id) }
+        if let problem = decoded.problems.first(where: \.isDamage) { throw StoreError.damagedPage(url, problem) }
+        return decoded.page
+    }
 }
 
 extension Library {

@@ -300,7 +300,8 @@ public final class DropFolder {
             let pages = (try? library.pages(of: note)) ?? []
             return ImportedNote(id: note.note.id, title: note.note.title, notebook: note.notebook.description,
                                 pages: note.note.pages.count, strokes: pages.reduce(0) { $0 + $1.strokes.count },
-                                points: pages.reduce(0) { $0 + $1.pointCount })
+                                points: pages.reduce(0) { $0 + $1.pointCount }, tags: note.note.tags.sorted().map(\.name),
+                                recognised: 0)
         }
         return event
     }

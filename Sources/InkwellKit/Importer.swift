@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 import InkInterchange
+import InkRecognize
 import InkStore
 
 /// What one imported note became.
@@ -11,12 +12,43 @@ public struct ImportedNote: Sendable, Codable, Equatable {
     public var pages: Int
     public var strokes: Int
     public var points: Int
+    /// The note's tags, with the hashtags recognised during the import.
+    public var tags: [String]
+    /// Pages recognised during the import.
+    public var recognised: Int
 }
 
 /// What an import did: the files imported and, for each file that was not, why.
 public struct ImportReport: Sendable, Codable, Equatable {
     public var imported: [ImportedFile] = []
     public var failures: [String] = []
+    /// Pages that could not be recognised, and why (the notes are imported; `inkwell index` tries again).
+    public var recognitionFailures: [String] = []
+}
+
+/// Handwriting recognition during an import, as the editor session asks for it after its saves.
+public struct ImportRecognition: Sendable {
+    /// Pages recognised at once, on background threads.
+    public var jobs: Int
+    /// Makes one recogniser per worker thread, given the tags the library and the recordings already
+    /// have (recognised hashtags are matched against them).
+    public var makeRecognizer: @Sendable (_ knownTags: Set<Tag>) throws -> any PageRecognizer
+    /// Keeps what was read on the pages of a note just committed (the search index). A failure here
+    /// is reported and loses nothing but the time spent: `inkwell index` reads the pages again.
+    public var keep: @Sendable (_ note: StoredNote, _ pages: [RecognisedPage]) throws -> Void
+
+    public init(jobs: Int, makeRecognizer: @escaping @Sendable (_ knownTags: Set<Tag>) throws -> any PageRecognizer,
+                keep: @escaping @Sendable (_ note: StoredNote, _ pages: [RecognisedPage]) throws -> Void) {
+        self.jobs = jobs
+        self.makeRecognizer = makeRecognizer
+        self.keep = keep
+    }
+}
+
+/// A page recognised during an import: the content it was read from (as committed) and what was found.
+public struct RecognisedPage: Sendable {
+    public var page: Page
+    public var recognition: PageRecognition
 }
 
 /// What one file became.
@@ -38,6 +70,8 @@ public struct Importer {
     public var title: String?
     /// The source the imported notes keep (default: ``source(ofFormat:)``, e.g. `import:rm`).
     public var source: String?
+    /// Recognise the pages the session asks for (nil: leave them to `inkwell index`).
+    public var recognition: ImportRecognition?
 
     public init(library: Library) { self.library = library }
 
@@ -78,31 +112,61 @@ public struct Importer {
     }
 
     /// Imports `files`: decodes all of them first, then replays and commits each file's notes together.
-    /// Unless `keepGoing`, one bad file means nothing is imported. `progress` hears (done, total) while decoding.
+    /// Unless `keepGoing`, one bad file means nothing is imported. `progress` hears (files done, files).
+    ///
+    /// With ``recognition``, a file's pages are read on background threads while the next files are
+    /// replayed; files are committed in order, each once its pages are read and the outcomes handed
+    /// to its notes' sessions.
     public func run(_ files: [URL], replayer: NoteReplayer, keepGoing: Bool,
                     progress: (Int, Int) -> Void = { _, _ in }) -> ImportReport {
         var report = ImportReport()
         var decoded: [(URL, Recording)] = []
-        for (index, file) in files.enumerated() {
+        for file in files {
             do {
                 decoded.append((file, try Importer.decode(file)))
             } catch {
                 report.failures.append(error.description)
             }
-            progress(index + 1, files.count)
         }
         guard report.failures.isEmpty || keepGoing else { return report }
-        for (file, recording) in decoded {
-            do {
-                let staged = try stage(recording, from: file, replayer: replayer)
-                let stored = try library.commit(staged)
-                report.imported.append(ImportedFile(file: file.path, format: recording.format,
-                                                    notes: try stored.map(summary), warnings: recording.warnings))
-            } catch {
-                report.failures.append("\(file.path): \(error)")
-                if !keepGoing { break }
+        var done = files.count - decoded.count
+        progress(done, files.count)
+        let pool = recognition.map { settings in
+            let known = Set((try? library.notes())?.flatMap(\.note.tags) ?? [])
+                .union(decoded.flatMap { $0.1.notes.flatMap(\.tags) })
+            return RecognitionPool(jobs: settings.jobs) { try settings.makeRecognizer(known) }
+        }
+        defer { pool?.close() }
+        // Files replayed and waiting for their pages to be read, in order. Only a few pages are read
+        // ahead, so that memory stays bounded however many files there are. A trace is printed as
+        // the replay goes, so then each file is finished before the next starts.
+        let readAhead = replayer.trace == nil ? 2 * (recognition?.jobs ?? 1) + 2 : 0
+        var waiting: [FileInProgress] = []
+        var stopStaging = false, stopCommitting = false
+        func commit(all: Bool) {
+            while let first = waiting.first, all || first.isReady(pool) || (pool?.outstanding ?? 0) > readAhead {
+                waiting.removeFirst()
+                if stopCommitting || !complete(first, pool: pool, report: &report) {
+                    library.discard(first.notes.map(\.staged))
+                    if !keepGoing { stopCommitting = true }
+                }
+                done += 1
+                progress(done, files.count)
             }
         }
+        for (file, recording) in decoded where !stopStaging && !stopCommitting {
+            do {
+                waiting.append(try start(recording, from: file, replayer: replayer, pool: pool))
+            } catch {
+                report.failures.append("\(file.path): \(error)")
+                // The files before it are still committed, as they were before recognition.
+                stopStaging = !keepGoing
+                done += 1
+                progress(done, files.count)
+            }
+            commit(all: readAhead == 0)
+        }
+        commit(all: true)
         return report
     }
 
@@ -112,23 +176,116 @@ public struct Importer {
         "import:" + (format == RecordingFormat.replayLog.rawValue ? "replay" : format)
     }
 
-    private func summary(of stored: StoredNote) throws -> ImportedNote {
+    /// A note replayed to the end of its recording, its pages submitted for recognition.
+    private struct NoteInProgress {
+        var replay: ReplayInProgress
+        var submitted: [(page: Page, ticket: Int)] = []
+        /// Set once the outcomes are handed to the session and it has left the note.
+        var finished: StagedNote?
+        var recognised: [RecognisedPage] = []
+        /// Pages that could not be read: "page N: reason".
+        var failures: [String] = []
+
+        var staged: StagedNote { finished ?? replay.staged }
+
+        /// Waits for the pages to be read and hands the outcomes to the session, which then lets go.
+        mutating func finish(_ pool: RecognitionPool?) throws {
+            guard finished == nil else { return }
+            var outcomes: [PageID: Result<[Tag], any Error>] = [:]
+            for (page, ticket) in submitted {
+                guard let outcome = pool?.result(ticket) else { continue }
+                switch outcome {
+                case .success(let recognition):
+                    outcomes[page.id] = .success(recognition.hashtags)
+                    recognised.append(RecognisedPage(page: page, recognition: recognition))
+                case .failure(let error):
+                    outcomes[page.id] = .failure(error)
+                    failures.append("page \((replay.staged.note.pages.firstIndex(of: page.id) ?? 0) + 1): \(error)")
+                }
+            }
+            finished = try replay.finish(outcomes)
+        }
+    }
+
+    /// A file whose notes are replayed and wait for recognition.
+    private struct FileInProgress {
+        let file: URL
+        let recording: Recording
+        var notes: [NoteInProgress]
+
+        func isReady(_ pool: RecognitionPool?) -> Bool {
+            guard let pool else { return true }
+            return notes.allSatisfy { $0.finished != nil || $0.submitted.allSatisfy { pool.isDone($0.ticket) } }
+        }
+    }
+
+    /// Replays every note of a file into staged notes and submits the pages their sessions asked to
+    /// recognise. While tracing, each note is finished at once, so that its trace stays together.
+    private func start(_ recording: Recording, from url: URL, replayer: NoteReplayer, pool: RecognitionPool?) throws -> FileInProgress {
+        var notes: [NoteInProgress] = []
+        var current: StagedNote?
+        do {
+            for (index, recorded) in recording.notes.enumerated() {
+                current = try stagedNote(recorded, index: index, of: recording, from: url)
+                var note = NoteInProgress(replay: try replayer.start(recorded, into: current!))
+                current = nil
+                if let pool {
+                    note.submitted = try note.replay.pagesToRecognise.map { id in
+                        let page = try note.replay.staged.page(id)
+                        return (page, pool.submit(page))
+                    }
+                }
+                notes.append(note)
+                if replayer.trace != nil { try notes[notes.count - 1].finish(pool) }
+            }
+            return FileInProgress(file: url, recording: recording, notes: notes)
+        } catch {
+            library.discard(notes.map(\.staged) + (current.map { [$0] } ?? []))
+            throw error
+        }
+    }
+
+    /// Finishes a file's notes, commits them together and keeps what was read on their pages.
+    /// Returns false (with the reason in `report`) when the file could not be committed.
+    private func complete(_ item: FileInProgress, pool: RecognitionPool?, report: inout ImportReport) -> Bool {
+        var notes = item.notes
+        do {
+            for index in notes.indices { try notes[index].finish(pool) }
+            let stored = try library.commit(notes.map(\.staged))
+            report.imported.append(ImportedFile(file: item.file.path, format: item.recording.format,
+                                                notes: try zip(stored, notes).map { try summary(of: $0, recognised: $1.recognised.count) },
+                                                warnings: item.recording.warnings))
+            for (stored, note) in zip(stored, notes) {
+                report.recognitionFailures += note.failures.map { "\(item.file.path): \"\(stored.note.title)\" \($0)" }
+                guard let recognition, !note.recognised.isEmpty else { continue }
+                do {
+                    try recognition.keep(stored, note.recognised)
+                } catch {
+                    report.recognitionFailures.append("\(item.file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
+                }
+            }
+            return true
+        } catch {
+            report.failures.append("\(item.file.path): \(error)")
+            return false
+        }
+    }
+
+    private func summary(of stored: StoredNote, recognised: Int) throws -> ImportedNote {
         let pages = try library.pages(of: stored)
         return ImportedNote(id: stored.note.id, title: stored.note.title, notebook: stored.notebook.description,
                             pages: pages.count, strokes: pages.reduce(0) { $0 + $1.strokes.count },
-                            points: pages.reduce(0) { $0 + $1.pointCount })
+                            points: pages.reduce(0) { $0 + $1.pointCount },
+                            tags: stored.note.tags.sorted().map(\.name), recognised: recognised)
     }
 
-    /// Replays every note of `recording` into staged notes (not yet visible in the library).
+    /// Replays every note of `recording` into staged notes (not yet visible in the library), without
+    /// recognition (the drop folder's import; `inkwell index` recognises them).
     public func stage(_ recording: Recording, from url: URL, replayer: NoteReplayer) throws -> [StagedNote] {
         var staged: [StagedNote] = []
         do {
             for (index, recorded) in recording.notes.enumerated() {
-                let fallback = title ?? url.deletingPathExtension().lastPathComponent
-                let name = recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
-                var note = try library.stage(title: name, in: recorded.notebook ?? notebook,
-                                             created: recorded.created ?? Date(), tags: Set(recorded.tags),
-                                             pinned: recorded.pinned, source: source ?? Importer.source(ofFormat: recording.format))
+                var note = try stagedNote(recorded, index: index, of: recording, from: url)
                 staged.append(note)
                 try replayer.replay(recorded, into: &note)
                 staged[staged.count - 1] = note
@@ -138,5 +295,14 @@ public struct Importer {
             library.discard(staged)
             throw error
         }
+    }
+
+    /// A new staged note for the `index`th note of `recording`, read from `url`.
+    private func stagedNote(_ recorded: RecordedNote, index: Int, of recording: Recording, from url: URL) throws -> StagedNote {
+        let fallback = title ?? url.deletingPathExtension().lastPathComponent
+        let name = recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
+        return try library.stage(title: name, in: recorded.notebook ?? notebook, created: recorded.created ?? Date(),
+                                 tags: Set(recorded.tags), pinned: recorded.pinned,
+                                 source: source ?? Importer.source(ofFormat: recording.format))
     }
 }

@@ -4,7 +4,8 @@ import InkInterchange
 import InkSession
 import InkStore
 
-/// One effect the session asked for during a replay, at its virtual time (`inkwell import --trace`).
+/// One step of a replay at its virtual time (`inkwell import --trace`): an effect the session asked
+/// for, or a recognition outcome handed back to it (`recognitionFinished`, `recognitionFailed`).
 public struct TraceRecord: Sendable, Codable, Equatable {
     /// Seconds since the recording began.
     public var t: Double
@@ -20,6 +21,11 @@ public struct TraceRecord: Sendable, Codable, Equatable {
 /// Replays a recorded note through the editor session in virtual time, carrying out the session's
 /// effects against a staged note: the import produces exactly the pages, saves and tags that live
 /// writing would have. Saves complete instantly in virtual time.
+///
+/// Recognition never holds up the replay: the session's `recognize` requests are collected while it
+/// goes on, and each page is recognised once, from its final content, after the recording ends
+/// (``start(_:into:)`` then ``ReplayInProgress/finish(_:)``); the outcomes come back to the session
+/// as later events, so its rules decide the tags.
 public struct NoteReplayer {
     public var config: SessionConfig
     /// Receives every effect as it happens (nil: no trace).
@@ -31,7 +37,15 @@ public struct NoteReplayer {
     }
 
     /// Replays `recorded` into `staged`, which ends up holding every page the session saved.
+    /// Nothing is recognised (`inkwell index` does that later).
     public func replay(_ recorded: RecordedNote, into staged: inout StagedNote) throws {
+        var replay = try start(recorded, into: staged)
+        staged = try replay.finish([:])
+    }
+
+    /// Replays `recorded` into `staged` up to the end of the recording: every change is saved and the
+    /// note is still open, waiting for the recognition of ``ReplayInProgress/pagesToRecognise``.
+    public func start(_ recorded: RecordedNote, into staged: StagedNote) throws -> ReplayInProgress {
         var run = Run(session: Session(config: config), staged: staged, trace: trace)
         let start = recorded.events.first?.time ?? 0
         try run.send(.enterNote(staged.note.id, tags: staged.note.tags, removedTags: staged.note.removedTags, at: start))
@@ -62,19 +76,55 @@ public struct NoteReplayer {
         }
         let end = (recorded.events.last?.time ?? start) + config.autosaveDelay
         try run.fireTimers(until: end)
-        try run.send(.leaveRequested(at: end))
-        staged = run.staged
-        guard run.left else {
-            throw ImportError(file: staged.note.title, reason: "the session did not let go of the note after saving")
-        }
+        return ReplayInProgress(run: run, end: end)
+    }
+}
+
+/// A replay at the end of its recording: everything is saved into ``staged``, and the session still
+/// has the note open so that recognition results can reach it.
+public struct ReplayInProgress {
+    fileprivate var run: NoteReplayer.Run
+    fileprivate let end: Double
+
+    /// The note as staged so far.
+    public var staged: StagedNote { run.staged }
+
+    /// The pages the session asked to have recognised, each once however many saves asked, in page
+    /// order. Their final content is stored: read it with ``StagedNote/page(_:)``.
+    public var pagesToRecognise: [PageID] {
+        run.staged.note.pages.filter(run.toRecognise.contains)
     }
 
+    /// Hands the session the outcome of each page's recognition (hashtags found, or why it failed),
+    /// at the end of the recording, then leaves the note. Returns the staged note with every tag the
+    /// session gave it.
+    public mutating func finish(_ outcomes: [PageID: Result<[Tag], any Error>]) throws -> StagedNote {
+        for page in pagesToRecognise {
+            guard let outcome = outcomes[page] else { continue }
+            switch outcome {
+            case .success(let hashtags):
+                try run.send(.recognitionFinished(page, hashtags: hashtags, at: end))
+            case .failure(let error):
+                try run.send(.recognitionFailed(page, reason: "\(error)", at: end))
+            }
+        }
+        try run.send(.leaveRequested(at: end))
+        guard run.left else {
+            throw ImportError(file: run.staged.note.title, reason: "the session did not let go of the note after saving")
+        }
+        return run.staged
+    }
+}
+
+extension NoteReplayer {
     /// The shell around one replay: sends events, carries out effects, feeds outcomes back.
-    private struct Run {
+    fileprivate struct Run {
         var session: Session
         var staged: StagedNote
         let trace: (@Sendable (TraceRecord) -> Void)?
         var pageNumbers: [PageID: Int] = [:]
+        /// Pages the session asked to recognise since the replay began.
+        var toRecognise: Set<PageID> = []
         var left = false
         var start: Double?
 
@@ -86,6 +136,14 @@ public struct NoteReplayer {
 
         mutating func send(_ event: SessionEvent) throws {
             if start == nil { start = event.at }
+            switch event {
+            case let .recognitionFinished(page, hashtags, at):
+                record(at - (start ?? at), "recognitionFinished", pages: [page], tags: hashtags.map(\.name))
+            case let .recognitionFailed(page, reason, at):
+                record(at - (start ?? at), "recognitionFailed", pages: [page], message: reason)
+            default:
+                break
+            }
             var queue = session.send(event)[...]
             while let effect = queue.popFirst() {
                 let now = session.state.clock ?? event.at
@@ -109,7 +167,8 @@ public struct NoteReplayer {
                        removed: request.pages.reduce(0) { $0 + $1.removedStrokeIDs.count })
                 return session.send(.saveFinished(request.id, at: now))
             case .recognize(_, let pages):
-                // Recognition is not part of import yet; the pages are recognised by `inkwell index`.
+                // Noted, not done now: each page is recognised once, from its final content, after the recording.
+                toRecognise.formUnion(pages)
                 record(t, "recognize", pages: pages)
             case .updateTags(_, let tags):
                 try staged.update { $0.tags = tags }

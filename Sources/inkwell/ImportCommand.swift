@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import InkCore
+import InkIndex
 import InkInterchange
+import InkRecognize
 import InkStore
 import InkwellKit
 
@@ -16,6 +18,11 @@ struct ImportCommand: ParsableCommand {
             The format is recognised by content. Every file is decoded before anything is written: if any \
             file is bad, nothing is imported (unless --keep-going) and the error names the file, the line \
             and the reason.
+
+            As in the editor, the handwriting of every page saved is recognised (once per page, from its \
+            final content, on --jobs background threads): hashtags become tags of the note, except tags \
+            removed by hand, and the text goes into the search index, so `inkwell index` has nothing left \
+            to do for these pages. That costs about 0.3 s a page; --no-recognize leaves it to `inkwell index`.
             """
     )
 
@@ -25,10 +32,13 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Title for notes whose recording names none (default: the file name).") var title: String?
     @Flag(help: "Print the session's effects as JSON Lines with their virtual times.") var trace = false
     @Flag(help: "Import the files that are good and report the others.") var keepGoing = false
+    @Flag(inversion: .prefixedNo, help: "Recognise the handwriting as it is imported (hashtags become tags).") var recognize = true
+    @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if trace && output.json { throw ValidationError("--trace and --json both write to standard output; choose one") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
@@ -36,20 +46,35 @@ struct ImportCommand: ParsableCommand {
         var importer = Importer(library: library)
         importer.notebook = try notebookPath(notebook)
         importer.title = title
+        if recognize {
+            let index = IndexOnFirstUse(library: library)
+            importer.recognition = ImportRecognition(jobs: jobs, makeRecognizer: { known in
+                try TesseractRecognizer(knownTags: known)
+            }, keep: { note, pages in
+                try index.open().record(pages.map { ($0.page, $0.recognition) }, of: note, in: library)
+            })
+        }
         let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })
         guard !files.isEmpty else { throw ValidationError("no recordings found in \(paths.joined(separator: ", "))") }
 
         let replayer = NoteReplayer(trace: trace ? printTraceRecord : nil)
-        let progress = Progress(total: files.count, label: "importing")
+        let progress = Progress(total: files.count, label: recognize ? "importing and recognising" : "importing")
         let report = importer.run(files, replayer: replayer, keepGoing: keepGoing) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failures { printError("error: \(failure)") }
         for warning in report.imported.flatMap({ $0.warnings }) { printError("warning: \(warning)") }
+        for failure in report.recognitionFailures.prefix(5) {
+            printError("warning: not recognised (`inkwell index` tries again): \(failure)")
+        }
+        if report.recognitionFailures.count > 5 {
+            printError("warning: \(report.recognitionFailures.count - 5) more pages not recognised")
+        }
         if output.json {
             try printJSON(report)
         } else if !trace {
             for note in report.imported.flatMap({ $0.notes }) {
-                print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(note.pages) page\(note.pages == 1 ? "" : "s"), \(note.strokes) strokes, \(note.points) points")
+                let tags = note.tags.isEmpty ? "" : "; tags " + note.tags.map { "#" + $0 }.joined(separator: " ")
+                print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(note.pages) page\(note.pages == 1 ? "" : "s"), \(note.strokes) strokes, \(note.points) points\(tags)")
             }
             if !report.failures.isEmpty && report.imported.isEmpty {
                 printError("nothing imported: \(report.failures.count) of \(files.count) file\(files.count == 1 ? "" : "s") failed")
@@ -64,4 +89,23 @@ struct ImportCommand: ParsableCommand {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     if let line = try? encoder.encode(record) { print(String(decoding: line, as: UTF8.self)) }
+}
+
+/// The library's search index, opened (or created) only when there is something to keep in it, so
+/// that an import refused for bad input leaves the library exactly as it was.
+private final class IndexOnFirstUse: @unchecked Sendable {
+    let library: Library
+    private var index: SearchIndex?
+    private let lock = NSLock()
+
+    init(library: Library) { self.library = library }
+
+    func open() throws -> SearchIndex {
+        try lock.withLock {
+            if let index { return index }
+            let opened = try SearchIndex(library: library)
+            index = opened
+            return opened
+        }
+    }
 }

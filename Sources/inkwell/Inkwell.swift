@@ -10,8 +10,9 @@ struct Inkwell: ParsableCommand {
     /// Tesseract's OpenMP reads OMP_THREAD_LIMIT once, when the library loads; unset, recognition is
     /// 2–7× slower on a busy machine. Commands that recognise run the program again with it set.
     static func main() {
-        let recognising: Set<String> = ["index", "convert"]
+        let recognising: Set<String> = ["index", "convert", "import"]
         if CommandLine.arguments.count > 1, recognising.contains(CommandLine.arguments[1]),
+           !CommandLine.arguments.contains("--no-recognize"),
            ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil {
             setenv("OMP_THREAD_LIMIT", "1", 1)
             let arguments = CommandLine.unsafeArgv

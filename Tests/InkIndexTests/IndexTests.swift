@@ -90,6 +90,30 @@ struct IndexTests {
         #expect(recognizer.calls == 3)
     }
 
+    @Test("text recognised elsewhere (an import) is searchable at once and the job skips those pages until they change")
+    func recordedElsewhere() throws {
+        let fixture = try Fixture()
+        let note = try fixture.note("Planning", keys: [1, 4])
+        let pages = try fixture.library.pages(of: note)
+        let elsewhere = ScriptedRecognizer(texts: texts)
+        try fixture.index.record(try pages.map { ($0, try elsewhere.recognize($0)) }, of: note, in: fixture.library)
+        #expect(try fixture.index.search(SearchQuery(text: "minutes")).map(\.title) == ["Planning"])
+
+        let recognizer = ScriptedRecognizer(texts: texts)
+        let first = try fixture.indexer(recognizer).run()
+        #expect(first.recognised == 0 && first.unchanged == 2 && recognizer.calls == 0)
+        let extra = Stroke(id: StrokeID(2), points: [InkPoint(x: 700, y: 700)])
+        try fixture.library.save([PageChange(pageID: note.note.pages[1], isNewPage: false, added: [extra])], to: note.note.id)
+        #expect(try fixture.indexer(recognizer).run().recognised == 1)
+
+        // A result for content the page no longer holds is kept under that content: the job reads the page again.
+        let other = try fixture.note("Shopping", keys: [2])
+        var stale = try fixture.library.pages(of: other)[0]
+        stale.strokes.removeAll()
+        try fixture.index.record([(stale, try elsewhere.recognize(stale))], of: other, in: fixture.library)
+        #expect(try fixture.indexer(recognizer).run().recognised == 1)
+    }
+
     @Test("a changed page is recognised again; a compacted but unchanged one is not")
     func changedPages() throws {
         let fixture = try Fixture()

@@ -5,7 +5,7 @@ import Testing
 struct ImportTests {
     let cli = CLI()
 
-    @Test("a replay log becomes a note with its pages, strokes and tags")
+    @Test("a replay log becomes a note with its pages, strokes and tags; with --no-recognize its pages wait for `inkwell index`")
     func importReplayLog() throws {
         try cli.ok(["init"])
         let log = ([
@@ -15,7 +15,7 @@ struct ImportTests {
         ] + strokeLines(at: 0) + strokeLines(at: 1, y: 400)
           + [line(["type": "page"])] + strokeLines(at: 2, points: 5)).joined(separator: "\n")
         let path = try cli.write("standup.jsonl", log)
-        let report = try cli.json(["import", path]) as! [String: Any]
+        let report = try cli.json(["import", path, "--no-recognize"]) as! [String: Any]
         let notes = (report["imported"] as! [[String: Any]])[0]["notes"] as! [[String: Any]]
         #expect(notes.count == 1)
         #expect(notes[0]["title"] as? String == "Standup")

@@ -15,7 +15,7 @@ struct IndexCommandTests {
     @Test("indexing recognises the samples, hashtags become tags, search finds words, and a second run does nothing")
     func indexSamples() throws {
         try cli.ok(["init"])
-        try cli.ok(["import", samplesFolder.appendingPathComponent("sprint-retro-hashtags.jsonl").path,
+        try cli.ok(["import", "--no-recognize", samplesFolder.appendingPathComponent("sprint-retro-hashtags.jsonl").path,
                     samplesFolder.appendingPathComponent("weekly-planning-print-clean.jsonl").path])
         let first = try cli.json(["index", "--jobs", "2"]) as! [String: Any]
         #expect(first["recognised"] as? Int == 2 && (first["failed"] as? [Any])?.isEmpty == true)
@@ -37,7 +37,7 @@ struct IndexCommandTests {
     func killAndResume() throws {
         try cli.ok(["init"])
         let samples = try FileManager.default.contentsOfDirectory(atPath: samplesFolder.path).filter { $0.hasSuffix(".jsonl") }
-        try cli.ok(["import"] + samples.map { samplesFolder.appendingPathComponent($0).path })
+        try cli.ok(["import", "--no-recognize"] + samples.map { samplesFolder.appendingPathComponent($0).path })
         let total = (try cli.json(["stats"]) as! [String: Any])["library"] as! [String: Any]
         let pages = total["pages"] as! Int
 
@@ -67,5 +67,47 @@ struct IndexCommandTests {
         #expect(resumed["recognised"] as? Int == pages - before)
         #expect(resumed["unchanged"] as? Int == before)
         #expect(((try cli.json(["stats"]) as! [String: Any])["recognition"] as! [String: Int])["recognised"] == pages)
+    }
+
+    @Test("import recognises what it saves: a written hashtag becomes a tag, the words are searchable at once, and `inkwell index` has nothing left to do")
+    func importRecognises() throws {
+        try cli.ok(["init"])
+        let samples = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-samples")
+        try cli.ok(["sample", "-o", samples.path, "--topic", "errands", "--style", "print", "--jitter", "none",
+                    "--sentences", "2", "--hashtags", "1", "--seed", "4", "--name", "note",
+                    "--fonts", samplesFolder.appendingPathComponent("../fonts").standardizedFileURL.path])
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: samples.appendingPathComponent("note.truth.json"))) as! [String: Any]
+        let page = (truth["pages"] as! [[String: Any]])[0]
+        let hashtag = (page["hashtags"] as! [String])[0]
+        let report = try cli.json(["import", samples.appendingPathComponent("note.jsonl").path]) as! [String: Any]
+        let imported = ((report["imported"] as! [[String: Any]])[0]["notes"] as! [[String: Any]])[0]
+        #expect(imported["tags"] as? [String] == [hashtag])
+        #expect(imported["recognised"] as? Int == 1)
+        #expect((try cli.json(["note", "list", "--tag", hashtag]) as! [[String: Any]]).count == 1)
+
+        let word = ((page["lines"] as! [[String: Any]])[1]["text"] as! String).split(separator: " ")
+            .map(String.init).filter { $0.count >= 5 && !$0.hasPrefix("#") }.first!
+        let hits = try cli.json(["search", word]) as! [[String: Any]]
+        #expect(hits.first?["pages"] as? [Int] == [1], "\(word): \(hits)")
+
+        let index = try cli.json(["index"]) as! [String: Any]
+        #expect(index["recognised"] as? Int == 0 && index["unchanged"] as? Int == 1)
+        #expect(((try cli.json(["stats"]) as! [String: Any])["recognition"] as! [String: Int])["recognised"] == 1)
+    }
+
+    @Test("--trace shows every autosave asking for recognition, and each page read once, after the last save")
+    func traceRecognition() throws {
+        try cli.ok(["init"])
+        // Page 1 saved twice (strokes 10 s apart); page 2, added at the second stroke's end, saved with
+        // it (empty) and again with its stroke.
+        let log = (strokeLines(at: 0) + strokeLines(at: 10) + [line(["type": "page"])] + strokeLines(at: 20))
+            .joined(separator: "\n")
+        let output = try cli.ok(["import", try cli.write("bursts.jsonl", log), "--trace"])
+        let records = output.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let effects = records.map { $0["effect"] as! String }
+        #expect(records.filter { $0["effect"] as? String == "recognize" }.map { $0["pages"] as! [Int] } == [[1], [1, 2], [2]])
+        #expect(records.filter { $0["effect"] as? String == "recognitionFinished" }.map { $0["pages"] as! [Int] } == [[1], [2]])
+        #expect(effects.lastIndex(of: "save")! < effects.firstIndex(of: "recognitionFinished")!)
+        #expect(effects.last == "leave")
     }
 }
