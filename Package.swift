@@ -82,11 +82,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Release-build benchmarks of the store and the session (`make bench`), and the data for the
-        // rendering and export benchmarks (scripts/render-bench.sh, scripts/export-bench.sh).
+        // Release-build benchmarks of the store, the session, the indexing job and search (`make bench`),
+        // and the data for the rendering and export benchmarks (scripts/render-bench.sh, scripts/export-bench.sh).
         .executableTarget(
             name: "inkwell-bench",
-            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "InkFont", "InkSamples", "CCairo", "CPNGWriter"]
+            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "InkFont", "InkSamples",
+                           "InkRecognize", "InkIndex", "CCairo", "CPNGWriter"]
         ),
         // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh).
         .executableTarget(
@@ -132,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkIndexTests",
-            dependencies: ["InkIndex", "InkStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["InkIndex", "InkStore", "InkRecognize", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "InkInterchangeTests",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job, end to end on the samples: a fresh library, import every sample recording through
-# the editor session, index the handwriting, search it, and export everything.
+# the editor session (which recognises the handwriting it saves: hashtags become tags), search it,
+# and export everything.
 # Usage: demo.sh INKWELL_BINARY LIBRARY_FOLDER (exports go to LIBRARY_FOLDER-export/)
 set -euo pipefail
 inkwell="$1"
@@ -16,7 +17,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "inkwell init"
 "$inkwell" init
-step "inkwell import Samples/"
+step "inkwell import Samples/ (handwriting recognised as the session saves it; hashtags become tags)"
 "$inkwell" import Samples/
 step "inkwell notebook list"
 "$inkwell" notebook list
@@ -26,8 +27,12 @@ step "inkwell stats"
 "$inkwell" stats
 step "inkwell check"
 "$inkwell" check
-step "inkwell index (handwriting recognition; hashtags become tags)"
+step "inkwell index (nothing left to recognise: the import filed every page's text)"
 "$inkwell" index
+step "inkwell import --trace (one sample, into a scratch library): each autosave asks for recognition; each page is read once, after the last save"
+rm -rf "$library-trace"
+"$inkwell" import --trace --library "$library-trace" Samples/sprint-retro-hashtags.jsonl
+rm -rf "$library-trace"
 step "inkwell tags"
 "$inkwell" tags
 step "inkwell search planning"

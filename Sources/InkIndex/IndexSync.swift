@@ -7,14 +7,22 @@ extension SearchIndex {
     /// Makes the index's copy of note metadata and typed text match the library: new and changed
     /// notes are written, and search rows follow titles, tags and typed text (read from `library`;
     /// text that cannot be read is indexed as empty, and `inkwell check` reports it). Pages are not
-    /// recognised here. With `complete`, `notes` is the whole library, and notes not in it are
-    /// removed with their pages.
-    func sync(_ notes: [StoredNote], library: Library, complete: Bool = true) throws {
+    /// recognised here (unless `searchRows` is false: the caller rewrites them). With `complete`,
+    /// `notes` is the whole library, and notes not in it are removed with their pages.
+    func sync(_ notes: [StoredNote], library: Library, complete: Bool = true, searchRows: Bool = true) throws {
         let bodies = notes.map { (try? library.typedTextSource(of: $0)) ?? "" }
         try database.write { db in
             var known: [String: (fingerprint: String, body: String?)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, title || char(31) || notebook || char(31) || tags || char(31) || pinned || char(31) || modified AS fingerprint, body FROM note") {
-                known[row["id"]] = (row["fingerprint"], row["body"])
+            let fingerprint = "SELECT id, title || char(31) || notebook || char(31) || tags || char(31) || pinned || char(31) || modified AS fingerprint, body FROM note"
+            if complete {
+                for row in try Row.fetchAll(db, sql: fingerprint) { known[row["id"]] = (row["fingerprint"], row["body"]) }
+            } else {
+                // Only these notes: reading every note's row would make a batch of small updates quadratic.
+                for stored in notes {
+                    if let row = try Row.fetchOne(db, sql: fingerprint + " WHERE id = ?", arguments: [stored.note.id.rawValue]) {
+                        known[row["id"]] = (row["fingerprint"], row["body"])
+                    }
+                }
             }
             var present = Set<String>()
             for (stored, body) in zip(notes, bodies) {
@@ -25,23 +33,23 @@ extension SearchIndex {
                                    stored.note.pinned ? "1" : "0", String(stored.note.modified.timeIntervalSince1970)]
                     .joined(separator: "\u{1F}")
                 if let known = known[id], known.fingerprint == fingerprint, known.body == body, try pagesMatch(db, stored) { continue }
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO note (id, title, notebook, created, modified, pinned, tags, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET title = excluded.title, notebook = excluded.notebook,
                         created = excluded.created, modified = excluded.modified, pinned = excluded.pinned, tags = excluded.tags,
                         body = excluded.body
-                    """, arguments: [id, stored.note.title, stored.notebook.description,
+                    """).execute(arguments: [id, stored.note.title, stored.notebook.description,
                                      stored.note.created.timeIntervalSince1970, stored.note.modified.timeIntervalSince1970,
                                      stored.note.pinned, tags, body])
-                try db.execute(sql: "DELETE FROM note_tag WHERE note_id = ?", arguments: [id])
+                try db.cachedStatement(sql: "DELETE FROM note_tag WHERE note_id = ?").execute(arguments: [id])
                 for tag in stored.note.tags {
-                    try db.execute(sql: "INSERT INTO note_tag (note_id, tag) VALUES (?, ?)", arguments: [id, tag.name])
+                    try db.cachedStatement(sql: "INSERT INTO note_tag (note_id, tag) VALUES (?, ?)").execute(arguments: [id, tag.name])
                 }
                 try syncPages(db, stored)
-                try SearchIndex.rewriteSearchRows(db, noteID: id)
+                if searchRows { try SearchIndex.rewriteSearchRows(db, noteID: id) }
             }
             for id in Set(known.keys).subtracting(present) where complete {
-                try db.execute(sql: "DELETE FROM search WHERE note_id = ?", arguments: [id])
+                try SearchIndex.deleteSearchRows(db, noteID: id)
                 try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
             }
         }
@@ -60,23 +68,64 @@ extension SearchIndex {
             try db.execute(sql: "DELETE FROM page WHERE id = ?", arguments: [old])
         }
         for (index, page) in stored.note.pages.enumerated() {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO page (id, note_id, number) VALUES (?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET note_id = excluded.note_id, number = excluded.number
-                """, arguments: [page.rawValue, id, index + 1])
+                """).execute(arguments: [page.rawValue, id, index + 1])
         }
     }
 
     /// The search rows of a note: one for the note itself (title, typed text, tags) and one per page
-    /// (title, recognised text, tags). A search's words must all match within one row.
+    /// (title, recognised text, tags), each with the keys of the note's tags and notebooks. A search's
+    /// words must all match within one row. Their words join the vocabulary (words no longer used stay
+    /// in it, harmlessly, until the index is rebuilt) or count once more there.
     static func rewriteSearchRows(_ db: Database, noteID: String) throws {
-        try db.execute(sql: "DELETE FROM search WHERE note_id = ?", arguments: [noteID])
-        guard let note = try Row.fetchOne(db, sql: "SELECT title, tags, body FROM note WHERE id = ?", arguments: [noteID]) else { return }
-        try db.execute(sql: "INSERT INTO search (title, text, body, tags, note_id, page_id) VALUES (?, '', ?, ?, ?, NULL)",
-                       arguments: [note["title"], (note["body"] as String?) ?? "", note["tags"], noteID])
-        for page in try Row.fetchAll(db, sql: "SELECT id, text FROM page WHERE note_id = ? ORDER BY number", arguments: [noteID]) {
-            try db.execute(sql: "INSERT INTO search (title, text, body, tags, note_id, page_id) VALUES (?, ?, '', ?, ?, ?)",
-                           arguments: [note["title"], (page["text"] as String?) ?? "", note["tags"], noteID, page["id"]])
+        try deleteSearchRows(db, noteID: noteID)
+        guard let note = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, tags, notebook, body FROM note WHERE id = ?"),
+                                          arguments: [noteID])
+        else { return }
+        let title: String = note["title"], tags: String = note["tags"], notebook: String = note["notebook"]
+        let body: String = note["body"] ?? ""
+        var notebooks: [String] = []
+        for part in notebook.split(separator: "/") { notebooks.append(notebooks.last.map { $0 + "/" + part } ?? String(part)) }
+        let keys = (tags.split(separator: " ").map { SearchKey.tag(String($0)) } + notebooks.map(SearchKey.notebook))
+            .joined(separator: " ")
+        let pages = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, text FROM page WHERE note_id = ? ORDER BY number"),
+                                     arguments: [noteID])
+        let rows: [(page: String?, text: String, body: String)] = [(nil, "", body)]
+            + pages.map { ($0["id"], ($0["text"] as String?) ?? "", "") }
+        var terms = Set(terms(in: title + " " + tags + " " + body))
+        for row in rows {
+            try db.cachedStatement(sql: "INSERT INTO search_row (note_id, page_id) VALUES (?, ?)").execute(arguments: [noteID, row.page])
+            try db.cachedStatement(sql: "INSERT INTO search (rowid, title, text, body, tags, keys) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [db.lastInsertedRowID, title, row.text, row.body, tags, keys])
+            terms.formUnion(SearchIndex.terms(in: row.text))
         }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO vocabulary (initial, length, term, uses) VALUES (?, ?, ?, 1)
+            ON CONFLICT DO UPDATE SET uses = uses + 1
+            """)
+        for term in terms {
+            let scalars = term.unicodeScalars
+            try insert.execute(arguments: [String(scalars.first!), scalars.count, term])
+        }
+    }
+
+    /// Removes a note's search rows, found through `search_row`.
+    static func deleteSearchRows(_ db: Database, noteID: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM search WHERE rowid IN (SELECT id FROM search_row WHERE note_id = ?)")
+            .execute(arguments: [noteID])
+        try db.cachedStatement(sql: "DELETE FROM search_row WHERE note_id = ?").execute(arguments: [noteID])
+    }
+}
+
+/// The token that stands for a tag or a notebook in the `keys` column: its exact name in
+/// hexadecimal, which the tokenizer keeps whole and no word can equal.
+enum SearchKey {
+    static func tag(_ name: String) -> String { "t" + hex(name) }
+    static func notebook(_ path: String) -> String { "n" + hex(path) }
+
+    private static func hex(_ text: String) -> String {
+        text.utf8.map { String(format: "%02x", $0) }.joined()
     }
 }

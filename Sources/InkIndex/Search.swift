@@ -34,127 +34,247 @@ public struct SearchQuery: Sendable, Equatable {
 }
 
 extension SearchIndex {
+    /// How many matching pages are ranked when a query matches more (the most recently indexed):
+    /// ranking costs time for every page it looks at, and a word found on tens of thousands of pages
+    /// would otherwise take longer than a search should (docs/recognition.md, "Indexing and search").
+    public static let rankedAtMost = 1_000
+
     /// Ranked notes for `query`: every word must match within the title and tags plus one page's
-    /// recognised text, or the title and tags plus the typed text; as a prefix or within a small edit
-    /// distance of a word in the index (handwriting recognition misspells).
+    /// recognised text, or the title and tags plus the typed text: itself, one of the most used indexed
+    /// words it begins, or an indexed word a small edit distance away (handwriting recognition
+    /// misspells). When more than ``rankedAtMost`` rows match, the most recently indexed are ranked.
     public func search(_ query: SearchQuery) throws -> [SearchHit] {
-        let words = SearchIndex.words(in: query.text)
+        let words = SearchIndex.terms(in: query.text)
+        let tags = query.tags.reduce(into: [Tag]()) { if !$0.contains($1) { $0.append($1) } }
+        let notebook = query.notebook.flatMap { $0.isRoot ? nil : $0 }
         return try database.read { db in
-            var conditions: [String] = []
-            var arguments: [DatabaseValueConvertible] = []
-            if !words.isEmpty {
-                conditions.append("search MATCH ?")
-                arguments.append(try matchExpression(words, db))
-            }
-            if !query.tags.isEmpty {
-                conditions.append("""
-                    search.note_id IN (SELECT note_id FROM note_tag WHERE tag IN (\(Array(repeating: "?", count: query.tags.count).joined(separator: ",")))
-                    GROUP BY note_id HAVING count(*) = ?)
-                    """)
-                arguments += query.tags.map(\.name) as [DatabaseValueConvertible]
-                arguments.append(Set(query.tags).count)
-            }
-            if let notebook = query.notebook, !notebook.isRoot {
-                conditions.append("(note.notebook = ? OR note.notebook LIKE ? ESCAPE '\\')")
-                arguments.append(notebook.description)
-                arguments.append(notebook.description.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "/%")
-            }
-            let rank = words.isEmpty ? "0" : "bm25(search, 10.0, 1.0, 2.0, 5.0)"
-            let snippet = words.isEmpty ? "substr(search.text, 1, 120)" : "snippet(search, 1, '«', '»', '…', 12)"
-            let bodySnippet = words.isEmpty ? "''" : "snippet(search, 2, '«', '»', '…', 12)"
-            let sql = """
-                SELECT search.note_id AS note_id, search.page_id AS page_id, page.number AS number, \(rank) AS rank,
-                       \(snippet) AS snippet, \(bodySnippet) AS body_snippet,
-                       note.title AS title, note.notebook AS notebook, note.tags AS tags,
-                       note.modified AS modified
-                FROM search JOIN note ON note.id = search.note_id LEFT JOIN page ON page.id = search.page_id
-                \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-                ORDER BY rank, note.modified DESC
-                LIMIT ?
-                """
-            arguments.append(query.limit * 20)
+            // Everything the query asks for is a full-text condition, so that the FTS index alone
+            // finds the rows: words with their alternatives, and the keys of the tags and notebook.
+            let alternatives = try words.map { try WordMatch(word: $0, completions: completions(of: $0, db), nearby: nearbyTerms($0, db)) }
+            var phrases = alternatives.map(\.expression)
+            phrases += tags.map { "keys : " + quoted(SearchKey.tag($0.name)) }
+            if let notebook { phrases.append("keys : " + quoted(SearchKey.notebook(notebook.description))) }
+            guard !phrases.isEmpty else { return try recentNotes(db, limit: query.limit) }
+
+            // The latest matching rows come straight from the FTS index in rowid order, stopping at the
+            // cap, and only those are ranked; their note and page are read from `search_row`, for the
+            // best only. Without words, the most recently indexed come first.
+            let rank = words.isEmpty ? "0" : "bm25(search, 10.0, 1.0, 2.0, 5.0, 0.0)"
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT top.rank AS rank, search_row.note_id AS note_id, search_row.page_id AS page_id
+                FROM (SELECT * FROM (SELECT rowid, \(rank) AS rank FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ?)
+                      ORDER BY rank, rowid DESC
+                      LIMIT ?) AS top
+                JOIN search_row ON search_row.id = top.rowid
+                ORDER BY top.rank, top.rowid DESC
+                """, arguments: [phrases.joined(separator: " AND "), SearchIndex.rankedAtMost, query.limit * 20])
+
+            // The best notes, then which of their pages (or their typed text) hold the words, with a
+            // snippet from the best.
             var hits: [SearchHit] = []
             var position: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) {
+            let note = try db.cachedStatement(sql: "SELECT title, notebook, tags, body FROM note WHERE id = ?")
+            let page = try db.cachedStatement(sql: "SELECT number, text FROM page WHERE id = ?")
+            var bodies: [String: String] = [:]
+            for row in rows {
                 let noteID: String = row["note_id"]
-                let number: Int? = row["number"]
-                let textSnippet: String = row["snippet"] ?? ""
-                let typedSnippet: String = row["body_snippet"] ?? ""
-                let inTypedText = typedSnippet.contains("«")
-                if let at = position[noteID] {
-                    if let number, textSnippet.contains("«") { hits[at].pages.append(number) }
-                    if inTypedText {
-                        hits[at].typedText = true
-                        if !hits[at].snippet.contains("«") { hits[at].snippet = typedSnippet }
-                    }
-                    continue
+                if position[noteID] == nil {
+                    guard hits.count < query.limit, let found = try Row.fetchOne(note, arguments: [noteID]) else { continue }
+                    position[noteID] = hits.count
+                    bodies[noteID] = found["body"] ?? ""
+                    let tags: String = found["tags"]
+                    hits.append(SearchHit(note: NoteID(rawValue: noteID), title: found["title"], notebook: found["notebook"],
+                                          tags: tags.split(separator: " ").map(String.init), pages: [], snippet: found["title"],
+                                          typedText: false, score: 0 - ((row["rank"] as Double?) ?? 0)))
                 }
-                guard hits.count < query.limit else { continue }
-                position[noteID] = hits.count
-                let tags: String = row["tags"]
-                hits.append(SearchHit(
-                    note: NoteID(rawValue: noteID), title: row["title"], notebook: row["notebook"],
-                    tags: tags.split(separator: " ").map(String.init),
-                    pages: number.flatMap { textSnippet.contains("«") ? [$0] : nil } ?? [],
-                    snippet: textSnippet.contains("«") ? textSnippet : inTypedText ? typedSnippet : row["title"],
-                    typedText: inTypedText,
-                    score: 0 - ((row["rank"] as Double?) ?? 0)))
+                guard let at = position[noteID], !words.isEmpty else { continue }
+                if let pageID: String = row["page_id"] {
+                    guard let found = try Row.fetchOne(page, arguments: [pageID]),
+                          let snippet = Snippet.make(from: (found["text"] as String?) ?? "", matching: alternatives)
+                    else { continue }
+                    if !hits[at].snippet.contains("«") { hits[at].snippet = snippet }
+                    hits[at].pages.append(found["number"])
+                } else if let snippet = Snippet.make(from: bodies[noteID] ?? "", matching: alternatives) {
+                    hits[at].typedText = true
+                    if !hits[at].snippet.contains("«") { hits[at].snippet = snippet }
+                }
             }
             return hits
         }
     }
 
-    /// The words of a query: letters and digits, lowercased.
-    static func words(in text: String) -> [String] {
-        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
-    }
-
-    /// `(word* OR "near1" OR "near2") AND …`: a prefix match, plus indexed words a typo away.
-    private func matchExpression(_ words: [String], _ db: Database) throws -> String {
-        try words.map { word in
-            var alternatives = ["\"\(word)\"*"]
-            let tolerance = word.count >= 8 ? 2 : word.count >= 4 ? 1 : 0
-            if tolerance > 0 {
-                alternatives += try nearbyTerms(word, within: tolerance, db).map { "\"\($0)\"" }
-            }
-            return "(" + alternatives.joined(separator: " OR ") + ")"
+    /// The most recently changed notes, for a query that asks for nothing in particular.
+    private func recentNotes(_ db: Database, limit: Int) throws -> [SearchHit] {
+        try Row.fetchAll(db, sql: "SELECT id, title, notebook, tags FROM note ORDER BY modified DESC LIMIT ?", arguments: [limit]).map { row in
+            let tags: String = row["tags"]
+            return SearchHit(note: NoteID(rawValue: row["id"]), title: row["title"], notebook: row["notebook"],
+                             tags: tags.split(separator: " ").map(String.init), pages: [], snippet: row["title"], typedText: false,
+                             score: 0)
         }
-        .joined(separator: " AND ")
     }
 
-    /// Indexed terms within `distance` edits of `word` that share its first letter.
-    private func nearbyTerms(_ word: String, within distance: Int, _ db: Database) throws -> [String] {
-        guard let first = word.first else { return [] }
-        let low = String(first), high = String(first) + "\u{10FFFF}"
-        let length = word.count
-        let candidates = try String.fetchAll(db, sql: """
-            SELECT term FROM search_vocabulary WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?
-            """, arguments: [low, high, length - distance, length + distance])
-        let target = Array(word)
-        return candidates.filter { $0 != word && editDistance(Array($0), target, limit: distance) <= distance }.prefix(20).map { $0 }
+    /// The words of a text as the index keeps them: letters and digits, lowercased, without diacritics.
+    static func terms(in text: String) -> [String] {
+        wordRanges(in: text).map { term(text[$0]) }
+    }
+
+    /// Where the words of `text` are: runs of letters, digits and the marks on them, as FTS5's
+    /// unicode61 tokenizer splits text (ASCII without looking up Unicode properties).
+    static func wordRanges(in text: String) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        var start: String.Index?
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let inWord: Bool
+            if scalar.isASCII {
+                let value = scalar.value
+                inWord = (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A)
+            } else {
+                let properties = scalar.properties
+                inWord = properties.isAlphabetic || properties.numericType != nil || properties.generalCategory == .nonspacingMark
+            }
+            if inWord, start == nil { start = index }
+            if !inWord, let from = start {
+                ranges.append(from..<index)
+                start = nil
+            }
+            index = scalars.index(after: index)
+        }
+        if let from = start { ranges.append(from..<scalars.endIndex) }
+        return ranges
+    }
+
+    /// One word as the index keeps it (ASCII, the common case, without going through Foundation).
+    static func term(_ word: Substring) -> String {
+        word.utf8.allSatisfy { $0 < 0x80 } ? word.lowercased()
+            : word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+    }
+
+    /// The indexed words that begin with `word` (and are longer), the 8 most used: a prefix query
+    /// is answered from the vocabulary rather than FTS5's prefix search, which reads the postings of
+    /// every completion however few rows are wanted.
+    private func completions(of word: String, _ db: Database) throws -> [String] {
+        guard let last = word.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) else { return [] }
+        let end = String(word.unicodeScalars.dropLast()) + String(next)
+        return try String.fetchAll(db.cachedStatement(sql: """
+            SELECT term FROM vocabulary WHERE term > ? AND term < ? ORDER BY uses DESC, term LIMIT 8
+            """), arguments: [word, end])
+    }
+
+    /// The closest indexed terms within a typo or two of `word` that share its first letter: at most
+    /// 6, fewest edits first, then the most used (a real word before one misreading of it). Only words
+    /// of a near length are read: the vocabulary is keyed by first letter and length.
+    private func nearbyTerms(_ word: String, _ db: Database) throws -> [String] {
+        let target = Array(word.unicodeScalars)
+        let distance = target.count >= 8 ? 2 : target.count >= 4 ? 1 : 0
+        guard let first = target.first, distance > 0 else { return [] }
+        let candidates = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT term, uses FROM vocabulary WHERE initial = ? AND length BETWEEN ? AND ?
+            """), arguments: [String(first), target.count - distance, target.count + distance])
+        var near: [(distance: Int, uses: Int, term: String)] = []
+        var edits = EditDistance(to: target, limit: distance)
+        while let row = try candidates.next() {
+            let term: String = row[0]
+            guard term != word else { continue }
+            let distance = edits.distance(from: term.unicodeScalars)
+            if distance <= edits.limit { near.append((distance, row[1], term)) }
+        }
+        return near.sorted { ($0.distance, -$0.uses, $0.term) < ($1.distance, -$1.uses, $1.term) }.prefix(6).map(\.term)
     }
 }
 
-/// Edit distance counting insertions, deletions, substitutions and swaps of neighbours (optimal string
-/// alignment), giving up (returning limit + 1) once it must exceed `limit`.
-func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
-    if abs(a.count - b.count) > limit { return limit + 1 }
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var twoBack = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        var rowMinimum = i
-        for j in 1...b.count {
-            var cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cost = min(cost, twoBack[j - 2] + 1) }
-            current[j] = cost
-            rowMinimum = min(rowMinimum, cost)
-        }
-        if rowMinimum > limit { return limit + 1 }
-        (twoBack, previous, current) = (previous, current, twoBack)
+/// What one query word matches: itself, the most used indexed words it begins, and indexed words
+/// a typo away.
+struct WordMatch {
+    let word: String
+    let alternatives: Set<String>
+
+    init(word: String, completions: [String], nearby: [String]) {
+        self.word = word
+        alternatives = Set(completions + nearby).subtracting([word])
     }
-    return previous[b.count]
+
+    /// `("word" OR "alternative" OR …)`.
+    var expression: String {
+        "(" + ([word] + alternatives.sorted()).map(quoted).joined(separator: " OR ") + ")"
+    }
+
+    /// Whether an indexed word (as ``SearchIndex/terms(in:)`` gives it) matches.
+    func matches(_ term: String) -> Bool {
+        term == word || alternatives.contains(term)
+    }
+}
+
+/// A few words of recognised text around the first place a query matches, matched words in «».
+enum Snippet {
+    /// Words shown.
+    static let length = 12
+
+    /// Nil when no word of `text` matches.
+    static func make(from text: String, matching words: [WordMatch]) -> String? {
+        // Only words of a length some alternative has are compared (most are not, and cost nothing).
+        let lengths = Set(words.flatMap { [$0.word.unicodeScalars.count] + $0.alternatives.map(\.unicodeScalars.count) })
+        let spans = SearchIndex.wordRanges(in: text).map { range in
+            (range: range, matched: lengths.contains(text.unicodeScalars[range].count)
+                && words.contains { $0.matches(SearchIndex.term(text[range])) })
+        }
+        guard let first = spans.firstIndex(where: \.matched) else { return nil }
+        let from = max(0, min(first - 2, spans.count - length)), to = min(spans.count, from + length)
+        var snippet = from > 0 ? "…" : ""
+        var cursor = spans[from].range.lowerBound
+        for span in spans[from..<to] {
+            snippet += text[cursor..<span.range.lowerBound]
+            snippet += span.matched ? "«" + text[span.range] + "»" : String(text[span.range])
+            cursor = span.range.upperBound
+        }
+        return snippet + (to < spans.count ? "…" : "")
+    }
+}
+
+/// A string as an FTS5 phrase: in double quotes, with any double quote doubled.
+func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// Edit distance to one word, counting insertions, deletions, substitutions and swaps of neighbours
+/// (optimal string alignment), giving up (returning limit + 1) once it must exceed `limit`. Made once
+/// and used for many candidates: its rows are allocated once.
+struct EditDistance {
+    let target: [Unicode.Scalar]
+    let limit: Int
+    private var twoBack: [Int], previous: [Int], current: [Int]
+    private var source: [Unicode.Scalar] = []
+
+    init(to target: [Unicode.Scalar], limit: Int) {
+        self.target = target
+        self.limit = limit
+        twoBack = [Int](repeating: 0, count: target.count + 1)
+        previous = twoBack
+        current = twoBack
+    }
+
+    mutating func distance(from word: String.UnicodeScalarView) -> Int {
+        source.removeAll(keepingCapacity: true)
+        source.append(contentsOf: word)
+        let a = source, b = target
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        for j in 0...b.count { previous[j] = j }
+        for i in 1...a.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...b.count {
+                var cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cost = min(cost, twoBack[j - 2] + 1) }
+                current[j] = cost
+                rowMinimum = min(rowMinimum, cost)
+            }
+            if rowMinimum > limit { return limit + 1 }
+            swap(&twoBack, &previous)
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
 }

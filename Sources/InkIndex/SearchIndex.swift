@@ -23,6 +23,9 @@ public final class SearchIndex: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.foreignKeysEnabled = true
+        // Searches read many small parts of a large file: mapped, they come from the page cache
+        // without a read call each.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
         do {
             database = try DatabasePool(path: url.path, configuration: configuration)
             try SearchIndex.migrator.migrate(database)
@@ -92,14 +95,39 @@ public final class SearchIndex: Sendable {
                 );
                 CREATE VIRTUAL TABLE search_vocabulary USING fts5vocab(search, 'row');
                 """)
-            for id in try String.fetchAll(db, sql: "SELECT id FROM note") {
-                try SearchIndex.rewriteSearchRows(db, noteID: id)
-            }
+            // The rows are written again by "v4: fast search", which always follows.
         }
         migrator.registerMigration("v3: who is recognising a page") { db in
             // `worker` is host:pid of the process that marked the page `processing`, `started_at` when:
             // a page whose worker is gone (or took longer than the lease) reads as pending again.
             try db.execute(sql: "ALTER TABLE page ADD COLUMN worker TEXT; ALTER TABLE page ADD COLUMN started_at REAL;")
+        }
+        migrator.registerMigration("v4: fast search") { db in
+            // Every condition of a query is found through the FTS index: a tag or a notebook (and
+            // each notebook above it) is one exact token in the `keys` column. `search_row` holds
+            // each row's note and page: FTS5 cannot find rows by an unindexed column without reading
+            // every row, and reading even one of its own columns costs more. `vocabulary` holds every
+            // indexed word by first letter and length (for typo-tolerant lookups that read only words
+            // of a near length) and by itself (for prefixes), with how many times it was indexed (a
+            // note's words count again when it is rewritten).
+            try db.execute(sql: """
+                DROP TABLE search_vocabulary;
+                DROP TABLE search;
+                CREATE VIRTUAL TABLE search USING fts5(title, text, body, tags, keys, tokenize = 'unicode61 remove_diacritics 2');
+                CREATE TABLE search_row (id INTEGER PRIMARY KEY, note_id TEXT NOT NULL, page_id TEXT);
+                CREATE INDEX search_row_by_note ON search_row(note_id);
+                CREATE TABLE vocabulary (
+                    initial TEXT NOT NULL,
+                    length INTEGER NOT NULL,
+                    term TEXT NOT NULL,
+                    uses INTEGER NOT NULL,
+                    PRIMARY KEY (initial, length, term)
+                ) WITHOUT ROWID;
+                CREATE INDEX vocabulary_by_term ON vocabulary(term);
+                """)
+            for note in try String.fetchAll(db, sql: "SELECT id FROM note") {
+                try SearchIndex.rewriteSearchRows(db, noteID: note)
+            }
         }
         return migrator
     }
@@ -107,7 +135,7 @@ public final class SearchIndex: Sendable {
     /// Removes everything from the index (the next run recognises every page again).
     public func clear() throws {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM search; DELETE FROM word; DELETE FROM page; DELETE FROM note_tag; DELETE FROM note;")
+            try db.execute(sql: "DELETE FROM search; DELETE FROM search_row; DELETE FROM vocabulary; DELETE FROM word; DELETE FROM page; DELETE FROM note_tag; DELETE FROM note;")
         }
     }
 }
@@ -237,40 +265,43 @@ extension SearchIndex {
 }
 
 extension SearchIndex {
-    /// Keeps what recognition read on pages of `stored` outside the indexing job (an import does
-    /// this). Each result is filed under the content hash of the page it was read from, so
-    /// ``Indexer`` skips the page for as long as its content stays that; a page whose file has
-    /// changed since is read again by the next run.
-    public func record(_ recognised: [(page: Page, recognition: PageRecognition)], of stored: StoredNote, in library: Library) throws {
-        try sync([stored], library: library, complete: false)
+    /// Keeps what recognition read on the pages of notes outside the indexing job (an import does
+    /// this), in one transaction. Each result is filed under the content hash of the page it was read
+    /// from, so ``Indexer`` skips the page for as long as its content stays that; a page whose file
+    /// has changed since is read again by the next run.
+    public func record(_ notes: [(note: StoredNote, pages: [(page: Page, recognition: PageRecognition)])], in library: Library) throws {
+        try sync(notes.map(\.note), library: library, complete: false, searchRows: false)
         try database.write { db in
-            for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
-                let hash = ContentHash.of(page: page)
-                // The signature first: if the file changes after it is taken, the next run sees a new one.
-                let url = library.pageURL(page.id, in: stored.folder)
-                let signature = FileSignature.of(url)
-                let onDisk = try? library.readPage(url, id: page.id)
-                let matches = onDisk.map { !$0.isDamaged && ContentHash.of(page: $0.page) == hash } ?? false
-                try store(recognition, page: page.id, signature: matches ? signature : nil, hash: hash, db)
+            for (stored, recognised) in notes {
+                for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
+                    let hash = ContentHash.of(page: page)
+                    // The signature first: if the file changes after it is taken, the next run sees a new one.
+                    let url = library.pageURL(page.id, in: stored.folder)
+                    let signature = FileSignature.of(url)
+                    let onDisk = try? library.readPage(url, id: page.id)
+                    let matches = onDisk.map { !$0.isDamaged && ContentHash.of(page: $0.page) == hash } ?? false
+                    try store(recognition, page: page.id, signature: matches ? signature : nil, hash: hash, db)
+                }
+                try SearchIndex.rewriteSearchRows(db, noteID: stored.note.id.rawValue)
             }
-            try SearchIndex.rewriteSearchRows(db, noteID: stored.note.id.rawValue)
         }
     }
 
     /// Files one page's recognition: its text, hashtags and words, under the content it was read from.
     func store(_ recognition: PageRecognition, page: PageID, signature: String?, hash: String, _ db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             UPDATE page SET status = 'recognised', file_signature = ?, content_hash = ?, text = ?, hashtags = ?,
                 error = NULL, recognised_at = ?, worker = NULL, started_at = NULL WHERE id = ?
-            """, arguments: [signature, hash, recognition.text, recognition.hashtags.map(\.name).joined(separator: " "),
-                             Date().timeIntervalSince1970, page.rawValue])
-        try db.execute(sql: "DELETE FROM word WHERE page_id = ?", arguments: [page.rawValue])
+            """).execute(arguments: [signature, hash, recognition.text, recognition.hashtags.map(\.name).joined(separator: " "),
+                                     Date().timeIntervalSince1970, page.rawValue])
+        try db.cachedStatement(sql: "DELETE FROM word WHERE page_id = ?").execute(arguments: [page.rawValue])
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO word (page_id, position, line, text, min_x, min_y, max_x, max_y, confidence)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         for (position, word) in recognition.words.enumerated() {
-            try db.execute(sql: """
-                INSERT INTO word (page_id, position, line, text, min_x, min_y, max_x, max_y, confidence)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [page.rawValue, position, word.line, word.text, word.box.minX, word.box.minY,
-                                 word.box.maxX, word.box.maxY, Double(word.confidence)])
+            try insert.execute(arguments: [page.rawValue, position, word.line, word.text, word.box.minX, word.box.minY,
+                                           word.box.maxX, word.box.maxY, Double(word.confidence)])
         }
     }
 }

@@ -24,14 +24,16 @@ public struct ImportReport: Sendable, Codable, Equatable {
     public var failures: [String] = []
     /// Pages that could not be recognised, and why (the notes are imported; `inkwell index` tries again).
     public var recognitionFailures: [String] = []
+    /// Notes the routing rules filed out of the Inbox because recognition gave them tags.
+    public var routed: [RoutedNote] = []
 }
 
 /// Handwriting recognition during an import, as the editor session asks for it after its saves.
 public struct ImportRecognition: Sendable {
     /// Pages recognised at once, on background threads.
     public var jobs: Int
-    /// Makes one recogniser per worker thread, given the tags the library and the recordings already
-    /// have (recognised hashtags are matched against them).
+    /// Makes one recogniser per worker thread, given the tags the library, its routing rules and the
+    /// recordings already have (recognised hashtags are matched against them).
     public var makeRecognizer: @Sendable (_ knownTags: Set<Tag>) throws -> any PageRecognizer
     /// Keeps what was read on the pages of a note just committed (the search index). A failure here
     /// is reported and loses nothing but the time spent: `inkwell index` reads the pages again.
@@ -133,6 +135,7 @@ public struct Importer {
         progress(done, files.count)
         let pool = recognition.map { settings in
             let known = Set((try? library.notes())?.flatMap(\.note.tags) ?? [])
+                .union((try? library.routeRules())?.flatMap(\.tags) ?? [])
                 .union(decoded.flatMap { $0.1.notes.flatMap(\.tags) })
             return RecognitionPool(jobs: settings.jobs) { try settings.makeRecognizer(known) }
         }
@@ -179,6 +182,8 @@ public struct Importer {
     /// A note replayed to the end of its recording, its pages submitted for recognition.
     private struct NoteInProgress {
         var replay: ReplayInProgress
+        /// The tags the recording gave the note, before recognition.
+        let tags: Set<Tag>
         var submitted: [(page: Page, ticket: Int)] = []
         /// Set once the outcomes are handed to the session and it has left the note.
         var finished: StagedNote?
@@ -227,7 +232,7 @@ public struct Importer {
         do {
             for (index, recorded) in recording.notes.enumerated() {
                 current = try stagedNote(recorded, index: index, of: recording, from: url)
-                var note = NoteInProgress(replay: try replayer.start(recorded, into: current!))
+                var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: current!.note.tags)
                 current = nil
                 if let pool {
                     note.submitted = try note.replay.pagesToRecognise.map { id in
@@ -245,13 +250,22 @@ public struct Importer {
         }
     }
 
-    /// Finishes a file's notes, commits them together and keeps what was read on their pages.
-    /// Returns false (with the reason in `report`) when the file could not be committed.
+    /// Finishes a file's notes, commits them together, files the notes recognition tagged by the
+    /// routing rules (as `inkwell index` does) and keeps what was read on their pages. Returns false
+    /// (with the reason in `report`) when the file could not be committed.
     private func complete(_ item: FileInProgress, pool: RecognitionPool?, report: inout ImportReport) -> Bool {
         var notes = item.notes
         do {
             for index in notes.indices { try notes[index].finish(pool) }
-            let stored = try library.commit(notes.map(\.staged))
+            var stored = try library.commit(notes.map(\.staged))
+            let retagged = zip(stored, notes).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
+            let routed = retagged.isEmpty ? [] : try library.applyRoutes(to: Set(retagged))
+            report.routed += routed
+            for moved in routed {
+                if let at = stored.firstIndex(where: { $0.note.id == moved.id }) {
+                    stored[at] = try library.note(matching: moved.id.rawValue)
+                }
+            }
             report.imported.append(ImportedFile(file: item.file.path, format: item.recording.format,
                                                 notes: try zip(stored, notes).map { try summary(of: $0, recognised: $1.recognised.count) },
                                                 warnings: item.recording.warnings))

@@ -1,6 +1,12 @@
-// Release-build benchmarks for the store and the session: `make bench` (or `swift run -c release inkwell-bench`).
-// Prints a Markdown table; docs/benchmarks.md records the figures and the machine.
+// Release-build benchmarks for the store, the session, the indexing job and search: `make bench` (or
+// `swift run -c release inkwell-bench [codec|append|session|index|search]…`). Prints a Markdown table;
+// docs/benchmarks.md and docs/recognition.md record the figures and the machine.
+// INKWELL_BENCH_INDEX_PAGES (default 40), INKWELL_BENCH_SEARCH_PAGES (default 100000) and
+// INKWELL_BENCH_QUERIES (per kind, default 200) set the sizes.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import InkCore
 import InkInterchange
 import InkSession
@@ -9,6 +15,12 @@ import InkwellKit
 
 if try renderBenchmarkMain(CommandLine.arguments) { exit(0) }
 if try exportLibraryMain(CommandLine.arguments) { exit(0) }
+
+// Tesseract's OpenMP reads OMP_THREAD_LIMIT when the library loads: run again with it set, as `inkwell` does.
+if ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil {
+    setenv("OMP_THREAD_LIMIT", "1", 1)
+    execv("/proc/self/exe", CommandLine.unsafeArgv)
+}
 
 /// Seconds taken by `body`, best of `runs` (the least disturbed run).
 func best(of runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
@@ -45,7 +57,7 @@ func syntheticPage(strokes: Int, points: Int, seed: UInt64) -> Page {
     })
 }
 
-/// Sections to run: all by default, or those named on the command line (codec, append, session).
+/// Sections to run: all by default, or those named on the command line (codec, append, session, index, search).
 let sections = Set(CommandLine.arguments.dropFirst())
 func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
@@ -178,6 +190,17 @@ let importTime = try best(of: 3) {
 }
 report("replay a one-hour recording into the store (\(hour.pointCount) points, \(importedStrokes) pages)",
        String(format: "%.3f s", importTime))
+}
+
+// MARK: Indexing job and search
+
+let environment = ProcessInfo.processInfo.environment
+if wanted("index") {
+    try indexBenchmark(pages: environment["INKWELL_BENCH_INDEX_PAGES"].flatMap { Int($0) } ?? 40)
+}
+if wanted("search") {
+    try searchBenchmark(pages: environment["INKWELL_BENCH_SEARCH_PAGES"].flatMap { Int($0) } ?? 100_000,
+                        queries: environment["INKWELL_BENCH_QUERIES"].flatMap { Int($0) } ?? 200)
 }
 
 print("| measure | result |")

@@ -51,7 +51,7 @@ struct ImportCommand: ParsableCommand {
             importer.recognition = ImportRecognition(jobs: jobs, makeRecognizer: { known in
                 try TesseractRecognizer(knownTags: known)
             }, keep: { note, pages in
-                try index.open().record(pages.map { ($0.page, $0.recognition) }, of: note, in: library)
+                try index.open().record([(note, pages.map { ($0.page, $0.recognition) })], in: library)
             })
         }
         let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })
@@ -76,6 +76,7 @@ struct ImportCommand: ParsableCommand {
                 let tags = note.tags.isEmpty ? "" : "; tags " + note.tags.map { "#" + $0 }.joined(separator: " ")
                 print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(note.pages) page\(note.pages == 1 ? "" : "s"), \(note.strokes) strokes, \(note.points) points\(tags)")
             }
+            for routed in report.routed { print(routed.line) }
             if !report.failures.isEmpty && report.imported.isEmpty {
                 printError("nothing imported: \(report.failures.count) of \(files.count) file\(files.count == 1 ? "" : "s") failed")
             }

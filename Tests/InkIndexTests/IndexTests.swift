@@ -3,6 +3,7 @@ import InkCore
 import InkRecognize
 import InkStore
 import Testing
+import GRDB
 @testable import InkIndex
 
 /// A recogniser for tests: "reads" each page as the text the test wrote for it (by the page's first
@@ -96,7 +97,7 @@ struct IndexTests {
         let note = try fixture.note("Planning", keys: [1, 4])
         let pages = try fixture.library.pages(of: note)
         let elsewhere = ScriptedRecognizer(texts: texts)
-        try fixture.index.record(try pages.map { ($0, try elsewhere.recognize($0)) }, of: note, in: fixture.library)
+        try fixture.index.record([(note, try pages.map { ($0, try elsewhere.recognize($0)) })], in: fixture.library)
         #expect(try fixture.index.search(SearchQuery(text: "minutes")).map(\.title) == ["Planning"])
 
         let recognizer = ScriptedRecognizer(texts: texts)
@@ -110,7 +111,7 @@ struct IndexTests {
         let other = try fixture.note("Shopping", keys: [2])
         var stale = try fixture.library.pages(of: other)[0]
         stale.strokes.removeAll()
-        try fixture.index.record([(stale, try elsewhere.recognize(stale))], of: other, in: fixture.library)
+        try fixture.index.record([(other, [(stale, try elsewhere.recognize(stale))])], in: fixture.library)
         #expect(try fixture.indexer(recognizer).run().recognised == 1)
     }
 
@@ -170,6 +171,57 @@ struct IndexTests {
         #expect(try index.search(SearchQuery(text: "review", tags: [InkCore.Tag("budget")!])).map(\.title) == ["Planning"])
     }
 
+    @Test("tag and notebook filters are exact: a tag is not part of a longer one, a notebook is not a longer name")
+    func exactFilters() throws {
+        let fixture = try Fixture()
+        try fixture.note("In work", in: "Work", keys: [2], tags: [InkCore.Tag("q3")!])
+        try fixture.note("In meetings", in: "Work/Meetings", keys: [2], tags: [InkCore.Tag("q3-plan")!])
+        try fixture.note("In workshop", in: "Workshop", keys: [2], tags: [InkCore.Tag("plan")!, InkCore.Tag("q3x")!])
+        try fixture.note("In work stuff", in: "Work Stuff", keys: [2], tags: [InkCore.Tag("plan-q3")!])
+        _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
+        let index = fixture.index
+        func titles(_ query: SearchQuery) throws -> Set<String> { Set(try index.search(query).map(\.title)) }
+        #expect(try titles(SearchQuery(text: "apples", notebook: try NotebookPath("Work"))) == ["In work", "In meetings"])
+        #expect(try titles(SearchQuery(text: "", notebook: try NotebookPath("Work/Meetings"))) == ["In meetings"])
+        #expect(try titles(SearchQuery(text: "", tags: [InkCore.Tag("q3")!])) == ["In work"])
+        #expect(try titles(SearchQuery(text: "", tags: [InkCore.Tag("q3-plan")!])) == ["In meetings"])
+        #expect(try titles(SearchQuery(text: "cheese", tags: [InkCore.Tag("plan")!])) == ["In workshop"])
+    }
+
+    @Test("a typo finds words the recogniser misread, whatever their accents")
+    func typosAgainstMisreadings() throws {
+        let fixture = try Fixture()
+        try fixture.note("Café", keys: [7])
+        _ = try fixture.indexer(ScriptedRecognizer(texts: [7: "Résumé of the bugdet talks"])).run()
+        #expect(try fixture.index.search(SearchQuery(text: "budget")).map(\.title) == ["Café"])
+        #expect(try fixture.index.search(SearchQuery(text: "resume")).map(\.title) == ["Café"])
+        #expect(try fixture.index.search(SearchQuery(text: "cafe")).map(\.title) == ["Café"])
+        #expect(try fixture.index.search(SearchQuery(text: "talsk")).first?.pages == [1])
+    }
+
+    @Test("an index made by an earlier version is brought up to date and searchable")
+    func migratesEarlierIndex() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-index-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let url = root.appendingPathComponent("index.sqlite")
+        let old = try DatabaseQueue(path: url.path)
+        try SearchIndex.migrator.migrate(old, upTo: "v1")
+        try old.write { db in
+            try db.execute(sql: """
+                INSERT INTO note (id, title, notebook, created, modified, pinned, tags) VALUES ('n1', 'Planning', 'Work', 0, 0, 0, 'budget');
+                INSERT INTO note_tag (note_id, tag) VALUES ('n1', 'budget');
+                INSERT INTO page (id, note_id, number, status, text) VALUES ('p1', 'n1', 1, 'recognised', 'quarterly review');
+                INSERT INTO search (title, text, tags, note_id, page_id) VALUES ('Planning', 'quarterly review', 'budget', 'n1', 'p1');
+                """)
+        }
+        try old.close()
+        let index = try SearchIndex(url: url)
+        let hits = try index.search(SearchQuery(text: "quartely", tags: [InkCore.Tag("budget")!], notebook: try NotebookPath("Work")))
+        #expect(hits.map(\.title) == ["Planning"])
+        #expect(hits.first?.pages == [1])
+    }
+
     @Test("a page that fails is recorded and reported; the others are indexed; the next run retries it")
     func failures() throws {
         let fixture = try Fixture()
@@ -210,14 +262,22 @@ struct IndexTests {
         #expect(try fixture.index.search(SearchQuery(text: "apples")).map(\.title) == ["Market list"])
     }
 
-    @Test("edit distance counts insertions, deletions and substitutions, and stops early")
-    func distance() {
-        #expect(editDistance(Array("meeting"), Array("meetign"), limit: 2) == 1)
-        #expect(editDistance(Array("ab"), Array("ba"), limit: 2) == 1)
-        #expect(editDistance(Array("meeting"), Array("meting"), limit: 2) == 1)
-        #expect(editDistance(Array("kitten"), Array("sitting"), limit: 5) == 3)
-        #expect(editDistance(Array("abc"), Array("xyz123"), limit: 1) == 2)
-        #expect(editDistance(Array(""), Array("ab"), limit: 5) == 2)
+    func distance(_ a: String, _ b: String, limit: Int) -> Int {
+        var edits = EditDistance(to: Array(b.unicodeScalars), limit: limit)
+        return edits.distance(from: a.unicodeScalars)
+    }
+
+    @Test("edit distance counts insertions, deletions, substitutions and swaps, and stops early")
+    func editDistances() {
+        #expect(distance("meeting", "meetign", limit: 2) == 1)
+        #expect(distance("ab", "ba", limit: 2) == 1)
+        #expect(distance("meeting", "meting", limit: 2) == 1)
+        #expect(distance("kitten", "sitting", limit: 5) == 3)
+        #expect(distance("abc", "xyz123", limit: 1) == 2)
+        #expect(distance("", "ab", limit: 5) == 2)
+        // One instance, many candidates: each starts afresh.
+        var edits = EditDistance(to: Array("budget".unicodeScalars), limit: 1)
+        #expect(["bugdet", "budgte", "xyzxyz", "budget", "budge"].map { edits.distance(from: $0.unicodeScalars) } == [1, 1, 2, 0, 1])
     }
 }
 

@@ -8,12 +8,13 @@ extension CLI {
     var dropFolder: URL { library.appendingPathComponent("inbox") }
 
     /// Writes handwriting of `text` (a generated sample: Hershey font, no jitter) and imports it; returns the note id.
-    func importSample(title: String, text: String, seed: Int) throws -> String {
+    func importSample(title: String, text: String, seed: Int, recognize: Bool = false) throws -> String {
         let textFile = try write("\(title).txt", text)
         let output = library.deletingLastPathComponent().appendingPathComponent(library.lastPathComponent + "-samples-\(seed)")
         try ok(["sample", "--text", textFile, "--title", title, "--jitter", "none", "--seed", String(seed),
                 "-o", output.path, "--fonts", fontsFolder.path])
-        let report = try json(["import", output.appendingPathComponent(title.lowercased() + ".jsonl").path]) as! [String: Any]
+        let report = try json(["import", output.appendingPathComponent(title.lowercased() + ".jsonl").path]
+                              + (recognize ? [] : ["--no-recognize"])) as! [String: Any]
         let files = report["imported"] as! [[String: Any]]
         return (files[0]["notes"] as! [[String: Any]])[0]["id"] as! String
     }
@@ -124,6 +125,20 @@ struct RoutingCommandTests {
         #expect(rules.map { $0["pattern"] as? String } == ["#work"])
         try cli.ok(["route", "remove", "#work"])
         #expect((try cli.json(["route", "list"]) as! [Any]).isEmpty)
+    }
+
+    @Test("an import that recognises #work files the note from the Inbox by the rules, as index would")
+    func importRoutesByRecognisedHashtag() throws {
+        try cli.ok(["init"])
+        try cli.ok(["route", "add", "#work", "Work/Meetings"])
+        let note = try cli.importSample(title: "Budget", text: "Budget review\nplan the quarter #work\n", seed: 1, recognize: true)
+        let shown = try cli.show(note)
+        #expect(shown.note["notebook"] as? String == "Work/Meetings")
+        #expect((shown.note["tags"] as? [String])?.contains("work") == true)
+        #expect(shown.pages.map { $0["status"] as? String } == ["recognised"])
+        let index = try cli.json(["index"]) as! [String: Any]
+        #expect(index["recognised"] as? Int == 0 && (index["routed"] as? [Any])?.isEmpty == true)
+        #expect((try cli.json(["search", "quarter"]) as! [[String: Any]]).first?["notebook"] as? String == "Work/Meetings")
     }
 
     @Test("a damaged page is failed with its reason in note show and stats; the others are recognised")
