@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import InkFont
 
 /// Carries out a ``SampleRequest``: loads the style's font, writes each note and saves it as
@@ -22,10 +25,28 @@ public struct SampleWriter: Sendable {
             let note = synthesizer.write(spec)
             let log = directory.appendingPathComponent(name + ".jsonl")
             let truth = directory.appendingPathComponent(name + ".truth.json")
-            try Data(ReplayLogWriter.log(for: note).utf8).write(to: log, options: .atomic)
-            try GroundTruth(note).encoded().write(to: truth, options: .atomic)
+            try SampleWriter.replace(log, with: Data(ReplayLogWriter.log(for: note).utf8))
+            try SampleWriter.replace(truth, with: GroundTruth(note).encoded())
             written += [log, truth]
         }
         return written
+    }
+
+    /// Writes `data` to a temporary file beside `url`, then renames it over `url`: a reader sees the
+    /// old file or the new one, and nothing is made outside the output folder (`Data.write(options:
+    /// .atomic)` goes through a temporary folder of Foundation's choosing). No fsync, unlike InkStore's
+    /// `DurableFile`: samples can be made again, and benchmarks write thousands.
+    static func replace(_ url: URL, with data: Data) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            guard rename(temporary.path, url.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path,
+                                                              NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
     }
 }

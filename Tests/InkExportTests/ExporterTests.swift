@@ -39,7 +39,8 @@ func tool(_ arguments: [String]) throws -> (status: Int32, output: String) {
 let popplerInstalled = (try? tool(["pdftotext", "-v"]).status) == 0
 let pythonYAML = (try? tool(["python3", "-c", "import yaml"]).status) == 0
 
-struct ExportFixture {
+/// A library, its index and an output folder in a temporary folder, removed with this value.
+final class ExportFixture {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-export-\(UUID().uuidString)")
     let library: Library
     let index: SearchIndex
@@ -51,6 +52,8 @@ struct ExportFixture {
         out = root.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
 
     @discardableResult
     func note(_ title: String, in notebook: String = "Inbox", pages: Int = 1, tags: Set<InkCore.Tag> = []) throws -> StoredNote {

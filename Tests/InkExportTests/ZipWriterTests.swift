@@ -4,11 +4,8 @@ import Testing
 
 @Suite("ZIP writer")
 struct ZipWriterTests {
-    let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-zip-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let scratch = ScratchFolder()
+    var folder: URL { scratch.url }
 
     @Test("entries from memory and from files, in folders, stored or deflated, pass unzip -t")
     func writeArchive() throws {
@@ -51,4 +48,12 @@ struct ZipWriterTests {
         let unwritable = folder.appendingPathComponent("no-such-folder/out.zip")
         #expect(throws: ExportError.self) { try ZipWriter(destination: unwritable) }
     }
+}
+
+/// A fresh empty folder under the system temporary folder, removed with this value.
+final class ScratchFolder: Sendable {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-zip-\(UUID().uuidString)")
+
+    init() { try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(at: url) }
 }

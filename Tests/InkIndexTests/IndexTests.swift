@@ -37,7 +37,8 @@ final class ScriptedRecognizer: PageRecognizer, @unchecked Sendable {
     }
 }
 
-struct Fixture {
+/// A library with its index in a temporary folder, removed with this value.
+final class Fixture {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-index-\(UUID().uuidString)")
     let library: Library
     let index: SearchIndex
@@ -46,6 +47,8 @@ struct Fixture {
         library = try Library.create(at: root)
         index = try SearchIndex(library: library)
     }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
 
     /// A note whose pages each hold one stroke starting at x = key (the recogniser's lookup key).
     @discardableResult

@@ -175,6 +175,8 @@ struct RenderTests {
 
 @Suite("Vector output")
 struct VectorTests {
+    let scratch = ScratchFolder()
+
     func pages(_ count: Int) -> [Page] {
         (0..<count).map { i in
             var page = samplePage()
@@ -184,7 +186,7 @@ struct VectorTests {
     }
 
     func write(_ bytes: [UInt8]) throws -> URL {
-        let url = try temporaryFolder().appendingPathComponent("out.pdf")
+        let url = scratch.url.appendingPathComponent("out-\(UUID().uuidString).pdf")
         try Data(bytes).write(to: url)
         return url
     }

@@ -128,8 +128,10 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
 
 let popplerInstalled = FileManager.default.isExecutableFile(atPath: "/usr/bin/pdfinfo")
 
-func temporaryFolder() throws -> URL {
+/// A fresh empty folder under the system temporary folder, removed with this value.
+final class ScratchFolder: Sendable {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("inkrender-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+
+    init() { try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(at: url) }
 }

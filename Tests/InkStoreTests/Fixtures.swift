@@ -4,11 +4,29 @@ import InkSamples
 import PropertyBased
 @testable import InkStore
 
-/// A fresh empty folder under the system temporary folder, removed by the caller's `defer`.
+/// A fresh empty folder under the system temporary folder, removed when the test process exits.
 func temporaryFolder() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-test-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    TemporaryFolders.shared.add(url)
     return url
+}
+
+/// The folders ``temporaryFolder()`` made; an `atexit` handler removes them.
+final class TemporaryFolders: @unchecked Sendable {
+    static let shared: TemporaryFolders = {
+        atexit { TemporaryFolders.shared.removeAll() }
+        return TemporaryFolders()
+    }()
+
+    private let lock = NSLock()
+    private var folders: [URL] = []
+
+    func add(_ url: URL) { lock.withLock { folders.append(url) } }
+
+    func removeAll() {
+        for url in lock.withLock({ folders }) { try? FileManager.default.removeItem(at: url) }
+    }
 }
 
 /// Arbitrary model values drawn from a seed: property tests draw seeds with PropertyBased and

@@ -1,13 +1,18 @@
 import Foundation
 import Testing
 
-/// Runs the built `inkwell` binary as a user would, against a library in a temporary folder.
-struct CLI {
+/// Runs the built `inkwell` binary as a user would, against a library in a temporary folder. That
+/// folder (`root`) also holds the test's input files, and goes when the test is done.
+final class CLI: Sendable {
+    let root: URL
     let library: URL
 
     init() {
-        library = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-cli-\(UUID().uuidString)")
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-cli-\(UUID().uuidString)")
+        library = root.appendingPathComponent("library")
     }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
 
     struct Result {
         var status: Int32
@@ -31,11 +36,11 @@ struct CLI {
 
     /// Runs `inkwell ARGS --library LIBRARY`-style (the library comes from the environment).
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["INKWELL_LIBRARY"] = library.path
         process.environment = environment
         let out = Pipe(), err = Pipe(), input = Pipe()

@@ -5,6 +5,21 @@ import Testing
 struct CommandTests {
     let cli = CLI()
 
+    @Test("inkwell sample writes its files in place and leaves nothing in the temporary folder")
+    func sampleLeavesNoTemporaryFiles() throws {
+        let temporary = cli.root.appendingPathComponent("tmp"), output = cli.root.appendingPathComponent("samples")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let fonts = samplesFolder.appendingPathComponent("../fonts").standardizedFileURL.path
+        for _ in 0..<2 {  // the second run replaces the files
+            let result = try cli.run(["sample", "-o", output.path, "--notes", "3", "--sentences", "1", "--fonts", fonts],
+                                     environment: ["TMPDIR": temporary.path])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        let written = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(written.count == 6 && written.allSatisfy { $0.hasSuffix(".jsonl") || $0.hasSuffix(".truth.json") }, "\(written)")
+    }
+
     @Test("help explains every command")
     func help() throws {
         let help = try cli.ok(["--help"])
