@@ -91,13 +91,21 @@ public struct Indexer: Sendable {
         try index.sync(all, library: library)
         let notes = only.map { wanted in all.filter { wanted.contains($0.note.id) } } ?? all
         try releaseStaleClaims()
+        // What was recognised, read in one go: an unchanged page then costs one stat call.
+        let recognised = try index.database.read { db in
+            var known: [String: Recognised] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, file_signature, content_hash FROM page WHERE status = 'recognised'") {
+                known[row[0]] = Recognised(signature: row[1], hash: row[2])
+            }
+            return known
+        }
         var work: [WorkItem] = []
         var unreadable: [IndexingReport.Failure] = []
         for stored in notes {
             for pageID in stored.note.pages where shard.contains(pageID) {
                 report.pages += 1
                 do {
-                    if let item = try workItem(stored, pageID) { work.append(item) } else { report.unchanged += 1 }
+                    if let item = try workItem(stored, pageID, recognised[pageID.rawValue]) { work.append(item) } else { report.unchanged += 1 }
                 } catch let error as PageUnreadable {
                     try recordFailure(error.reason, page: pageID)
                     unreadable.append(.init(note: stored.note.id, page: pageID, reason: error.reason))
@@ -135,16 +143,17 @@ public struct Indexer: Sendable {
         let reason: String
     }
 
+    /// What the index holds about a recognised page.
+    private struct Recognised {
+        let signature: String?
+        let hash: String?
+    }
+
     /// The page's work, or nil when its content is what was last recognised.
-    private func workItem(_ stored: StoredNote, _ pageID: PageID) throws -> WorkItem? {
+    private func workItem(_ stored: StoredNote, _ pageID: PageID, _ known: Recognised?) throws -> WorkItem? {
         let url = library.pageURL(pageID, in: stored.folder)
-        let known = try index.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT status, file_signature, content_hash FROM page WHERE id = ?", arguments: [pageID.rawValue])
-        }
         let signature = FileSignature.of(url)
-        if let known, known["status"] == PageStatus.recognised.rawValue, (known["file_signature"] as String?) == signature {
-            return nil
-        }
+        if let known, known.signature == signature { return nil }
         let decoded: DecodedPage
         do {
             decoded = try library.readPage(url, id: pageID)
@@ -155,7 +164,7 @@ public struct Indexer: Sendable {
             throw PageUnreadable(reason: "\(StoreError.damagedPage(url, damage)) (see `inkwell check`; `inkwell compact --salvage` keeps what survives)")
         }
         let hash = ContentHash.of(page: decoded.page)
-        if let known, known["status"] == PageStatus.recognised.rawValue, (known["content_hash"] as String?) == hash {
+        if let known, known.hash == hash {
             try index.database.write { db in
                 try db.execute(sql: "UPDATE page SET file_signature = ? WHERE id = ?", arguments: [signature, pageID.rawValue])
             }
@@ -170,8 +179,10 @@ public struct Indexer: Sendable {
     }
 
     private func recognise(_ work: [WorkItem], jobs: Int, progress: @escaping @Sendable (Int, Int) -> Void) throws -> Outcome {
+        // Nothing to do: no recogniser is made (loading Tesseract's model costs more than the rest of an unchanged run).
+        guard !work.isEmpty else { return Outcome() }
         let queue = WorkQueue(work)
-        let workers = min(jobs, max(1, work.count))
+        let workers = min(jobs, work.count)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let recognizer: any PageRecognizer
             do {

@@ -44,7 +44,8 @@ func withScratchLibrary<T>(_ name: String, _ body: (Library) throws -> T) throws
             for (_, spec) in request.specs() {
                 let written = synthesizer.write(spec)
                 let note = try library.createNote(title: spec.title, in: spec.notebook)
-                try library.save(written.inkPages.map { PageChange(pageID: $0.id, isNewPage: true, size: $0.size,
+                // Fresh page ids, as the editor gives: the generator's follow the seed, the same for both styles.
+                try library.save(written.inkPages.map { PageChange(pageID: PageID.random(), isNewPage: true, size: $0.size,
                                                                    template: $0.template, added: $0.strokes) },
                                  to: note.note.id)
             }
@@ -56,11 +57,15 @@ func withScratchLibrary<T>(_ name: String, _ body: (Library) throws -> T) throws
         report("index: load average before", loadAverages())
 
         let first = try indexer.run(jobs: 2)
-        precondition(first.recognised == count && first.failed.isEmpty, "the first run recognised \(first.recognised) of \(count)")
+        guard first.recognised == count && first.failed.isEmpty else {
+            throw StoreError.invalid("the first run recognised \(first.recognised) of \(count) pages: \(first.failed)")
+        }
         var seconds: [Double] = []
         for _ in 0..<5 {
             let again = try indexer.run(jobs: 2)
-            precondition(again.recognised == 0 && again.unchanged == count)
+            guard again.recognised == 0 && again.unchanged == count else {
+                throw StoreError.invalid("the second run recognised \(again.recognised) pages, \(again.unchanged) unchanged of \(count)")
+            }
             seconds.append(again.seconds)
         }
         let second = median(seconds)
