@@ -123,7 +123,7 @@ struct RecognisedTextMaker {
 /// `SearchIndex.record` (no OCR), then the latency of realistic queries.
 @MainActor func searchBenchmark(pages count: Int, queries: Int) throws {
     try withScratchLibrary("inkwell-search-bench") { library in
-        let index = try SearchIndex(library: library)
+        var writer: SearchIndex? = try SearchIndex(library: library)
         // Notes are index entries only (their page files are not written): one real note lends its
         // folder, the rest are copies with their own ids, titles, notebooks, tags and pages.
         let template = try library.createNote(title: "Template")
@@ -165,13 +165,17 @@ struct RecognisedTextMaker {
             built += pageCount
             notes += 1
             if batch.count == 500 || built == count {
-                try index.record(batch, in: library)
+                try writer!.record(batch, in: library)
                 batch.removeAll()
             }
         }
         let buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         try String(built).write(to: marker, atomically: false, encoding: .utf8)
-        let bytes = ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"].reduce(0) { total, name in
+        // Closed (SQLite moves the write-ahead log into the database) and opened again, as the
+        // `inkwell search` process that follows an `inkwell index` finds it.
+        writer = nil
+        let index = try SearchIndex(library: library)
+        let bytes = ["index.sqlite", "index.sqlite-wal"].reduce(0) { total, name in
             total + ((try? FileManager.default.attributesOfItem(atPath: library.root.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
         }
         report("search: index of \(count) pages, \(notes) notes, \(notebooks.count) notebooks (written through SearchIndex.record, no OCR)",
