@@ -37,7 +37,7 @@ extension SearchIndex {
     /// How many matching pages are ranked when a query matches more (the most recently indexed):
     /// ranking costs time for every page it looks at, and a word found on tens of thousands of pages
     /// would otherwise take longer than a search should (docs/recognition.md, "Indexing and search").
-    public static let rankedAtMost = 1000
+    public static let rankedAtMost = 1_000
 
     /// Ranked notes for `query`: every word must match within the title and tags plus one page's
     /// recognised text, or the title and tags plus the typed text: itself, one of the most used indexed
