@@ -164,12 +164,18 @@ extension SearchIndex {
     }
 
     /// The closest indexed terms within a typo or two of `word` that share its first letter: at most
-    /// 6, fewest edits first, then the most used (a real word before one misreading of it). Only words
-    /// of a near length are read: the vocabulary is keyed by first letter and length.
+    /// 6, fewest edits first, then the most used (a real word before one misreading of it); none for a
+    /// word in ``rankedAtMost`` notes or more. Only words of a near length are read: the vocabulary is
+    /// keyed by first letter and length.
     private func nearbyTerms(_ word: String, _ db: Database) throws -> [String] {
         let target = Array(word.unicodeScalars)
         let distance = target.count >= 8 ? 2 : target.count >= 4 ? 1 : 0
         guard let first = target.first, distance > 0 else { return [] }
+        // A word indexed in at least as many notes as are ranked is no typo, and its own rows fill the
+        // ranking: near words (mostly misreadings of it, a few pages each) would cost time for little.
+        let uses = try Int.fetchOne(db.cachedStatement(sql: "SELECT uses FROM vocabulary WHERE initial = ? AND length = ? AND term = ?"),
+                                    arguments: [String(first), target.count, word]) ?? 0
+        guard uses < SearchIndex.rankedAtMost else { return [] }
         let candidates = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT term, uses FROM vocabulary WHERE initial = ? AND length BETWEEN ? AND ?
             """), arguments: [String(first), target.count - distance, target.count + distance])
