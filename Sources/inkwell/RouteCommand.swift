@@ -87,7 +87,7 @@ struct RouteCommand: ParsableCommand {
         func run() throws {
             let routed = try library.open().applyRoutes(dryRun: dryRun)
             if output.json { return try printJSON(routed) }
-            for note in routed { print(dryRun ? "would move" + String(note.line.dropFirst("moved".count)) : note.line) }
+            for note in routed { print(note.line(verb: dryRun ? "would move" : "moved")) }
             if routed.isEmpty { print("no note in the Inbox matches a rule") }
         }
     }
@@ -95,5 +95,8 @@ struct RouteCommand: ParsableCommand {
 
 extension RoutedNote {
     /// `moved k3m9x2q7a1bc "Standup" Inbox → Work/Meetings (rule 1: #work)`
-    var line: String { "moved \(id) \"\(title)\" \(from) → \(to) (rule \(rule): \(pattern))" }
+    var line: String { line(verb: "moved") }
+
+    /// The same line with another verb (`would move` for a dry run).
+    func line(verb: String) -> String { "\(verb) \(id) \"\(title)\" \(from) → \(to) (rule \(rule): \(pattern))" }
 }
