@@ -41,8 +41,8 @@ let package = Package(
         .target(name: "InkCore"),
         // Typed text: the Markdown line parser of a note's body, its counts, hashtags and checkboxes. Pure.
         .target(name: "InkText", dependencies: ["InkCore"]),
-        // Hershey stroke fonts: the `.jhf` reader, and Roman Simplex from fonts/ compiled in (a symlink).
-        .target(name: "InkFont", dependencies: ["InkCore"], resources: [.embedInCode("Fonts/rowmans.jhf")]),
+        // Hershey stroke fonts: the `.jhf` reader, and Roman and Script Simplex from fonts/ compiled in (symlinks).
+        .target(name: "InkFont", dependencies: ["InkCore"], resources: [.embedInCode("Fonts/rowmans.jhf"), .embedInCode("Fonts/scripts.jhf")]),
         // The page file (binary chunks) and the library folder on disk (with each note's typed text).
         .target(name: "InkStore", dependencies: ["InkCore", "InkText", "CZlib"]),
         // The editor session: a pure state machine and the effects it asks for.

@@ -1,3 +1,5 @@
+import InkFont
+
 /// How the text is written: which Hershey font, and whether letters join.
 public enum HandwritingStyle: String, Sendable, Hashable, Codable, CaseIterable {
     /// Separate upright letters from the simplex roman font.
@@ -10,6 +12,14 @@ public enum HandwritingStyle: String, Sendable, Hashable, Codable, CaseIterable 
         switch self {
         case .print: "rowmans.jhf"
         case .script: "scripts.jhf"
+        }
+    }
+
+    /// The compiled-in font of this style (``fontFileName`` as shipped in `fonts/`).
+    public var font: HersheyFont {
+        switch self {
+        case .print: .romanSimplex
+        case .script: .scriptSimplex
         }
     }
 

@@ -4,21 +4,27 @@ import Glibc
 #endif
 import InkFont
 
-/// Carries out a ``SampleRequest``: loads the style's font, writes each note and saves it as
+/// Carries out a ``SampleRequest``: takes the style's font, writes each note and saves it as
 /// `<name>.jsonl` (replay log) and `<name>.truth.json` (ground truth).
 public struct SampleWriter: Sendable {
-    /// The folder holding the Hershey `.jhf` files.
-    public let fontsDirectory: URL
+    /// A folder holding other Hershey `.jhf` files to write with; nil: the fonts compiled into the
+    /// program (``HersheyFont/shipped(_:)``), so samples can be made from any folder.
+    public let fontsDirectory: URL?
 
-    public init(fontsDirectory: URL) {
+    public init(fontsDirectory: URL? = nil) {
         self.fontsDirectory = fontsDirectory
+    }
+
+    /// The font `style` writes with: from ``fontsDirectory`` when one is given, else compiled in.
+    public func font(for style: HandwritingStyle) throws -> HersheyFont {
+        guard let fontsDirectory else { return style.font }
+        return try HersheyFont(contentsOf: fontsDirectory.appendingPathComponent(style.fontFileName))
     }
 
     /// Writes every note of `request` into `directory` (created if missing) and returns the
     /// files written, two per note.
     public func write(_ request: SampleRequest, to directory: URL) throws -> [URL] {
-        let font = try HersheyFont(contentsOf: fontsDirectory.appendingPathComponent(request.style.fontFileName))
-        let synthesizer = HandwritingSynthesizer(font: font)
+        let synthesizer = HandwritingSynthesizer(font: try font(for: request.style))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var written: [URL] = []
         for (name, spec) in request.specs() {

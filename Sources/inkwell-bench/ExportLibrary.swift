@@ -26,8 +26,7 @@ func exportLibraryMain(_ arguments: [String]) throws -> Bool {
     request.pages = value("--pages", 3)
     request.sentencesPerPage = value("--sentences", 6)
     let xoppCount = value("--xopp", 20)
-    let fonts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../fonts").standardizedFileURL
-    let synthesizer = HandwritingSynthesizer(font: try HersheyFont(contentsOf: fonts.appendingPathComponent(request.style.fontFileName)))
+    let synthesizer = HandwritingSynthesizer(font: request.style.font)
 
     let libraryURL = folder.appendingPathComponent("library", isDirectory: true)
     let xoppFolder = folder.appendingPathComponent("xopp", isDirectory: true)

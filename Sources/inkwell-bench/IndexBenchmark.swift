@@ -32,8 +32,7 @@ func withScratchLibrary<T>(_ name: String, _ body: (Library) throws -> T) throws
 @MainActor func indexBenchmark(pages count: Int) throws {
     try withScratchLibrary("inkwell-index-bench") { library in
         for style in [HandwritingStyle.print, .script] {
-            let synthesizer = HandwritingSynthesizer(font: try HersheyFont(contentsOf: URL(fileURLWithPath: "fonts")
-                .appendingPathComponent(style.fontFileName)))
+            let synthesizer = HandwritingSynthesizer(font: style.font)
             var request = SampleRequest()
             request.style = style
             request.jitter = .mild

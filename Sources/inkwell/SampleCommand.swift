@@ -62,8 +62,8 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Base file name (default: the title in lowercase with dashes; several notes add -01, -02, …).")
     var name: String?
 
-    @Option(help: ArgumentHelp("Folder holding the Hershey .jhf fonts.", valueName: "dir"))
-    var fonts: String = "fonts"
+    @Option(help: ArgumentHelp("Folder holding other Hershey .jhf fonts to write with (default: the fonts compiled in).", valueName: "dir"))
+    var fonts: String?
 
     func validate() throws {
         guard notes >= 1, pages >= 1, sentences >= 1, hashtags >= 0 else {
@@ -89,7 +89,7 @@ struct SampleCommand: ParsableCommand {
         request.name = name
         if let textFile { try request.loadText(from: URL(fileURLWithPath: textFile)) }
 
-        let writer = SampleWriter(fontsDirectory: URL(fileURLWithPath: fonts, isDirectory: true))
+        let writer = SampleWriter(fontsDirectory: fonts.map { URL(fileURLWithPath: $0, isDirectory: true) })
         let files: [URL]
         do {
             files = try writer.write(request, to: URL(fileURLWithPath: output, isDirectory: true))

@@ -14,12 +14,9 @@ struct EvalPage: Sendable {
 /// Generated evaluation pages: `count` one-page notes per style and jitter level, each with
 /// `sentences` corpus sentences and `hashtags` hashtags, from seeds `seed…`.
 struct EvalSet {
-    let fonts: URL
-
     func pages(style: HandwritingStyle, jitter: JitterLevel, count: Int, sentences: Int = 8, hashtags: Int = 3,
                seed: UInt64 = 1000) throws -> [EvalPage] {
-        let font = try HersheyFont(contentsOf: fonts.appendingPathComponent(style.fontFileName))
-        let synthesizer = HandwritingSynthesizer(font: font)
+        let synthesizer = HandwritingSynthesizer(font: style.font)
         var request = SampleRequest()
         request.style = style
         request.jitter = jitter

@@ -8,7 +8,7 @@
 //   recognition-bench tags STYLE JITTER      every hashtag missed or invented, with its line
 //   recognition-bench calibrate              how every hashtag word was decided, and whether rightly
 //
-// Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR, --fonts DIR.
+// Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR.
 // Start it with OMP_THREAD_LIMIT=1 in the environment (the script does).
 import Foundation
 import InkCore
@@ -26,18 +26,13 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let pageCount = Int(option("--pages") ?? "") ?? 20
 let outDirectory = option("--out")
 let corpusOption = option("--corpus")
-let fontsOption = option("--fonts")
 let seedOption = UInt64(option("--seed") ?? "")
 let dumpOption = option("--dump")
 let onlyOption = option("--only")
 let section = arguments.first ?? "accuracy"
 
 let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let fonts = URL(fileURLWithPath: fontsOption ?? {
-    let here = FileManager.default.currentDirectoryPath + "/fonts"
-    return FileManager.default.fileExists(atPath: here + "/rowmans.jhf") ? here : sourceRoot.appendingPathComponent("fonts").path
-}())
-let evalSet = EvalSet(fonts: fonts)
+let evalSet = EvalSet()
 let known = EvalSet.knownTags
 
 if ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil {

@@ -138,4 +138,11 @@ struct ShippedFontTests {
         #expect(HersheyFont.romanSimplex.glyphs == shipped.glyphs)
         #expect(HersheyFont.romanSimplex.glyphs.count >= 95)
     }
+
+    @Test("Script Simplex compiled into the program is fonts/scripts.jhf, glyph for glyph")
+    func scriptSimplexIsTheShippedFile() throws {
+        #expect(HersheyFont.scriptSimplex.glyphs == (try font("scripts.jhf")).glyphs)
+        #expect(HersheyFont.shipped("scripts.jhf")?.glyphs == HersheyFont.scriptSimplex.glyphs)
+        #expect(HersheyFont.shipped("nope.jhf") == nil)
+    }
 }

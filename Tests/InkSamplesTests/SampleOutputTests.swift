@@ -93,4 +93,16 @@ struct SampleOutputTests {
         let missingFonts = SampleWriter(fontsDirectory: directory.appendingPathComponent("nofonts"))
         #expect(throws: HersheyFontError.self) { try missingFonts.write(request, to: directory) }
     }
+
+    @Test("the compiled-in fonts write exactly what the files in fonts/ write", arguments: HandwritingStyle.allCases)
+    func compiledInFontsWriteTheSame(style: HandwritingStyle) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inksamples-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var request = SampleRequest()
+        request.style = style
+        request.name = "same"
+        let fromFiles = try SampleWriter(fontsDirectory: fontsDirectory).write(request, to: directory.appendingPathComponent("files"))
+        let compiledIn = try SampleWriter().write(request, to: directory.appendingPathComponent("compiled"))
+        #expect(try fromFiles.map { try Data(contentsOf: $0) } == compiledIn.map { try Data(contentsOf: $0) })
+    }
 }

@@ -34,12 +34,17 @@ final class CLI: Sendable {
         return fallback
     }()
 
-    /// Runs `inkwell ARGS --library LIBRARY`-style (the library comes from the environment).
+    /// Runs `inkwell ARGS --library LIBRARY`-style (the library comes from the environment), in
+    /// `directory` (default: the test's temporary folder, so nothing is found beside the sources).
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+             directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = arguments
+        let directory = directory ?? root
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["INKWELL_LIBRARY"] = library.path
         process.environment = environment

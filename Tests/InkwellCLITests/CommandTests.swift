@@ -5,14 +5,13 @@ import Testing
 struct CommandTests {
     let cli = CLI()
 
-    @Test("inkwell sample writes its files in place and leaves nothing in the temporary folder")
+    @Test("inkwell sample works from any folder (its fonts are compiled in), in place, leaving nothing in the temporary folder")
     func sampleLeavesNoTemporaryFiles() throws {
         let temporary = cli.root.appendingPathComponent("tmp"), output = cli.root.appendingPathComponent("samples")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let fonts = samplesFolder.appendingPathComponent("../fonts").standardizedFileURL.path
-        for _ in 0..<2 {  // the second run replaces the files
-            let result = try cli.run(["sample", "-o", output.path, "--notes", "3", "--sentences", "1", "--fonts", fonts],
-                                     environment: ["TMPDIR": temporary.path])
+        for style in ["print", "script"] {  // the second run replaces the files
+            let result = try cli.run(["sample", "-o", output.path, "--notes", "3", "--sentences", "1", "--style", style],
+                                     environment: ["TMPDIR": temporary.path], directory: temporary)
             #expect(result.status == 0, "\(result.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)

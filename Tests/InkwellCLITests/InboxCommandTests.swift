@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 
-/// The repository's Hershey fonts, for `inkwell sample`.
-let fontsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../fonts").standardizedFileURL
-
 extension CLI {
     var dropFolder: URL { library.appendingPathComponent("inbox") }
 
@@ -12,7 +9,7 @@ extension CLI {
         let textFile = try write("\(title).txt", text)
         let output = library.deletingLastPathComponent().appendingPathComponent(library.lastPathComponent + "-samples-\(seed)")
         try ok(["sample", "--text", textFile, "--title", title, "--jitter", "none", "--seed", String(seed),
-                "-o", output.path, "--fonts", fontsFolder.path])
+                "-o", output.path])
         let report = try json(["import", output.appendingPathComponent(title.lowercased() + ".jsonl").path]
                               + (recognize ? [] : ["--no-recognize"])) as! [String: Any]
         let files = report["imported"] as! [[String: Any]]

@@ -74,8 +74,7 @@ struct IndexCommandTests {
         try cli.ok(["init"])
         let samples = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-samples")
         try cli.ok(["sample", "-o", samples.path, "--topic", "errands", "--style", "print", "--jitter", "none",
-                    "--sentences", "2", "--hashtags", "1", "--seed", "4", "--name", "note",
-                    "--fonts", samplesFolder.appendingPathComponent("../fonts").standardizedFileURL.path])
+                    "--sentences", "2", "--hashtags", "1", "--seed", "4", "--name", "note"])
         let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: samples.appendingPathComponent("note.truth.json"))) as! [String: Any]
         let page = (truth["pages"] as! [[String: Any]])[0]
         let hashtag = (page["hashtags"] as! [String])[0]
