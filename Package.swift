@@ -12,8 +12,10 @@ let package = Package(
         .library(name: "InkInterchange", targets: ["InkInterchange"]),
         .library(name: "InkSamples", targets: ["InkSamples"]),
         .library(name: "InkwellKit", targets: ["InkwellKit"]),
+        .library(name: "InkGeometry", targets: ["InkGeometry"]),
         .library(name: "InkRender", targets: ["InkRender"]),
         .library(name: "InkExport", targets: ["InkExport"]),
+        .library(name: "InkObsidian", targets: ["InkObsidian"]),
         .library(name: "InkRecognize", targets: ["InkRecognize"]),
         .library(name: "InkIndex", targets: ["InkIndex"]),
         .library(name: "InkFont", targets: ["InkFont"]),
@@ -37,7 +39,8 @@ let package = Package(
                        providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"]), .brew(["tesseract"])]),
         // A small PNG encoder over libpng's classic API (setjmp lives in C).
         .target(name: "CPNGWriter", dependencies: ["CLibPNG"]),
-        // Value types: points, strokes, pages, notes, notebooks, tags. Foundation only.
+        // Value types every layer shares: points, strokes, pages, notes (with the tag rules), notebooks,
+        // tags, page changes, recognition results and the recogniser protocol. Foundation only.
         .target(name: "InkCore"),
         // Typed text: the Markdown line parser of a note's body, its counts, hashtags and checkboxes. Pure.
         .target(name: "InkText", dependencies: ["InkCore"]),
@@ -49,50 +52,51 @@ let package = Package(
         .target(name: "InkSession", dependencies: ["InkCore"]),
         // Synthetic handwriting with known text, from the Hershey stroke fonts (samples, tests, benchmarks).
         .target(name: "InkSamples", dependencies: ["InkCore", "InkFont"]),
-        // Stroke geometry (pure), templates, erasers; PNG (Cairo + libpng), PDF and SVG backends;
-        // typed text set in a Hershey font for PDFs.
-        .target(name: "InkRender", dependencies: ["InkCore", "InkText", "InkFont", "CCairo", "CPNGWriter", "CZlib"]),
-        // Handwriting recognition: recognised words and hashtags of a page.
-        .target(name: "InkRecognize", dependencies: ["InkCore", "InkRender", "CCairo", "CTesseract"]),
-        // The search index (SQLite FTS5 via GRDB) and the incremental indexing job.
+        // Stroke geometry, pure Swift: pressure curves and stroke styles, outlines, erasing, contours.
+        // What both rendering and recognition need.
+        .target(name: "InkGeometry", dependencies: ["InkCore"]),
+        // Rendering backends: PNG (Cairo + libpng), PDF and SVG; tools' looks, templates; typed text
+        // set in a Hershey font for PDFs.
+        .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "CCairo", "CPNGWriter", "CZlib"]),
+        // Handwriting recognition through Tesseract: the recogniser of InkCore's protocol (rasterised for OCR with Cairo).
+        .target(name: "InkRecognize", dependencies: ["InkCore", "InkGeometry", "CCairo", "CTesseract"]),
+        // The search index (SQLite FTS5 via GRDB): titles, tags, typed and recognised text, page status.
         .target(
             name: "InkIndex",
-            dependencies: ["InkCore", "InkStore", "InkText", "InkRecognize", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["InkCore", "InkStore", "InkText", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs (typed text in PDF and Markdown), ZIP archives (libzip), conflicts.
+        // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs (typed text in PDF and Markdown), ZIP archives (libzip), conflicts, the catalog.
         .target(
             name: "InkExport",
             dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkInterchange", "CZip"]
         ),
-        // Decoders of recorded pen input: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip).
+        // Pushing notes into an Obsidian vault's daily notes, once each.
+        .target(name: "InkObsidian", dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkExport"]),
+        // Decoders of recorded pen input and format detection: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip).
         .target(name: "InkInterchange", dependencies: ["InkCore", "CZlib", "CZip"]),
-        // The engine façade: runs the session against the store (import, replay), recognising what it asks for.
-        .target(name: "InkwellKit", dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkRecognize"]),
+        // The application layer, the only thing front ends call: intake (import, ingest, watch), the
+        // indexing job, the after-change policy (tags → routes → index), export selection.
+        .target(
+            name: "InkwellKit",
+            dependencies: ["InkCore", "InkText", "InkFont", "InkStore", "InkSession", "InkInterchange", "InkGeometry", "InkRender",
+                           "InkRecognize", "InkIndex", "InkExport", "InkObsidian", "InkSamples"]
+        ),
         // The command line: argument parsing and output only.
         .executableTarget(
             name: "inkwell",
-            dependencies: [
-                "InkwellKit",
-                "InkSamples",
-                "InkIndex",
-                "InkRender",
-                "InkExport",
-                "InkFont",
-                "InkText",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["InkwellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Release-build benchmarks of the store, the session, the indexing job and search (`make bench`),
         // and the data for the rendering and export benchmarks (scripts/render-bench.sh, scripts/export-bench.sh).
         .executableTarget(
             name: "inkwell-bench",
-            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkRender", "InkFont", "InkSamples",
-                           "InkRecognize", "InkIndex", "CCairo", "CPNGWriter"]
+            dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkGeometry", "InkRender", "InkFont",
+                           "InkSamples", "InkRecognize", "InkIndex", "CCairo", "CPNGWriter"]
         ),
         // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh).
         .executableTarget(
             name: "recognition-bench",
-            dependencies: ["InkCore", "InkFont", "InkSamples", "InkRender", "InkRecognize"]
+            dependencies: ["InkCore", "InkFont", "InkSamples", "InkGeometry", "InkRender", "InkRecognize"]
         ),
         .testTarget(
             name: "InkCoreTests",
@@ -120,12 +124,16 @@ let package = Package(
         ),
         .testTarget(
             name: "InkRenderTests",
-            dependencies: ["InkRender", "InkSamples", "InkFont", "InkText", "CCairo"],
+            dependencies: ["InkRender", "InkGeometry", "InkSamples", "InkFont", "InkText", "CCairo"],
             exclude: ["Goldens"]
         ),
         .testTarget(
             name: "InkExportTests",
-            dependencies: ["InkExport", "InkStore", "InkIndex", "InkRender", "InkRecognize"]
+            dependencies: ["InkExport", "InkStore", "InkIndex", "InkRender", "InkwellKit"]
+        ),
+        .testTarget(
+            name: "InkObsidianTests",
+            dependencies: ["InkObsidian", "InkExport", "InkStore", "InkIndex", "InkwellKit"]
         ),
         .testTarget(
             name: "InkRecognizeTests",
@@ -133,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkIndexTests",
-            dependencies: ["InkIndex", "InkStore", "InkRecognize", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["InkIndex", "InkStore", "InkwellKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "InkInterchangeTests",
@@ -142,7 +150,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellKitTests",
-            dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize"]
+            dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize", "InkIndex", "InkSamples"]
         ),
         .testTarget(
             name: "InkwellCLITests",

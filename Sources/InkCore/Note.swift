@@ -125,3 +125,59 @@ public struct Note: Sendable, Hashable, Codable, Identifiable {
         self.source = source
     }
 }
+
+/// A note's tags with the tags the user removed by hand, and the rules every path follows: hashtags
+/// (recognised in the handwriting or typed in the text) are adopted unless removed by hand; a tag
+/// added by hand is no longer "removed"; a tag removed by hand is remembered, so no later
+/// recognition adds it back.
+public struct NoteTags: Sendable, Hashable {
+    public private(set) var tags: Set<Tag>
+    /// Tags the user removed by hand.
+    public private(set) var removedByHand: Set<Tag>
+
+    public init(tags: Set<Tag> = [], removedByHand: Set<Tag> = []) {
+        self.tags = tags
+        self.removedByHand = removedByHand
+    }
+
+    /// Adds the hashtags not removed by hand; returns those that were new.
+    @discardableResult
+    public mutating func adopt(hashtags: some Sequence<Tag>) -> Set<Tag> {
+        let added = Set(hashtags).subtracting(tags).subtracting(removedByHand)
+        tags.formUnion(added)
+        return added
+    }
+
+    /// Adds tags by hand (they stop counting as removed).
+    public mutating func tag(_ added: some Sequence<Tag>) {
+        tags.formUnion(added)
+        removedByHand.subtract(added)
+    }
+
+    /// Removes tags by hand (remembered, so recognition does not add them back).
+    public mutating func untag(_ removed: some Sequence<Tag>) {
+        tags.subtract(removed)
+        removedByHand.formUnion(removed)
+    }
+}
+
+extension Note {
+    /// The note's tags under the tag rules (``NoteTags``).
+    public var tagging: NoteTags {
+        get { NoteTags(tags: tags, removedByHand: removedTags) }
+        set {
+            tags = newValue.tags
+            removedTags = newValue.removedByHand
+        }
+    }
+
+    /// Adds hashtags found in the note, except those removed by hand; returns the tags that were new.
+    @discardableResult
+    public mutating func adopt(hashtags: some Sequence<Tag>) -> Set<Tag> { tagging.adopt(hashtags: hashtags) }
+
+    /// Adds tags by hand.
+    public mutating func tag(_ added: some Sequence<Tag>) { tagging.tag(added) }
+
+    /// Removes tags by hand, remembering them.
+    public mutating func untag(_ removed: some Sequence<Tag>) { tagging.untag(removed) }
+}

@@ -42,6 +42,12 @@ public struct ExportReport: Sendable, Codable, Equatable {
         public var note: NoteID
         public var title: String
         public var reason: String
+
+        public init(note: NoteID, title: String, reason: String) {
+            self.note = note
+            self.title = title
+            self.reason = reason
+        }
     }
 
     /// Paths written (inside the archive, for a ZIP).

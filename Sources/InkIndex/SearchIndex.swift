@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import InkCore
-import InkRecognize
 import InkStore
 
 /// The search index of a library: `index.sqlite` beside the notebooks, SQLite with FTS5 through GRDB.
@@ -208,7 +207,7 @@ extension SearchIndex {
                     let stale = Worker.isStale(row["worker"], startedAt: row["started_at"])
                     states[page] = PageState(status: stale ? .pending : .processing)
                 case .recognised:
-                    let current = FileSignature.of(library.pageURL(page, in: stored.folder))
+                    let current = PageFileSignature.of(library.pageURL(page, in: stored.folder))
                     states[page] = PageState(status: current == row["file_signature"] ? .recognised : .pending)
                 case .failed:
                     states[page] = PageState(status: .failed, reason: row["error"] ?? "unknown reason")
@@ -277,7 +276,7 @@ extension SearchIndex {
                     let hash = ContentHash.of(page: page)
                     // The signature first: if the file changes after it is taken, the next run sees a new one.
                     let url = library.pageURL(page.id, in: stored.folder)
-                    let signature = FileSignature.of(url)
+                    let signature = PageFileSignature.of(url)
                     let onDisk = try? library.readPage(url, id: page.id)
                     let matches = onDisk.map { !$0.isDamaged && ContentHash.of(page: $0.page) == hash } ?? false
                     try store(recognition, page: page.id, signature: matches ? signature : nil, hash: hash, db)

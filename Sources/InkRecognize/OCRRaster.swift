@@ -1,7 +1,7 @@
 import CCairo
 import Foundation
 import InkCore
-import InkRender
+import InkGeometry
 
 /// How ink is drawn for OCR.
 public enum OCRPen: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import InkCore
-import InkRender
+import InkGeometry
 
 /// How ``TesseractRecognizer`` reads a page. The defaults are what measured best on generated
 /// print and script pages (docs/recognition.md has the tables); the other values exist so that

@@ -1,6 +1,6 @@
 import Foundation
 import InkCore
-import InkRender
+import InkGeometry
 
 /// Reads handwriting with Tesseract, using what the strokes tell about it: lines are found from
 /// the writing order and geometry and read one at a time; a `#` is found from its four strokes

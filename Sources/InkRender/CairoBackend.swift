@@ -2,6 +2,7 @@ import CCairo
 import CPNGWriter
 import Foundation
 import InkCore
+import InkGeometry
 
 /// Drawing a scene with Cairo. Coordinates are transformed to device units here (the context keeps
 /// an identity matrix), so Cairo never multiplies them and a PDF carries short numbers.

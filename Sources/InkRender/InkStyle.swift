@@ -1,4 +1,5 @@
 import InkCore
+import InkGeometry
 
 /// How paint combines with what is already on the page.
 public enum BlendMode: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import InkCore
+import InkGeometry
 
 /// A document's metadata (the PDF Info dictionary).
 struct PDFInfo: Sendable {

@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import InkCore
+import InkGeometry
 import InkText
 
 /// A line of recognised text for a PDF's invisible text layer: the words and the box they cover on
@@ -126,7 +127,7 @@ public struct Renderer: Sendable {
         guard scale > 0, scale.isFinite else { throw RenderError.badScale(scale) }
         let results = Slots<Result<[UInt8], RenderError>>(count: pages.count)
         let renderer = self
-        concurrently(pages.count, workers: workers) { i in
+        Parallel.forEach(pages.count, workers: workers) { i in
             results[i] = Result { () throws(RenderError) -> [UInt8] in try renderer.png(pages[i], scale: scale) }
         }
         var out: [[UInt8]] = []
@@ -184,7 +185,7 @@ public struct Renderer: Sendable {
         let group = DispatchGroup()
         if ahead {
             DispatchQueue.global().async(group: group) {
-                concurrently(total, workers: builders) { i in
+                Parallel.forEach(total, workers: builders) { i in
                     made[i] = make(i)
                     ready[i].signal()
                 }
@@ -225,53 +226,6 @@ public struct Renderer: Sendable {
 }
 
 // MARK: Concurrency helpers
-
-/// Runs `body(0..<count)` on up to `workers` threads (the caller's included), each taking the next index.
-func concurrently(_ count: Int, workers: Int, _ body: @Sendable @escaping (Int) -> Void) {
-    guard count > 0 else { return }
-    let threads = max(1, min(workers, count))
-    if threads == 1 {
-        for i in 0..<count { body(i) }
-        return
-    }
-    let next = Counter()
-    DispatchQueue.concurrentPerform(iterations: threads) { _ in
-        while true {
-            let i = next.increment()
-            if i >= count { break }
-            body(i)
-        }
-    }
-}
-
-final class Counter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-    func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value - 1
-    }
-}
-
-/// Slots written by one thread each and read after (synchronised by the caller).
-final class Slots<T>: @unchecked Sendable {
-    private var values: [T?]
-    private let lock = NSLock()
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-    subscript(i: Int) -> T? {
-        get { lock.lock(); defer { lock.unlock() }; return values[i] }
-        set { lock.lock(); values[i] = newValue; lock.unlock() }
-    }
-    func take(_ i: Int) -> T? {
-        lock.lock()
-        defer { lock.unlock() }
-        let value = values[i]
-        values[i] = nil
-        return value
-    }
-}
 
 /// Collects the bytes Cairo writes.
 final class ByteSink {

@@ -1,4 +1,5 @@
 import InkCore
+import InkGeometry
 
 /// Writes a vector scene as SVG 1.1 (with CSS blend modes for highlighters and pencil).
 struct SVGWriter {

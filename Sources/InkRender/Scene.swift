@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkGeometry
 
 /// What a backend paints, in order, in page units: the pure half of rendering. Building it does all
 /// the geometry; the backends (Cairo raster, Cairo PDF, SVG) only turn it into drawing calls.

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkGeometry
 import InkFont
 import InkText
 

@@ -6,10 +6,13 @@ public struct OpenNote: Sendable, Equatable {
     public let id: NoteID
     /// The pages in reading order, as drawn so far (without the stroke in progress).
     public internal(set) var pages: [Page]
+    /// The note's tags (with those recognition added) and the tags removed by hand, which
+    /// recognition never adds back.
+    public internal(set) var tagging: NoteTags
     /// The note's tags, with those recognition added.
-    public internal(set) var tags: Set<Tag>
-    /// Tags the user removed by hand; recognition never adds them back.
-    public let removedTags: Set<Tag>
+    public var tags: Set<Tag> { tagging.tags }
+    /// Tags the user removed by hand.
+    public var removedTags: Set<Tag> { tagging.removedByHand }
     /// The stroke being drawn (pen down), not yet on its page.
     public internal(set) var strokeInProgress: StrokeInProgress?
     /// Whether the navigation chrome is shown.
@@ -35,8 +38,7 @@ public struct OpenNote: Sendable, Equatable {
     init(id: NoteID, pages: [Page], tags: Set<Tag>, removedTags: Set<Tag>, at now: Double) {
         self.id = id
         self.pages = pages
-        self.tags = tags
-        self.removedTags = removedTags
+        tagging = NoteTags(tags: tags, removedByHand: removedTags)
         tracking = pages.map { PageTracking(stored: $0, enteredAt: now) }
         for (index, page) in pages.enumerated() where pageIndex[page.id] == nil {
             pageIndex[page.id] = index

@@ -5,10 +5,6 @@ extension OpenNote {
     /// stroke in progress are untouched. Results for pages not in the note are ignored.
     mutating func recognitionFinished(_ page: PageID, hashtags: [Tag], _ step: inout Step) {
         guard pageIndex[page] != nil else { return }
-        var added = false
-        for tag in hashtags where !removedTags.contains(tag) {
-            added = tags.insert(tag).inserted || added
-        }
-        if added { step.effects.append(.updateTags(id, tags: tags)) }
+        if !tagging.adopt(hashtags: hashtags).isEmpty { step.effects.append(.updateTags(id, tags: tags)) }
     }
 }

@@ -111,8 +111,8 @@ extension Library {
                 guard unlink(url.path) == 0 else { throw StoreError.io(url, "cannot remove: \(errnoText())") }
                 try DurableFile.syncFolder(stored.folder)
             }
-            let added = text.hashtags.filter { !stored.note.tags.contains($0) && !stored.note.removedTags.contains($0) }
-            stored.note.tags.formUnion(added)
+            let new = stored.note.adopt(hashtags: text.hashtags)
+            let added = text.hashtags.filter(new.contains)
             stored.note.modified = Date().wholeSeconds
             try JSONFile.write(NoteDocument(stored.note), to: stored.folder.appendingPathComponent("note.json"))
             return TypedTextChange(stored: stored, text: text, addedTags: added)

@@ -7,6 +7,7 @@ import InkIndex
 import InkRecognize
 import InkSamples
 import InkStore
+import InkwellKit
 
 /// The system's load averages (1, 5, 15 minutes), to say how busy the machine was.
 func loadAverages() -> String {

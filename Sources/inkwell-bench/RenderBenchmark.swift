@@ -7,6 +7,7 @@ import CCairo
 import CPNGWriter
 import Foundation
 import InkCore
+import InkGeometry
 import InkSamples
 import InkRender
 import InkStore

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import InkStore
 import InkwellKit
 
 /// The options `ingest` and `watch` share: how long a file must settle and how big it may be.

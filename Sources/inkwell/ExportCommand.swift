@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkExport
-import InkIndex
-import InkStore
+import InkwellKit
 
 extension ExportFormat: ExpressibleByArgument {}
 extension ConflictPolicy: ExpressibleByArgument {}

@@ -1,10 +1,5 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkIndex
-import InkInterchange
-import InkRecognize
-import InkStore
 import InkwellKit
 
 struct ImportCommand: ParsableCommand {

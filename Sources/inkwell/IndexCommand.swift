@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkIndex
-import InkRecognize
-import InkStore
+import InkwellKit
 
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

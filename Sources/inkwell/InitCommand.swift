@@ -1,5 +1,5 @@
 import ArgumentParser
-import InkStore
+import InkwellKit
 
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkIndex
-import InkStore
-import InkText
+import InkwellKit
 
 struct NoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -237,10 +234,8 @@ struct NoteCommand: ParsableCommand {
             let library = try library.open()
             let added = try Set(add.map(parseTag)), removed = try Set(remove.map(parseTag))
             let stored = try library.updateNote(try library.note(matching: note).note.id) { note in
-                note.tags.formUnion(added)
-                note.removedTags.subtract(added)
-                note.tags.subtract(removed)
-                note.removedTags.formUnion(removed)
+                note.tag(added)
+                note.untag(removed)
             }
             let tags = stored.note.tags.sorted().map { "#" + $0.name }
             print("\"\(stored.note.title)\": \(tags.isEmpty ? "no tags" : tags.joined(separator: " "))")

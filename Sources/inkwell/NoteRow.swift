@@ -1,6 +1,5 @@
 import Foundation
-import InkCore
-import InkStore
+import InkwellKit
 
 /// A note as listing commands print it (`--json` shape).
 struct NoteRow: Encodable {

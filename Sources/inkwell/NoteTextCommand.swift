@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkStore
-import InkText
+import InkwellKit
 
 extension NoteCommand {
     struct Text: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
-import InkCore
-import InkStore
+import InkwellKit
 
 struct NotebookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

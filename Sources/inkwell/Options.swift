@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkStore
+import InkwellKit
 
 /// `--library DIR`, shared by every command that touches a library.
 struct LibraryOptions: ParsableArguments {

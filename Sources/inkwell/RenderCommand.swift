@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkRender
-import InkStore
+import InkwellKit
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkStore
+import InkwellKit
 
 /// `inkwell route`: rules that file notes out of the Inbox by their hashtags.
 struct RouteCommand: ParsableCommand {

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkFont
-import InkSamples
+import InkwellKit
 
 /// `inkwell sample`: writes synthetic handwriting with known text, for testing recognition and
 /// for demos. All the work is in InkSamples.

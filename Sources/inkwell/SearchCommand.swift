@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkIndex
-import InkStore
+import InkwellKit
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkCore
-import InkIndex
-import InkStore
+import InkwellKit
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count notes, pages, strokes and bytes.")

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import InkStore
+import InkwellKit
 
 struct TrashCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 import InkIndex
+import InkwellKit
 import InkStore
 import Testing
 @testable import InkExport

@@ -1,6 +1,6 @@
 import Foundation
 import InkCore
-import InkRecognize
+import InkwellKit
 import InkStore
 import Testing
 import GRDB

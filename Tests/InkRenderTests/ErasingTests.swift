@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+@testable import InkGeometry
 import Testing
 @testable import InkRender
 

@@ -1,4 +1,5 @@
 import InkCore
+@testable import InkGeometry
 import InkText
 import Testing
 @testable import InkRender

@@ -1,4 +1,5 @@
 import Foundation
+import InkExport
 
 /// An Obsidian vault's settings that decide where pushed notes go: the daily notes' folder and
 /// name format (`.obsidian/daily-notes.json`, `folder` and `format`) and the folder for new

@@ -1,4 +1,5 @@
 import Foundation
+import InkExport
 import InkText
 
 /// Recognised handwriting and titles as Obsidian Markdown that means what was written and nothing

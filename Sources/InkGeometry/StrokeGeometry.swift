@@ -26,9 +26,9 @@ public struct Spine: Sendable, Hashable {
     public var radii: [Double]
     /// Pressure (recorded or simulated) at each point, 0…1.
     public var pressures: [Double]
-    var positions: [V2]
+    package var positions: [V2]
 
-    init(positions: [V2], radii: [Double], pressures: [Double]) {
+    package init(positions: [V2], radii: [Double], pressures: [Double]) {
         self.positions = positions
         self.radii = radii
         self.pressures = pressures
@@ -38,7 +38,7 @@ public struct Spine: Sendable, Hashable {
 /// One stroke's outline: closed polygons to fill together with the nonzero rule. Usually one; more
 /// when the stroke turns sharply (the pieces overlap at the corner and the fill is their union).
 public struct StrokeOutline: Sendable {
-    var contours: Contours
+    package var contours: Contours
 
     /// The polygons, each closed implicitly (the last point joins the first).
     public var polygons: [[Vector]] {
@@ -64,7 +64,7 @@ public enum StrokeGeometry {
         spines(points: stroke.points, width: Double(stroke.width), style: style, resolution: resolution)
     }
 
-    static func appendOutline(points: [InkPoint], width: Double, style: StrokeStyle, resolution: OutlineResolution,
+    package static func appendOutline(points: [InkPoint], width: Double, style: StrokeStyle, resolution: OutlineResolution,
                               to contours: inout Contours) {
         for spine in spines(points: points, width: width, style: style, resolution: resolution) {
             appendOutline(spine: spine, range: 0..<spine.positions.count, tolerance: resolution.tolerance, to: &contours)
@@ -73,7 +73,7 @@ public enum StrokeGeometry {
 
     // MARK: Centreline
 
-    static func spines(points: [InkPoint], width rawWidth: Double, style: StrokeStyle, resolution: OutlineResolution) -> [Spine] {
+    package static func spines(points: [InkPoint], width rawWidth: Double, style: StrokeStyle, resolution: OutlineResolution) -> [Spine] {
         guard !points.isEmpty else { return [] }
         let width = rawWidth.isFinite && rawWidth > 0 ? rawWidth : 1
         let tolerance = resolution.tolerance
@@ -145,9 +145,9 @@ public enum StrokeGeometry {
     /// The steepest the radius may change along the centreline. Where pressure jumps, a big circle
     /// swallows its smaller neighbours and the sides have no envelope; raising the small radii to a
     /// slope just under 1 draws (a hair more than) the union of the circles instead of a pinch.
-    static let maximumSlope = 0.85
+    package static let maximumSlope = 0.85
 
-    static func limitSlope(_ spine: inout Spine) {
+    package static func limitSlope(_ spine: inout Spine) {
         let p = spine.positions
         guard p.count > 1 else { return }
         var r = spine.radii
@@ -159,7 +159,7 @@ public enum StrokeGeometry {
     }
 
     /// Pressure per sample: recorded, or simulated from speed when the source has none.
-    static func pressureSeries(_ points: [InkPoint], width: Double, simulation: PressureSimulation) -> [Double] {
+    package static func pressureSeries(_ points: [InkPoint], width: Double, simulation: PressureSimulation) -> [Double] {
         let recorded = points.map { Double($0.pressure).isFinite ? min(1, max(0, Double($0.pressure))) : 0.5 }
         let first = recorded[0]
         let constant = recorded.allSatisfy { abs($0 - first) < 1e-4 }
@@ -196,7 +196,7 @@ public enum StrokeGeometry {
 
     /// Indices of samples where the path turns by more than `maxTurn` degrees, measured between
     /// directions taken over a window (so jitter of a sample or two is not a corner).
-    static func corners(_ q: [V2], _ s: [Double], width: Double, maxTurn: Double) -> [Int] {
+    package static func corners(_ q: [V2], _ s: [Double], width: Double, maxTurn: Double) -> [Int] {
         guard q.count > 2, maxTurn < 180 else { return [] }
         let window = max(0.5 * width, 1e-3)
         let limit = cos(maxTurn * .pi / 180)
@@ -226,7 +226,7 @@ public enum StrokeGeometry {
 
     /// Gaussian smoothing over arc length, with a window that shrinks towards the ends so both ends
     /// stay put and nothing lags.
-    static func smooth(_ p: inout [V2], _ r: inout [Double], _ pr: inout [Double], arc s: [Double], sigma: Double) {
+    package static func smooth(_ p: inout [V2], _ r: inout [Double], _ pr: inout [Double], arc s: [Double], sigma: Double) {
         let n = p.count
         let p0 = p, r0 = r, pr0 = pr
         let total = s[n - 1] - s[0]
@@ -260,7 +260,7 @@ public enum StrokeGeometry {
 
     /// A centripetal Catmull-Rom spline through the points, subdivided where it curves so chords stay
     /// within half the tolerance of the curve (and of its offsets at the stroke's radius).
-    static func subdivide(_ p: [V2], _ r: [Double], _ pr: [Double], tolerance: Double) -> Spine {
+    package static func subdivide(_ p: [V2], _ r: [Double], _ pr: [Double], tolerance: Double) -> Spine {
         let n = p.count
         guard n > 2 else { return Spine(positions: p, radii: r, pressures: pr) }
         var out: [V2] = [p[0]], outR: [Double] = [r[0]], outP: [Double] = [pr[0]]
@@ -308,7 +308,7 @@ public enum StrokeGeometry {
     /// Appends the closed outline of `spine[range]`: the left side forward, a round cap drawn as an
     /// arc, the right side backward, the other cap. Offsets follow the envelope of the circles along
     /// the centreline (so tapers meet their caps tangentially), and straight runs are thinned.
-    static func appendOutline(spine: Spine, range: Range<Int>, tolerance: Double, to contours: inout Contours) {
+    package static func appendOutline(spine: Spine, range: Range<Int>, tolerance: Double, to contours: inout Contours) {
         let p = spine.positions, r = spine.radii
         let lo = range.lowerBound, hi = range.upperBound - 1
         guard hi >= lo else { return }
@@ -381,11 +381,11 @@ public enum StrokeGeometry {
     }
 
     /// Kept centreline vertices turning more than this (25°) split the outline.
-    static let joinCosine = cos(25 * Double.pi / 180)
+    package static let joinCosine = cos(25 * Double.pi / 180)
 
     /// Douglas–Peucker on the centreline, counting the radius error and the outer offset's sagitta
     /// (from the tangent turning between the ends of a span) against the tolerance.
-    static func simplify(_ p: [V2], _ r: [Double], lo: Int, hi: Int, tangents: [V2], tolerance: Double) -> [Int] {
+    package static func simplify(_ p: [V2], _ r: [Double], lo: Int, hi: Int, tangents: [V2], tolerance: Double) -> [Int] {
         let count = hi - lo + 1
         guard count > 2 else { return Array(lo...hi) }
         var keep = [Bool](repeating: false, count: count)
@@ -423,7 +423,7 @@ public enum StrokeGeometry {
 
     /// Points strictly between `from` and `to` on the circle, turning clockwise in the maths sense
     /// (the way every ribbon of the outline turns, so caps never cancel the fill).
-    static func appendArc(center: V2, radius: Double, from: V2, to: V2, tolerance: Double, to contours: inout Contours) {
+    package static func appendArc(center: V2, radius: Double, from: V2, to: V2, tolerance: Double, to contours: inout Contours) {
         let a0 = atan2(from.y - center.y, from.x - center.x)
         let a1 = atan2(to.y - center.y, to.x - center.x)
         var sweep = a1 - a0
@@ -442,7 +442,7 @@ public enum StrokeGeometry {
         }
     }
 
-    static func appendCircle(center: V2, radius: Double, tolerance: Double, to contours: inout Contours) {
+    package static func appendCircle(center: V2, radius: Double, tolerance: Double, to contours: inout Contours) {
         let steps = max(4, arcSteps(radius: radius, sweep: 2 * .pi, tolerance: tolerance))
         let step = -2 * Double.pi / Double(steps)
         let c = cos(step), s = sin(step)
@@ -454,7 +454,7 @@ public enum StrokeGeometry {
     }
 
     /// Segments needed for an arc so its chords stay within `tolerance` of the circle.
-    static func arcSteps(radius: Double, sweep: Double, tolerance: Double) -> Int {
+    package static func arcSteps(radius: Double, sweep: Double, tolerance: Double) -> Int {
         guard radius > tolerance else { return max(2, Int((sweep / (.pi / 2)).rounded(.up))) }
         let maxStep = 2 * acos(1 - tolerance / radius)
         return min(256, max(2, Int((sweep / maxStep).rounded(.up))))

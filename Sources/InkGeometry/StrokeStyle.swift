@@ -105,7 +105,7 @@ public struct StrokeStyle: Sendable, Hashable {
 
     /// Half the width at `pressure`, before tapers.
     @inlinable
-    func radius(nominalWidth: Double, pressure: Double) -> Double {
+    package func radius(nominalWidth: Double, pressure: Double) -> Double {
         0.5 * nominalWidth * (minWidth + (maxWidth - minWidth) * pressureCurve.apply(pressure))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InkExport
 import InkStore
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import InkExport
 import InkCore
 #if canImport(Glibc)
 import Glibc

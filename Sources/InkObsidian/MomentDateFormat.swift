@@ -1,4 +1,5 @@
 import Foundation
+import InkExport
 
 /// The date part of a moment.js format string, as Obsidian's daily notes use it (`YYYY-MM-DD`,
 /// `YYYY/MM/YYYY-MM-DD dddd`, `[Journal] Do MMMM YYYY` …), in moment's default English locale.

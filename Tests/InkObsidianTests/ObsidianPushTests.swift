@@ -1,10 +1,11 @@
 import Foundation
 import InkCore
+import InkExport
 import InkIndex
-import InkRecognize
 import InkStore
+import InkwellKit
 import Testing
-@testable import InkExport
+@testable import InkObsidian
 
 /// Reads each page as the lines given for its id (nothing for other pages).
 struct ScriptedRecognizer: PageRecognizer {

@@ -1,4 +1,5 @@
 import Foundation
+import InkExport
 import InkCore
 import InkIndex
 import InkRender

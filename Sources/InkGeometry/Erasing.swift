@@ -72,7 +72,7 @@ public enum Erasing {
 
     /// Erased parameter intervals along `target` (parameter i + u is u of the way along segment i),
     /// merged and sorted.
-    static func erasedIntervals(of target: Stroke, by eraser: [V2], radius: Double) -> [ClosedRange<Double>] {
+    package static func erasedIntervals(of target: Stroke, by eraser: [V2], radius: Double) -> [ClosedRange<Double>] {
         let points = target.points.map { V2(Double($0.x), Double($0.y)) }
         guard !points.isEmpty else { return [] }
         var intervals: [ClosedRange<Double>] = []
@@ -105,7 +105,7 @@ public enum Erasing {
     }
 
     /// The parts of `target` outside the erased intervals, with points interpolated at the cuts.
-    static func remainingPieces(of target: Stroke, removing cuts: [ClosedRange<Double>]) -> [[InkPoint]] {
+    package static func remainingPieces(of target: Stroke, removing cuts: [ClosedRange<Double>]) -> [[InkPoint]] {
         let points = target.points
         guard points.count > 1 else { return [] }
         let end = Double(points.count - 1)
@@ -143,7 +143,7 @@ public enum Erasing {
     }
 
     /// Distance from `p` to the segment `a`–`b`.
-    static func distance(_ p: V2, _ a: V2, _ b: V2) -> Double {
+    package static func distance(_ p: V2, _ a: V2, _ b: V2) -> Double {
         let d = b - a
         let l2 = d.lengthSquared
         let t = l2 > 0 ? min(1, max(0, (p - a).dot(d) / l2)) : 0
@@ -152,7 +152,7 @@ public enum Erasing {
 
     /// The part of segment a→b (as fractions 0…1) within `radius` of segment e0–e1: the line meets the
     /// convex capsule in one interval, the hull of its meetings with the two end discs and the band.
-    static func segmentInCapsule(_ a: V2, _ b: V2, _ e0: V2, _ e1: V2, _ radius: Double) -> ClosedRange<Double>? {
+    package static func segmentInCapsule(_ a: V2, _ b: V2, _ e0: V2, _ e1: V2, _ radius: Double) -> ClosedRange<Double>? {
         let d = b - a
         var lo = Double.infinity, hi = -Double.infinity
         func include(_ range: (Double, Double)?) {

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The one place Inkwell runs work on several threads: a bounded pool of workers taking the next
+/// index, and slots their results go into. Rendering, export, recognition during import and the
+/// indexing job all use it, so there is one thing to get right.
+public enum Parallel {
+    /// Runs `body(i)` for every `i` in `0..<count` on up to `workers` threads (the caller's included),
+    /// each taking the next index; returns when all are done. One worker runs them in order.
+    public static func forEach(_ count: Int, workers: Int, _ body: @Sendable @escaping (Int) -> Void) {
+        forEach(count, workers: workers, makeWorker: {}) { _, i in body(i) }
+    }
+
+    /// Like ``forEach(_:workers:_:)``, each worker thread first making its own `State` (a recogniser,
+    /// say) that only it uses, for all the indices it takes. No state is made when `count` is 0.
+    public static func forEach<State>(_ count: Int, workers: Int, makeWorker: @Sendable @escaping () -> State,
+                                      _ body: @Sendable @escaping (inout State, Int) -> Void) {
+        guard count > 0 else { return }
+        let threads = max(1, min(workers, count))
+        let next = Counter()
+        let work: @Sendable (Int) -> Void = { _ in
+            var state = makeWorker()
+            while true {
+                let i = next.take()
+                if i >= count { break }
+                body(&state, i)
+            }
+        }
+        if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
+    }
+
+    /// A shared counter handing out 0, 1, 2, … to whichever thread asks.
+    ///
+    /// `@unchecked Sendable`: `value` is only touched holding `lock`.
+    public final class Counter: @unchecked Sendable {
+        private var value = 0
+        private let lock = NSLock()
+
+        public init() {}
+
+        /// The next number: 0 the first time.
+        public func take() -> Int {
+            lock.withLock {
+                defer { value += 1 }
+                return value
+            }
+        }
+    }
+}
+
+/// Results filled from several threads (one slot each) and read or taken once, in order.
+///
+/// `@unchecked Sendable`: every access to `values` holds `lock`.
+public final class Slots<Value>: @unchecked Sendable {
+    private var values: [Value?]
+    private let lock = NSLock()
+
+    public init(count: Int) { values = Array(repeating: nil, count: count) }
+
+    /// The value of slot `i` (nil until set).
+    public subscript(i: Int) -> Value? {
+        get { lock.withLock { values[i] } }
+        set { lock.withLock { values[i] = newValue } }
+    }
+
+    /// Fills slot `i`.
+    public func set(_ i: Int, _ value: Value) { self[i] = value }
+
+    /// The value of slot `i`, emptying it (nil if never set).
+    public func take(_ i: Int) -> Value? {
+        lock.withLock {
+            defer { values[i] = nil }
+            return values[i]
+        }
+    }
+}

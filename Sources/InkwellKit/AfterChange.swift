@@ -1,0 +1,29 @@
+import InkCore
+import InkIndex
+import InkStore
+
+/// What follows a change of notes' tags, the same on every path (import, ingest, `index`,
+/// `note text`, `note tag`): the routing rules file the notes out of the Inbox
+/// (``Library/applyRoutes(to:dryRun:)``), and the search index, when there is one, learns the notes'
+/// new tags and places.
+public struct AfterChange {
+    public let library: Library
+    /// The index to keep up to date (nil: none yet; it catches up when next opened).
+    public let index: SearchIndex?
+
+    public init(library: Library, index: SearchIndex?) {
+        self.library = library
+        self.index = index
+    }
+
+    /// Applies the policy to `notes`, whose tags just changed; returns the notes the rules moved.
+    @discardableResult
+    public func tagsChanged(_ notes: Set<NoteID>) throws -> [RoutedNote] {
+        guard !notes.isEmpty else { return [] }
+        let routed = try library.applyRoutes(to: notes)
+        if let index {
+            try index.update(try library.notes().filter { notes.contains($0.note.id) }, library: library, complete: false)
+        }
+        return routed
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import InkCore
+import InkIndex
+import InkStore
+import InkText
+
+/// Which part of the library's pages this run recognises: `--shard i/n` gives page `p` to shard
+/// `hash(p) mod n`, the same on every machine, so n machines can share a big library.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    public init(index: Int, count: Int) throws {
+        guard count >= 1, index >= 0, index < count else {
+            throw StoreError.invalid("a shard is i/n with 0 ≤ i < n (got \(index)/\(count))")
+        }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `i/n`.
+    public init(parsing text: String) throws {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+            throw StoreError.invalid("a shard is written i/n, e.g. 0/4 (got \"\(text)\")")
+        }
+        try self.init(index: index, count: count)
+    }
+
+    public static let all = try! Shard(index: 0, count: 1)
+    public var description: String { "\(index)/\(count)" }
+
+    func contains(_ page: PageID) -> Bool {
+        count == 1 || Int(ContentHash.of(Array(page.rawValue.utf8)) % UInt64(count)) == index
+    }
+}
+
+/// What an indexing run did.
+public struct IndexingReport: Sendable, Codable, Equatable {
+    public struct Failure: Sendable, Codable, Equatable {
+        public var note: NoteID
+        public var page: PageID
+        public var reason: String
+    }
+
+    /// Pages in this run's shard.
+    public var pages = 0
+    /// Pages recognised now (new or changed since they were last recognised).
+    public var recognised = 0
+    /// Pages whose content had not changed.
+    public var unchanged = 0
+    public var failed: [Failure] = []
+    /// Notes that received tags from recognised hashtags, with those tags.
+    public var tagged: [String: [String]] = [:]
+    /// Notes the routing rules filed out of the Inbox because of those tags.
+    public var routed: [RoutedNote] = []
+    public var seconds = 0.0
+}
+
+/// The OCR indexing job: recognise every page whose content changed since it was last indexed, in
+/// parallel, recording each page's result as soon as it is done (so a killed run loses nothing and
+/// the next one does nothing twice), then give notes the hashtags found in them (``Note/adopt(hashtags:)``)
+/// and apply the ``AfterChange`` policy to the notes whose tags changed.
+public struct Indexer: Sendable {
+    public let library: Library
+    public let index: SearchIndex
+    /// Makes one recogniser per worker thread.
+    public let makeRecognizer: @Sendable () throws -> any PageRecognizer
+
+    public init(library: Library, index: SearchIndex, makeRecognizer: @escaping @Sendable () throws -> any PageRecognizer) {
+        self.library = library
+        self.index = index
+        self.makeRecognizer = makeRecognizer
+    }
+
+    struct WorkItem: Sendable {
+        let note: StoredNote
+        let page: Page
+        let signature: String
+        let hash: String
+    }
+
+    /// Runs the job with `jobs` worker threads; `progress` hears (done, total) from any thread.
+    /// `only`: just these notes' pages (the rest of the library is still synced, not recognised).
+    public func run(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .all, only: Set<NoteID>? = nil,
+                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> IndexingReport {
+        let started = Date()
+        var report = IndexingReport()
+        let all = try library.notes()
+        try index.update(all, library: library, complete: true)
+        let notes = only.map { wanted in all.filter { wanted.contains($0.note.id) } } ?? all
+        try index.releaseStaleClaims()
+        // What was recognised, read in one go: an unchanged page then costs one stat call.
+        let recognised = try index.recognisedPages()
+        var work: [WorkItem] = []
+        var unreadable: [IndexingReport.Failure] = []
+        for stored in notes {
+            for pageID in stored.note.pages where shard.contains(pageID) {
+                report.pages += 1
+                do {
+                    if let item = try workItem(stored, pageID, recognised[pageID.rawValue]) { work.append(item) } else { report.unchanged += 1 }
+                } catch let error as PageUnreadable {
+                    try index.recordFailure(error.reason, page: pageID)
+                    unreadable.append(.init(note: stored.note.id, page: pageID, reason: error.reason))
+                }
+            }
+        }
+        let results = try recognise(work, jobs: max(1, jobs), progress: progress)
+        report.recognised = results.successes
+        report.failed = unreadable + results.failures
+        report.tagged = try adoptHashtags(notes)
+        report.routed = try AfterChange(library: library, index: index).tagsChanged(Set(report.tagged.keys.map { NoteID(rawValue: $0) }))
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// A page file that is missing or damaged: recognising what survives would hide the damage, so the
+    /// page is recorded as failed with the reason (`inkwell check`, `inkwell compact --salvage`).
+    struct PageUnreadable: Error {
+        let reason: String
+    }
+
+    /// The page's work, or nil when its content is what was last recognised.
+    private func workItem(_ stored: StoredNote, _ pageID: PageID, _ known: RecognisedPageVersion?) throws -> WorkItem? {
+        let url = library.pageURL(pageID, in: stored.folder)
+        let signature = PageFileSignature.of(url)
+        if let known, known.signature == signature { return nil }
+        let decoded: DecodedPage
+        do {
+            decoded = try library.readPage(url, id: pageID)
+        } catch {
+            throw PageUnreadable(reason: "\(error)")
+        }
+        if let damage = decoded.problems.first(where: \.isDamage) {
+            throw PageUnreadable(reason: "\(StoreError.damagedPage(url, damage)) (see `inkwell check`; `inkwell compact --salvage` keeps what survives)")
+        }
+        let hash = ContentHash.of(page: decoded.page)
+        if let known, known.hash == hash {
+            try index.confirm(pageID, signature: signature)
+            return nil
+        }
+        return WorkItem(note: stored, page: decoded.page, signature: signature, hash: hash)
+    }
+
+    private struct Outcome {
+        var successes = 0
+        var failures: [IndexingReport.Failure] = []
+    }
+
+    /// Recognises `work` on up to `jobs` threads, one recogniser each, recording every page as it is done.
+    private func recognise(_ work: [WorkItem], jobs: Int, progress: @escaping @Sendable (Int, Int) -> Void) throws -> Outcome {
+        // Nothing to do: no recogniser is made (loading Tesseract's model costs more than the rest of an unchanged run).
+        guard !work.isEmpty else { return Outcome() }
+        let outcomes = Slots<String?>(count: work.count)  // .some(nil): recognised; else why not
+        let done = Parallel.Counter()
+        let index = self.index, makeRecognizer = self.makeRecognizer
+        Parallel.forEach(work.count, workers: jobs, makeWorker: { Result { try makeRecognizer() } }) { recognizer, i in
+            let item = work[i]
+            switch recognizer {
+            case .failure(let error):
+                outcomes[i] = "cannot start the recogniser: \(error)"
+            case .success(let recognizer):
+                do {
+                    try index.claim(item.page.id)
+                    let recognition = try recognizer.recognize(item.page)
+                    try index.record(recognition, page: item.page.id, of: item.note.note.id, signature: item.signature, hash: item.hash)
+                    outcomes[i] = .some(nil)
+                } catch {
+                    try? index.recordFailure("\(error)", page: item.page.id)
+                    outcomes[i] = "\(error)"
+                }
+            }
+            progress(done.take() + 1, work.count)
+        }
+        var outcome = Outcome()
+        for (i, item) in work.enumerated() {
+            switch outcomes[i] {
+            case .some(nil): outcome.successes += 1
+            case .some(let reason?):
+                // Without a recogniser nothing can be read: the run fails as a whole, pages untouched.
+                if reason.hasPrefix("cannot start the recogniser") { throw StoreError.invalid(reason) }
+                outcome.failures.append(.init(note: item.note.note.id, page: item.page.id, reason: reason))
+            case nil: outcome.failures.append(.init(note: item.note.note.id, page: item.page.id, reason: "not recognised"))
+            }
+        }
+        return outcome
+    }
+
+    /// Gives notes the hashtags recognised in their handwriting and typed in their text, except tags
+    /// removed by hand; returns the tags each note received.
+    private func adoptHashtags(_ notes: [StoredNote]) throws -> [String: [String]] {
+        let found = try index.hashtagsFound()
+        var tagged: [String: [String]] = [:]
+        for stored in notes {
+            let hashtags = found[stored.note.id] ?? []
+            var listed = stored.note
+            // Written only when something is new; the note is read again under the lock to adopt them.
+            guard !listed.adopt(hashtags: hashtags).isEmpty else { continue }
+            var new: Set<Tag> = []
+            try library.updateNote(stored.note.id) { new = $0.adopt(hashtags: hashtags) }
+            tagged[stored.note.id.rawValue] = new.sorted().map(\.name)
+        }
+        return tagged
+    }
+}

@@ -1,0 +1,1 @@
+../InkExportTests/ExportFixture.swift
