@@ -73,3 +73,27 @@ public final class Slots<Value>: @unchecked Sendable {
         }
     }
 }
+
+/// A value made at most once, on first use, whichever thread asks first (a search index opened only
+/// when something is kept in it, say).
+///
+/// `@unchecked Sendable`: `value` is only touched holding `lock`.
+public final class Once<Value: Sendable>: @unchecked Sendable {
+    private var value: Value?
+    private let lock = NSLock()
+
+    public init() {}
+
+    /// The value, made by `make` if no call made it yet (a `make` that throws leaves it unmade).
+    public func get(_ make: () throws -> Value) rethrows -> Value {
+        try lock.withLock {
+            if let value { return value }
+            let made = try make()
+            value = made
+            return made
+        }
+    }
+
+    /// The value if it was made.
+    public var ifMade: Value? { lock.withLock { value } }
+}

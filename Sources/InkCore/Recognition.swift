@@ -1,5 +1,3 @@
-import InkCore
-
 /// A recognised word with where it is on the page and how sure the recogniser was.
 public struct RecognisedWord: Sendable, Hashable, Codable {
     public var text: String

@@ -1,5 +1,4 @@
 import Foundation
-import InkInterchange
 
 /// The recording formats Inkwell reads, recognised by content (the extension is only a hint).
 public enum RecordingFormat: String, Sendable, CaseIterable {
@@ -13,6 +12,9 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
     /// File extensions worth trying when importing a whole folder (explicitly named files are tried
     /// whatever their extension: `.xml` InkML from Office, for example).
     public static let knownExtensions: Set<String> = ["jsonl", "inkml", "rm", "content", "xopp", "xoj"]
+
+    /// Why a file that is none of the formats is refused.
+    public static let notARecording = "not a recording Inkwell can read (expected an Inkwell replay log, InkML, a reMarkable v6 .rm page or notebook .content, or a Xournal++ .xopp / .xoj file)"
 
     /// Recognises `data`; nil when it is none of the formats.
     public static func detect(_ data: Data) -> RecordingFormat? {

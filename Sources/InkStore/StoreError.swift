@@ -24,6 +24,15 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case noSuchTrashItem(String)
     case invalid(String)
 
+    /// True for failures that may pass if the operation is tried again later: the disk, permissions,
+    /// or another process holding the library's lock.
+    public var isTransient: Bool {
+        switch self {
+        case .io, .locked: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case let .io(url, reason): "\(url.path): \(reason)"

@@ -27,3 +27,12 @@ public struct AfterChange {
         return routed
     }
 }
+
+extension Library {
+    /// The tags recognition snaps a hashtag reading to, on every path: every tag in the library,
+    /// every tag a routing rule asks for (so `#work` in a rule helps `#work` in the handwriting to be
+    /// read right), and `extra` (the tags of recordings being imported).
+    public func knownTags(adding extra: some Sequence<Tag> = [Tag]()) throws -> Set<Tag> {
+        Set(try notes().flatMap(\.note.tags)).union(try routeRules().flatMap(\.tags)).union(extra)
+    }
+}

@@ -48,6 +48,10 @@ public struct DropEvent: Sendable, Codable, Equatable {
     /// The program or device the file says wrote it, else its format.
     public var claimedSource: String?
     public var notes: [ImportedNote]?
+    /// Notes the routing rules filed out of the Inbox because recognition gave them tags.
+    public var routed: [RoutedNote]?
+    /// Pages that could not be recognised (the notes are imported; `inkwell index` tries again).
+    public var recognitionFailures: [String]?
     public var warnings: [String]?
     public var reason: String?
     /// Burst: how many files arrived within the window, and how many claim each source.
@@ -125,12 +129,16 @@ public final class DropFolder {
     public let library: Library
     public let options: DropFolderOptions
     public var replayer = NoteReplayer()
+    /// Imports each settled file (its `source` is set per file): the same intake as `inkwell import`.
+    /// Without recognition, `inkwell index` reads the pages later.
+    public var importer: Importer
     private var observed: [String: (signature: FileSignature, since: Date)] = [:]
     private var burst: BurstMonitor
 
     public init(library: Library, options: DropFolderOptions = DropFolderOptions()) {
         self.library = library
         self.options = options
+        importer = Importer(library: library)
         burst = BurstMonitor(limit: options.burstFiles, window: options.burstWindow)
     }
 
@@ -246,7 +254,7 @@ public final class DropFolder {
         guard FileSignature.of(url) == signature, data.count == signature.size else { return wait("it changed while being read") }
         guard let format = RecordingFormat.detect(data) else {
             event.claimedSource = "unrecognised content"
-            return fail(ImportError(file: label, reason: "not a recording Inkwell can read (expected an Inkwell replay log, InkML, a reMarkable v6 .rm page or a Xournal++ .xopp / .xoj file)"))
+            return fail(ImportError(file: label, reason: RecordingFormat.notARecording))
         }
         event.format = format.rawValue
         event.claimedSource = DropFolder.formatName(format)
@@ -267,26 +275,23 @@ public final class DropFolder {
             return fail(ImportError(file: label, reason: "the file holds \(recording.strokeCount) strokes; the drop folder takes at most \(options.maxStrokes) a file (--max-strokes)"))
         }
 
-        var importer = Importer(library: library)
+        var importer = self.importer
         importer.source = "drop:" + label
-        let staged: [StagedNote]
-        do {
-            staged = try importer.stage(recording, from: url, replayer: replayer)
-        } catch let error as ImportError {
-            return fail(error)
-        } catch StoreError.io(let path, let reason) {
-            return wait("the library could not be written (\(path.path): \(reason)); trying again later")
-        } catch {
-            return fail(ImportError(file: label, reason: "\(error)"))
-        }
-        let stored: [StoredNote]
-        do {
+        importer.beforeCommit = { [self] staged in
             try writeJournal(JournalEntry(file: name, notes: staged.map(\.note.id.rawValue)))
-            stored = try library.commit(staged)
-        } catch {
-            library.discard(staged)
+        }
+        let outcome: Importer.FileOutcome
+        do {
+            outcome = try importer.importRecording(recording, from: url, replayer: replayer)
+        } catch let error as ImportError {
+            try? FileManager.default.removeItem(at: journal)
+            return fail(error)
+        } catch let error as StoreError where error.isTransient {
             try? FileManager.default.removeItem(at: journal)
             return wait("the library could not be written (\(error)); trying again later")
+        } catch {
+            try? FileManager.default.removeItem(at: journal)
+            return fail(ImportError(file: label, reason: "\(error)"))
         }
         do {
             event.movedTo = try moveToDone(name)
@@ -296,13 +301,9 @@ public final class DropFolder {
             return wait("imported, but it could not be moved to done/ yet: \(error)")
         }
         event.warnings = recording.warnings.isEmpty ? nil : recording.warnings
-        event.notes = stored.map { note in
-            let pages = (try? library.pages(of: note)) ?? []
-            return ImportedNote(id: note.note.id, title: note.note.title, notebook: note.notebook.description,
-                                pages: note.note.pages.count, strokes: pages.reduce(0) { $0 + $1.strokes.count },
-                                points: pages.reduce(0) { $0 + $1.pointCount }, tags: note.note.tags.sorted().map(\.name),
-                                recognised: 0)
-        }
+        event.notes = outcome.file.notes
+        event.routed = outcome.routed.isEmpty ? nil : outcome.routed
+        event.recognitionFailures = outcome.recognitionFailures.isEmpty ? nil : outcome.recognitionFailures
         return event
     }
 

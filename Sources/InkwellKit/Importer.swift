@@ -74,6 +74,9 @@ public struct Importer {
     public var source: String?
     /// Recognise the pages the session asks for (nil: leave them to `inkwell index`).
     public var recognition: ImportRecognition?
+    /// Called with a file's notes just before they are committed (the drop folder writes its journal
+    /// here); throwing stops the commit.
+    public var beforeCommit: (([StagedNote]) throws -> Void)?
 
     public init(library: Library) { self.library = library }
 
@@ -108,7 +111,7 @@ public struct Importer {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
         guard let format = RecordingFormat.detect(data) else {
-            throw ImportError(file: url.path, reason: "not a recording Inkwell can read (expected an Inkwell replay log, InkML, a reMarkable v6 .rm page or notebook .content, or a Xournal++ .xopp / .xoj file)")
+            throw ImportError(file: url.path, reason: RecordingFormat.notARecording)
         }
         return try format.decode(data, file: url.path)
     }
@@ -134,9 +137,7 @@ public struct Importer {
         var done = files.count - decoded.count
         progress(done, files.count)
         let pool = recognition.map { settings in
-            let known = Set((try? library.notes())?.flatMap(\.note.tags) ?? [])
-                .union((try? library.routeRules())?.flatMap(\.tags) ?? [])
-                .union(decoded.flatMap { $0.1.notes.flatMap(\.tags) })
+            let known = knownTags(adding: decoded.flatMap { $0.1.notes.flatMap(\.tags) })
             return RecognitionPool(jobs: settings.jobs) { try settings.makeRecognizer(known) }
         }
         defer { pool?.close() }
@@ -149,7 +150,14 @@ public struct Importer {
         func commit(all: Bool) {
             while let first = waiting.first, all || first.isReady(pool) || (pool?.outstanding ?? 0) > readAhead {
                 waiting.removeFirst()
-                if stopCommitting || !complete(first, pool: pool, report: &report) {
+                do {
+                    guard !stopCommitting else { throw CancellationError() }
+                    let outcome = try complete(first, pool: pool)
+                    report.imported.append(outcome.file)
+                    report.routed += outcome.routed
+                    report.recognitionFailures += outcome.recognitionFailures
+                } catch {
+                    if !(error is CancellationError) { report.failures.append("\(first.file.path): \(error)") }
                     library.discard(first.notes.map(\.staged))
                     if !keepGoing { stopCommitting = true }
                 }
@@ -250,39 +258,69 @@ public struct Importer {
         }
     }
 
-    /// Finishes a file's notes, commits them together, files the notes recognition tagged by the
-    /// routing rules (as `inkwell index` does) and keeps what was read on their pages. Returns false
-    /// (with the reason in `report`) when the file could not be committed.
-    private func complete(_ item: FileInProgress, pool: RecognitionPool?, report: inout ImportReport) -> Bool {
+    /// Finishes a file's notes, commits them together and applies the ``AfterChange`` policy to the
+    /// notes recognition tagged (as `inkwell index` does), then keeps what was read on their pages.
+    /// Throws, leaving the library as it was, when the file could not be committed.
+    private func complete(_ item: FileInProgress, pool: RecognitionPool?) throws -> FileOutcome {
         var notes = item.notes
-        do {
-            for index in notes.indices { try notes[index].finish(pool) }
-            var stored = try library.commit(notes.map(\.staged))
-            let retagged = zip(stored, notes).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
-            let routed = retagged.isEmpty ? [] : try library.applyRoutes(to: Set(retagged))
-            report.routed += routed
-            for moved in routed {
-                if let at = stored.firstIndex(where: { $0.note.id == moved.id }) {
-                    stored[at] = try library.note(matching: moved.id.rawValue)
-                }
+        for index in notes.indices { try notes[index].finish(pool) }
+        try beforeCommit?(notes.map(\.staged))
+        var stored = try library.commit(notes.map(\.staged))
+        var outcome = FileOutcome()
+        // Routed first, so that what was read is kept for the notes where they now are.
+        let retagged = zip(stored, notes).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
+        outcome.routed = try AfterChange(library: library, index: nil).tagsChanged(Set(retagged))
+        for moved in outcome.routed {
+            if let at = stored.firstIndex(where: { $0.note.id == moved.id }) {
+                stored[at] = try library.note(matching: moved.id.rawValue)
             }
-            report.imported.append(ImportedFile(file: item.file.path, format: item.recording.format,
-                                                notes: try zip(stored, notes).map { try summary(of: $0, recognised: $1.recognised.count) },
-                                                warnings: item.recording.warnings))
-            for (stored, note) in zip(stored, notes) {
-                report.recognitionFailures += note.failures.map { "\(item.file.path): \"\(stored.note.title)\" \($0)" }
-                guard let recognition, !note.recognised.isEmpty else { continue }
-                do {
-                    try recognition.keep(stored, note.recognised)
-                } catch {
-                    report.recognitionFailures.append("\(item.file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
-                }
-            }
-            return true
-        } catch {
-            report.failures.append("\(item.file.path): \(error)")
-            return false
         }
+        for (stored, note) in zip(stored, notes) {
+            outcome.recognitionFailures += note.failures.map { "\(item.file.path): \"\(stored.note.title)\" \($0)" }
+            guard let recognition, !note.recognised.isEmpty else { continue }
+            do {
+                try recognition.keep(stored, note.recognised)
+            } catch {
+                outcome.recognitionFailures.append("\(item.file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
+            }
+        }
+        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format,
+                                    notes: try zip(stored, notes).map { try summary(of: $0, recognised: $1.recognised.count) },
+                                    warnings: item.recording.warnings)
+        return outcome
+    }
+
+    /// What importing one file did.
+    public struct FileOutcome: Sendable {
+        public var file = ImportedFile(file: "", format: "", notes: [])
+        /// Notes the routing rules filed out of the Inbox because recognition gave them tags.
+        public var routed: [RoutedNote] = []
+        /// Pages that could not be recognised, and why.
+        public var recognitionFailures: [String] = []
+    }
+
+    /// Imports one decoded recording read from `url`: replays its notes, recognises the pages their
+    /// sessions ask for, commits them together and applies ``AfterChange``, as ``run(_:replayer:keepGoing:progress:)``
+    /// does for each file. Throws, leaving the library as it was, when any of that fails.
+    public func importRecording(_ recording: Recording, from url: URL, replayer: NoteReplayer) throws -> FileOutcome {
+        let pool = recognition.map { settings in
+            let known = knownTags(adding: recording.notes.flatMap(\.tags))
+            return RecognitionPool(jobs: settings.jobs) { try settings.makeRecognizer(known) }
+        }
+        defer { pool?.close() }
+        let item = try start(recording, from: url, replayer: replayer, pool: pool)
+        do {
+            return try complete(item, pool: pool)
+        } catch {
+            library.discard(item.notes.map(\.staged))
+            throw error
+        }
+    }
+
+    /// The tags hashtag readings are snapped to (``Library/knownTags(adding:)``); a library that
+    /// cannot be listed just now only loses the snapping.
+    private func knownTags(adding extra: [Tag]) -> Set<Tag> {
+        (try? library.knownTags(adding: extra)) ?? Set(extra)
     }
 
     private func summary(of stored: StoredNote, recognised: Int) throws -> ImportedNote {
@@ -291,24 +329,6 @@ public struct Importer {
                             pages: pages.count, strokes: pages.reduce(0) { $0 + $1.strokes.count },
                             points: pages.reduce(0) { $0 + $1.pointCount },
                             tags: stored.note.tags.sorted().map(\.name), recognised: recognised)
-    }
-
-    /// Replays every note of `recording` into staged notes (not yet visible in the library), without
-    /// recognition (the drop folder's import; `inkwell index` recognises them).
-    public func stage(_ recording: Recording, from url: URL, replayer: NoteReplayer) throws -> [StagedNote] {
-        var staged: [StagedNote] = []
-        do {
-            for (index, recorded) in recording.notes.enumerated() {
-                var note = try stagedNote(recorded, index: index, of: recording, from: url)
-                staged.append(note)
-                try replayer.replay(recorded, into: &note)
-                staged[staged.count - 1] = note
-            }
-            return staged
-        } catch {
-            library.discard(staged)
-            throw error
-        }
     }
 
     /// A new staged note for the `index`th note of `recording`, read from `url`.

@@ -12,14 +12,24 @@ struct DropOptions: ParsableArguments {
     var maxPoints: Int = DropFolderOptions().maxPoints
     @Option(help: ArgumentHelp("Most strokes a file may hold.", valueName: "n"))
     var maxStrokes: Int = DropFolderOptions().maxStrokes
+    @Flag(inversion: .prefixedNo, help: "Recognise the handwriting as it is imported, as `inkwell import` does (hashtags become tags; routing rules apply).")
+    var recognize = true
+    @Option(help: "Pages recognised at once (default: the number of cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Flag(help: "Print each event as one JSON object a line.")
     var json = false
 
     func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be a number of seconds, 0 or more") }
         guard maxBytes > 0, maxPoints > 0, maxStrokes > 0 else {
             throw ValidationError("--max-bytes, --max-points and --max-strokes must be at least 1")
         }
+    }
+
+    /// The library's drop folder, importing through the workspace's intake.
+    func dropFolder(_ library: Library) -> DropFolder {
+        Workspace(library: library).dropFolder(options: folderOptions, recognize: recognize, jobs: jobs)
     }
 
     var folderOptions: DropFolderOptions {
@@ -56,10 +66,11 @@ private let dropDiscussion = """
     --settle seconds; names ending in .part, .tmp or ~ and hidden names are ignored, so write NAME.part \
     and rename it when it is complete. Names already in done/ or failed/ get -2, -3… rather than being \
     overwritten. More than 50 files within a minute draw one warning naming how many and where they \
-    claim to come from.
+    claim to come from. As with `inkwell import`, each page is recognised as the file is imported \
+    (--no-recognize leaves that to `inkwell index`): hashtags become tags and routing rules file the notes.
     """
 
-struct IngestCommand: ParsableCommand {
+struct IngestCommand: ParsableCommand, RecognisingCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
         abstract: "Import every settled file in the drop folder once.",
@@ -68,8 +79,10 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var drop: DropOptions
 
+    var recognises: Bool { drop.recognize }
+
     func run() throws {
-        let dropFolder = DropFolder(library: try library.openOrCreate(), options: drop.folderOptions)
+        let dropFolder = drop.dropFolder(try library.openOrCreate())
         var failed = 0
         let report = { (event: DropEvent) in
             if event.kind == .failed { failed += 1 }
@@ -90,7 +103,7 @@ struct IngestCommand: ParsableCommand {
     }
 }
 
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: ParsableCommand, RecognisingCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Import files from the drop folder as they appear, until interrupted.",
@@ -100,8 +113,10 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var drop: DropOptions
 
+    var recognises: Bool { drop.recognize }
+
     func run() throws {
-        let dropFolder = DropFolder(library: try library.openOrCreate(), options: drop.folderOptions)
+        let dropFolder = drop.dropFolder(try library.openOrCreate())
         let stop = StopSignal(signals: [SIGINT, SIGTERM])
         if !drop.json { printError("watching \(dropFolder.folder.path) (Ctrl-C to stop)") }
         let interval = min(max(drop.settle / 2, 0.05), 1)

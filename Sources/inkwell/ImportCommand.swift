@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import InkwellKit
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: ParsableCommand, RecognisingCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import pen recordings as notes, replayed through the editor session.",
@@ -36,19 +36,12 @@ struct ImportCommand: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
+    var recognises: Bool { recognize }
+
     func run() throws {
-        let library = try library.openOrCreate()
-        var importer = Importer(library: library)
+        var importer = Workspace(library: try library.openOrCreate()).importer(recognize: recognize, jobs: jobs)
         importer.notebook = try notebookPath(notebook)
         importer.title = title
-        if recognize {
-            let index = IndexOnFirstUse(library: library)
-            importer.recognition = ImportRecognition(jobs: jobs, makeRecognizer: { known in
-                try TesseractRecognizer(knownTags: known)
-            }, keep: { note, pages in
-                try index.open().record([(note, pages.map { ($0.page, $0.recognition) })], in: library)
-            })
-        }
         let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })
         guard !files.isEmpty else { throw ValidationError("no recordings found in \(paths.joined(separator: ", "))") }
 
@@ -85,23 +78,4 @@ struct ImportCommand: ParsableCommand {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     if let line = try? encoder.encode(record) { print(String(decoding: line, as: UTF8.self)) }
-}
-
-/// The library's search index, opened (or created) only when there is something to keep in it, so
-/// that an import refused for bad input leaves the library exactly as it was.
-private final class IndexOnFirstUse: @unchecked Sendable {
-    let library: Library
-    private var index: SearchIndex?
-    private let lock = NSLock()
-
-    init(library: Library) { self.library = library }
-
-    func open() throws -> SearchIndex {
-        try lock.withLock {
-            if let index { return index }
-            let opened = try SearchIndex(library: library)
-            index = opened
-            return opened
-        }
-    }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import InkwellKit
 
-struct IndexCommand: ParsableCommand {
+struct IndexCommand: ParsableCommand, RecognisingCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Recognise handwriting on every page that changed and fill the search index.",
@@ -26,12 +26,12 @@ struct IndexCommand: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
+    var recognises: Bool { true }
+
     func run() throws {
-        let library = try library.open()
-        let index = try SearchIndex(library: library)
-        if rebuild { try index.clear() }
-        let known = try knownTags(library)
-        let indexer = Indexer(library: library, index: index) { try TesseractRecognizer(knownTags: known) }
+        let workspace = Workspace(library: try library.open())
+        if rebuild { try workspace.index().clear() }
+        let indexer = try workspace.indexer()
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
         let report = try indexer.run(jobs: jobs, shard: try shard.map(Shard.init(parsing:)) ?? .all) { done, total in
             progress.update(done, of: total)
@@ -53,7 +53,7 @@ struct IndexCommand: ParsableCommand {
     }
 }
 
-struct ConvertCommand: ParsableCommand {
+struct ConvertCommand: ParsableCommand, RecognisingCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Print the recognised text of a note (\"convert handwriting to text\").",
@@ -69,17 +69,17 @@ struct ConvertCommand: ParsableCommand {
         var text: String
     }
 
+    var recognises: Bool { true }
+
     func run() throws {
-        let library = try library.open()
-        let stored = try library.note(matching: note)
-        let index = try SearchIndex(library: library)
-        let known = try knownTags(library)
-        let indexer = Indexer(library: library, index: index) { try TesseractRecognizer(knownTags: known) }
+        let workspace = Workspace(library: try library.open())
+        let stored = try workspace.library.note(matching: note)
+        let indexer = try workspace.indexer()
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
         let report = try indexer.run(only: [stored.note.id]) { done, total in progress.update(done, of: total) }
         progress.finish()
         for failure in report.failed { printError("error: page \(failure.page): \(failure.reason)") }
-        let texts = try index.pageTexts(of: stored.note.id)
+        let texts = try workspace.index().pageTexts(of: stored.note.id)
         let pages = stored.note.pages.enumerated().map { Page(number: $0.offset + 1, text: texts[$0.element] ?? "") }
         if output.json { return try printJSON(pages) }
         for page in pages {
@@ -88,10 +88,4 @@ struct ConvertCommand: ParsableCommand {
         }
         if !report.failed.isEmpty { throw ExitCode.failure }
     }
-}
-
-/// The tags recognition snaps a hashtag reading to: every tag in the library and every tag a routing
-/// rule asks for (so `#work` in a rule helps `#work` in the handwriting to be read right).
-func knownTags(_ library: Library) throws -> Set<Tag> {
-    Set(try library.notes().flatMap(\.note.tags)).union(try library.routeRules().flatMap(\.tags))
 }

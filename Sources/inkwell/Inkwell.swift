@@ -1,26 +1,13 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import InkwellKit
 
 @main
 struct Inkwell: ParsableCommand {
-    /// Tesseract's OpenMP reads OMP_THREAD_LIMIT once, when the library loads; unset, recognition is
-    /// 2–7× slower on a busy machine. Commands that recognise run the program again with it set.
     static func main() {
-        let recognising: Set<String> = ["index", "convert", "import"]
-        if CommandLine.arguments.count > 1, recognising.contains(CommandLine.arguments[1]),
-           !CommandLine.arguments.contains("--no-recognize"),
-           ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil {
-            setenv("OMP_THREAD_LIMIT", "1", 1)
-            let arguments = CommandLine.unsafeArgv
-            execv("/proc/self/exe", arguments)
-            // exec failed (no /proc, e.g. macOS): carry on; recognition works, only slower.
-        }
         do {
             var command = try parseAsRoot()
+            if (command as? RecognisingCommand)?.recognises == true { RecognitionProcess.prepare() }
             try command.run()
         } catch {
             exit(withError: error)

@@ -220,7 +220,10 @@ struct NoteCommand: ParsableCommand {
     struct TagNote: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "tag", abstract: "Add or remove tags.",
-            discussion: "A tag removed here is remembered, so handwriting recognition will not add it back.")
+            discussion: """
+                A tag removed here is remembered, so handwriting recognition will not add it back. A note in \
+                the Inbox whose new tags match a routing rule is filed at once, as `inkwell index` would.
+                """)
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
         @Option(name: .customLong("add"), help: "A tag to add (repeatable).") var add: [String] = []
@@ -231,14 +234,12 @@ struct NoteCommand: ParsableCommand {
         }
 
         func run() throws {
-            let library = try library.open()
+            let workspace = Workspace(library: try library.open())
             let added = try Set(add.map(parseTag)), removed = try Set(remove.map(parseTag))
-            let stored = try library.updateNote(try library.note(matching: note).note.id) { note in
-                note.tag(added)
-                note.untag(removed)
-            }
+            let (stored, routed) = try workspace.tag(try workspace.library.note(matching: note).note.id, add: added, remove: removed)
             let tags = stored.note.tags.sorted().map { "#" + $0.name }
             print("\"\(stored.note.title)\": \(tags.isEmpty ? "no tags" : tags.joined(separator: " "))")
+            for note in routed { print(note.line) }
         }
     }
 }

@@ -62,23 +62,35 @@ extension NoteCommand {
             var lines: [Line]
             var statistics: TypedTextStatistics
             var addedTags: [String]?
+            /// Where the routing rules filed the note because of those tags.
+            var routed: [RoutedNote]?
         }
 
         func run() throws {
-            let library = try library.open()
+            let workspace = Workspace(library: try library.open())
+            let library = workspace.library
             let stored = try library.note(matching: note)
             if let source = replacement ?? append {
                 let input = try readTypedText(source)
-                let change = replacement != nil
-                    ? try library.setTypedText(input.text, of: stored.note.id)
-                    : try library.appendTypedText(input.text, to: stored.note.id)
-                if output.json { return try printJSON(report(change.stored, change.text, library, added: change.addedTags)) }
+                let edit = replacement != nil
+                    ? try workspace.setTypedText(input.text, of: stored.note.id)
+                    : try workspace.appendTypedText(input.text, to: stored.note.id)
+                let change = edit.change
+                if output.json {
+                    var report = report(change.stored, change.text, library, added: change.addedTags)
+                    if !edit.routed.isEmpty {
+                        report.routed = edit.routed
+                        report.file = library.typedTextURL(of: try library.note(matching: stored.note.id.rawValue)).path
+                    }
+                    return try printJSON(report)
+                }
                 let stats = change.text.statistics
                 print("saved the typed text of \"\(change.stored.note.title)\": \(change.text.lines.count) line\(change.text.lines.count == 1 ? "" : "s"), "
                       + "\(stats.words) word\(stats.words == 1 ? "" : "s")")
                 if !change.addedTags.isEmpty {
                     print("tagged " + change.addedTags.map { "#" + $0.name }.joined(separator: " "))
                 }
+                for routed in edit.routed { print(routed.line) }
                 return
             }
             let text = try library.typedText(of: stored)

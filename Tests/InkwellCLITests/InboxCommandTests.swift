@@ -138,6 +138,45 @@ struct RoutingCommandTests {
         #expect((try cli.json(["search", "quarter"]) as! [[String: Any]]).first?["notebook"] as? String == "Work/Meetings")
     }
 
+    @Test("note text adding #work files the note out of the Inbox exactly as index would")
+    func typedHashtagRoutes() throws {
+        try cli.ok(["init"])
+        try cli.ok(["route", "add", "#work", "Work/Meetings"])
+        let typed = (try cli.json(["note", "create", "Typed"]) as! [String: Any])["id"] as! String
+        let viaIndex = (try cli.json(["note", "create", "Indexed"]) as! [String: Any])["id"] as! String
+        let edited = try cli.run(["note", "text", typed, "--set", "-"], stdin: "plan the quarter #work\n")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stdout.contains("tagged #work") && edited.stdout.contains("→ Work/Meetings (rule 1: #work)"), "\(edited.stdout)")
+        #expect(try cli.show(typed).note["notebook"] as? String == "Work/Meetings")
+
+        // The same text written outside Inkwell is found by index, which files the note the same way.
+        let file = try FileManager.default.subpathsOfDirectory(atPath: cli.library.path).first { $0.hasSuffix(viaIndex + ".note") }!
+        try Data("plan the quarter #work\n".utf8).write(to: cli.library.appendingPathComponent(file).appendingPathComponent("body.md"))
+        try cli.ok(["index"])
+        let indexed = try cli.show(viaIndex).note, texted = try cli.show(typed).note
+        #expect(indexed["notebook"] as? String == texted["notebook"] as? String)
+        #expect(indexed["tags"] as? [String] == texted["tags"] as? [String])
+        #expect((try cli.json(["search", "quarter"]) as! [[String: Any]]).allSatisfy { $0["notebook"] as? String == "Work/Meetings" })
+    }
+
+    @Test("note tag --add files an Inbox note by the rules; a tag removed by hand stays removed through index --rebuild, typed text and convert")
+    func removedTagStaysRemoved() throws {
+        try cli.ok(["init"])
+        let note = try cli.importSample(title: "Budget", text: "Budget review\nplan the quarter #work\n", seed: 1, recognize: true)
+        #expect((try cli.show(note).note["tags"] as? [String])?.contains("work") == true)
+        #expect(try cli.ok(["note", "tag", note, "--remove", "work"]).contains("no tags"))
+        try cli.ok(["index", "--rebuild"])
+        try cli.ok(["convert", note])
+        try cli.run(["note", "text", note, "--append", "-"], stdin: "again #work\n")
+        try cli.ok(["index"])
+        #expect((try cli.show(note).note["tags"] as? [String])?.contains("work") == false)
+
+        try cli.ok(["route", "add", "#later", "Someday"])
+        let tagged = try cli.ok(["note", "tag", note, "--add", "later"])
+        #expect(tagged.contains("→ Someday (rule 1: #later)"), "\(tagged)")
+        #expect(try cli.show(note).note["notebook"] as? String == "Someday")
+    }
+
     @Test("a damaged page is failed with its reason in note show and stats; the others are recognised")
     func failedPage() throws {
         try cli.ok(["init"])

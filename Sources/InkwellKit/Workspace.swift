@@ -1,0 +1,108 @@
+import Foundation
+import InkCore
+import InkIndex
+import InkRecognize
+import InkStore
+import InkText
+
+/// One library as front ends use it: the operations that change notes go through here, so the same
+/// rules hold whichever front end (the command line, the web notebook) asks. Recognised and typed
+/// hashtags become tags by ``NoteTags``; whenever tags change, ``AfterChange`` files the note and
+/// updates the index.
+public final class Workspace: Sendable {
+    public let library: Library
+    private let openedIndex = Once<SearchIndex>()
+
+    public init(library: Library) {
+        self.library = library
+    }
+
+    /// The search index, opened (or created) on first use, so that a command refused for bad input
+    /// leaves the library exactly as it was.
+    public func index() throws -> SearchIndex {
+        try openedIndex.get { try SearchIndex(library: library) }
+    }
+
+    /// The index if it exists already (opened now if need be), else nil: a command that only edits
+    /// notes does not create one.
+    public func existingIndex() throws -> SearchIndex? {
+        if let index = openedIndex.ifMade { return index }
+        guard FileManager.default.fileExists(atPath: library.root.appendingPathComponent("index.sqlite").path) else { return nil }
+        return try index()
+    }
+
+    /// The after-change policy for this library, with its index when it has one.
+    public func afterChange() throws -> AfterChange {
+        AfterChange(library: library, index: try existingIndex())
+    }
+
+    // MARK: Recognition
+
+    /// Recognition during an import or ingest, on `jobs` threads, keeping what was read in the index.
+    public func recognition(jobs: Int) -> ImportRecognition {
+        ImportRecognition(jobs: jobs, makeRecognizer: { known in
+            try TesseractRecognizer(knownTags: known)
+        }, keep: { [self] note, pages in
+            try index().record([(note, pages.map { ($0.page, $0.recognition) })], in: library)
+        })
+    }
+
+    /// The indexing job over this library, recognising with Tesseract.
+    public func indexer() throws -> Indexer {
+        let known = try library.knownTags()
+        return Indexer(library: library, index: try index()) { try TesseractRecognizer(knownTags: known) }
+    }
+
+    // MARK: Intake
+
+    /// An importer into this library, recognising on `jobs` threads unless `recognize` is false.
+    public func importer(recognize: Bool, jobs: Int) -> Importer {
+        var importer = Importer(library: library)
+        if recognize { importer.recognition = recognition(jobs: jobs) }
+        return importer
+    }
+
+    /// The library's drop folder, importing through the same intake as ``importer(recognize:jobs:)``.
+    public func dropFolder(options: DropFolderOptions, recognize: Bool, jobs: Int) -> DropFolder {
+        let folder = DropFolder(library: library, options: options)
+        folder.importer = importer(recognize: recognize, jobs: jobs)
+        return folder
+    }
+
+    // MARK: Editing notes
+
+    /// What a change of typed text did: the change, and where the routing rules filed the note when
+    /// the text gave it new tags.
+    public struct TextEdit: Sendable {
+        public var change: TypedTextChange
+        public var routed: [RoutedNote]
+    }
+
+    /// Replaces the typed text of a note; hashtags in it become tags (``NoteTags``), then ``AfterChange``.
+    public func setTypedText(_ text: String, of note: NoteID) throws -> TextEdit {
+        try edited(library.setTypedText(text, of: note))
+    }
+
+    /// Appends to the typed text of a note; as ``setTypedText(_:of:)``.
+    public func appendTypedText(_ text: String, to note: NoteID) throws -> TextEdit {
+        try edited(library.appendTypedText(text, to: note))
+    }
+
+    private func edited(_ change: TypedTextChange) throws -> TextEdit {
+        let routed = change.addedTags.isEmpty ? [] : try afterChange().tagsChanged([change.stored.note.id])
+        return TextEdit(change: change, routed: routed)
+    }
+
+    /// Tags a note by hand (`add`) and removes tags by hand (`remove`, remembered so recognition
+    /// does not add them back), then ``AfterChange``. Returns the note as it ends up and where the
+    /// routing rules filed it.
+    public func tag(_ note: NoteID, add: Set<Tag>, remove: Set<Tag>) throws -> (note: StoredNote, routed: [RoutedNote]) {
+        var stored = try library.updateNote(note) { note in
+            note.tag(add)
+            note.untag(remove)
+        }
+        let routed = try afterChange().tagsChanged([note])
+        if !routed.isEmpty { stored = try library.note(matching: note.rawValue) }
+        return (stored, routed)
+    }
+}
