@@ -97,3 +97,112 @@ public final class Once<Value: Sendable>: @unchecked Sendable {
     /// The value if it was made.
     public var ifMade: Value? { lock.withLock { value } }
 }
+
+/// A value several threads share, reached only through ``withLock(_:)`` (a progress line, a tally).
+///
+/// `@unchecked Sendable`: `value` is only touched holding `lock`.
+public final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    public init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with the value, no other thread touching it meanwhile.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&value) }
+    }
+}
+
+/// Work done on background threads while the caller goes on (recognition during an import): at
+/// most `workers` threads, started as inputs arrive, each with its own worker function made on its
+/// first input and reused for the rest; results are collected by ticket, in any order.
+///
+/// `@unchecked Sendable`: every stored property is touched only holding `condition`.
+public final class WorkerPool<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+    private let jobs: Int
+    private let makeWorker: @Sendable () throws -> (Input) throws -> Output
+    private let condition = NSCondition()
+    private var queue: [(id: Int, input: Input)] = []
+    private var results: [Int: Result<Output, any Error>] = [:]
+    private var nextID = 0
+    private var finished = 0
+    private var workers = 0
+    private var idle = 0
+    private var closed = false
+
+    /// A pool of at most `workers` threads; each makes its worker function with `makeWorker` when it
+    /// takes its first input (a failure to make it is the result of every input that thread takes).
+    public init(workers: Int, makeWorker: @escaping @Sendable () throws -> (Input) throws -> Output) {
+        jobs = max(1, workers)
+        self.makeWorker = makeWorker
+    }
+
+    /// Queues `input` and returns at once with the ticket to ask for its result.
+    public func submit(_ input: Input) -> Int {
+        condition.withLock {
+            nextID += 1
+            queue.append((nextID, input))
+            if idle == 0 && workers < jobs {
+                workers += 1
+                Thread.detachNewThread { [self] in work() }
+            }
+            condition.broadcast()
+            return nextID
+        }
+    }
+
+    /// True when the input with this ticket has been worked on (and its result not yet taken).
+    public func isDone(_ ticket: Int) -> Bool {
+        condition.withLock { results[ticket] != nil }
+    }
+
+    /// Inputs submitted and not yet worked on.
+    public var outstanding: Int {
+        condition.withLock { nextID - finished }
+    }
+
+    /// Waits for the input with this ticket and hands over its result.
+    public func result(_ ticket: Int) -> Result<Output, any Error> {
+        condition.withLock {
+            while results[ticket] == nil { condition.wait() }
+            return results.removeValue(forKey: ticket)!
+        }
+    }
+
+    /// Lets the worker threads end once the queue is empty.
+    public func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    private func work() {
+        var worker: Result<(Input) throws -> Output, any Error>?
+        while let (ticket, input) = nextInput() {
+            if worker == nil { worker = Result { try makeWorker() } }
+            let outcome = worker!.flatMap { work in Result { try work(input) } }
+            condition.withLock {
+                results[ticket] = outcome
+                finished += 1
+                condition.broadcast()
+            }
+        }
+    }
+
+    private func nextInput() -> (Int, Input)? {
+        condition.withLock {
+            idle += 1
+            defer { idle -= 1 }
+            while queue.isEmpty {
+                if closed {
+                    workers -= 1
+                    return nil
+                }
+                condition.wait()
+            }
+            let item = queue.removeFirst()
+            return (item.id, item.input)
+        }
+    }
+}

@@ -63,14 +63,8 @@ public struct ExportNaming: Sendable {
     /// A name not handed out before in this export (`name.ext`, then `name-2.ext`, `name-3.ext` …),
     /// also avoiding names in `existing`.
     public mutating func unique(_ base: String, extension ext: String, avoiding existing: (String) -> Bool = { _ in false }) -> String {
-        var attempt = 1
-        while true {
-            let name = (attempt == 1 ? base : "\(base)-\(attempt)") + "." + ext
-            if !taken.contains(name.lowercased()) && !existing(name) {
-                taken.insert(name.lowercased())
-                return name
-            }
-            attempt += 1
-        }
+        let name = FreeName.first(base, suffix: "." + ext) { taken.contains($0.lowercased()) || existing($0) }
+        taken.insert(name.lowercased())
+        return name
     }
 }

@@ -53,13 +53,13 @@ public enum ReplayLogDecoder {
     /// Parses every line, spreading the work over the cores in contiguous slices.
     private static func parse(_ lines: [LineRange], of data: Data) -> [ParsedLine] {
         let slices = max(1, min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 2_000))
-        let results = SliceResults(count: slices)
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+        let results = Slots<[ParsedLine]>(count: slices)
+        Parallel.forEach(slices, workers: slices) { slice in
             let decoder = JSONDecoder()
             let range = lines.count * slice / slices..<lines.count * (slice + 1) / slices
-            results.store(slice, lines[range].map { parseLine(data[$0.bytes], decoder) })
+            results[slice] = lines[range].map { parseLine(data[$0.bytes], decoder) }
         }
-        return results.joined()
+        return (0..<slices).flatMap { results[$0] ?? [] }
     }
 
     private static func parseLine(_ bytes: Data, _ decoder: JSONDecoder) -> ParsedLine {
@@ -77,15 +77,6 @@ public enum ReplayLogDecoder {
         } catch {
             return .failure("not valid JSON")
         }
-    }
-
-    /// Per-slice results, written once each from the parallel loop.
-    private final class SliceResults: @unchecked Sendable {
-        private var slices: [[ParsedLine]]
-        private let lock = NSLock()
-        init(count: Int) { slices = Array(repeating: [], count: count) }
-        func store(_ index: Int, _ lines: [ParsedLine]) { lock.withLock { slices[index] = lines } }
-        func joined() -> [ParsedLine] { slices.flatMap { $0 } }
     }
 }
 

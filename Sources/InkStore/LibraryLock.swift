@@ -7,11 +7,15 @@ import Darwin
 
 /// An advisory lock on the library (`flock` on `.lock`): writers take it exclusively, so two
 /// processes never interleave a read-modify-write of the same files.
-struct LibraryLock {
-    let url: URL
+public struct LibraryLock: Sendable {
+    public let url: URL
 
-    /// Runs `body` holding the lock, waiting up to `timeout` seconds for another holder to finish.
-    func withExclusive<T>(timeout: Double = 30, _ body: () throws -> T) throws -> T {
+    /// A lock on the file at `url` (created if missing).
+    public init(url: URL) { self.url = url }
+
+    /// Runs `body` holding the lock, waiting up to `timeout` seconds for another holder to finish;
+    /// throws ``StoreError/locked(_:)`` (naming the folder) when it does not.
+    public func withExclusive<T>(timeout: Double = 30, _ body: () throws -> T) throws -> T {
         let fd = url.path.withCString { systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw StoreError.io(url, "cannot open lock file: \(errnoText())") }
         defer { close(fd) }

@@ -165,45 +165,49 @@ public final class DropFolder {
     public func look(now: () -> Date = Date.init, lockTimeout: TimeInterval = 0, shouldStop: () -> Bool = { false },
                      report: (DropEvent) -> Void) throws -> [String]? {
         try makeFolder(folder)
-        return try DropLock(url: folder.appendingPathComponent(".lock")).withLock(timeout: lockTimeout) {
-            try finishInterruptedImport()
-            var waiting: [String] = []
-            var current: [String: FileSignature] = [:]
-            for name in try candidates() {
-                if let signature = FileSignature.of(folder.appendingPathComponent(name)) { current[name] = signature }
-            }
-            observed = observed.filter { current[$0.key] != nil }
-            for name in current.keys.sorted() {
-                let signature = current[name]!
-                let time = now()
-                guard let previous = observed[name], previous.signature == signature,
-                      time.timeIntervalSince(previous.since) >= options.settle, !signature.isEmpty
-                else {
-                    if observed[name]?.signature != signature { observed[name] = (signature, time) }
-                    waiting.append(name)
-                    continue
+        do {
+            return try LibraryLock(url: folder.appendingPathComponent(".lock")).withExclusive(timeout: lockTimeout) {
+                try finishInterruptedImport()
+                var waiting: [String] = []
+                var current: [String: FileSignature] = [:]
+                for name in try candidates() {
+                    if let signature = FileSignature.of(folder.appendingPathComponent(name)) { current[name] = signature }
                 }
-                if shouldStop() {
-                    waiting.append(name)
-                    continue
+                observed = observed.filter { current[$0.key] != nil }
+                for name in current.keys.sorted() {
+                    let signature = current[name]!
+                    let time = now()
+                    guard let previous = observed[name], previous.signature == signature,
+                          time.timeIntervalSince(previous.since) >= options.settle, !signature.isEmpty
+                    else {
+                        if observed[name]?.signature != signature { observed[name] = (signature, time) }
+                        waiting.append(name)
+                        continue
+                    }
+                    if shouldStop() {
+                        waiting.append(name)
+                        continue
+                    }
+                    let event = process(name, signature: signature)
+                    if event.kind == .waiting {
+                        observed[name] = nil
+                        waiting.append(name)
+                    } else {
+                        observed[name] = nil
+                        burst.record(event.claimedSource ?? "unknown", at: time)
+                    }
+                    report(event)
                 }
-                let event = process(name, signature: signature)
-                if event.kind == .waiting {
-                    observed[name] = nil
-                    waiting.append(name)
-                } else {
-                    observed[name] = nil
-                    burst.record(event.claimedSource ?? "unknown", at: time)
+                if let (count, sources) = burst.check(at: now()) {
+                    var warning = DropEvent(kind: .burst)
+                    warning.count = count
+                    warning.sources = sources
+                    report(warning)
                 }
-                report(event)
+                return waiting
             }
-            if let (count, sources) = burst.check(at: now()) {
-                var warning = DropEvent(kind: .burst)
-                warning.count = count
-                warning.sources = sources
-                report(warning)
-            }
-            return waiting
+        } catch StoreError.locked {
+            return nil
         }
     }
 
@@ -353,12 +357,7 @@ public final class DropFolder {
             FileManager.default.fileExists(atPath: folder.appendingPathComponent(candidate).path)
                 || suffix.map { FileManager.default.fileExists(atPath: folder.appendingPathComponent(candidate + $0).path) } ?? false
         }
-        var attempt = 1
-        while true {
-            let candidate = attempt == 1 ? name : "\(stem)-\(attempt)\(ext)"
-            if !taken(candidate) { return candidate }
-            attempt += 1
-        }
+        return FreeName.first(stem, suffix: ext, isTaken: taken)
     }
 
     private func makeFolder(_ url: URL) throws {
@@ -418,27 +417,5 @@ struct FileSignature: Equatable {
         #endif
         return FileSignature(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
                              modified: Int64(time.tv_sec), modifiedNanoseconds: Int(time.tv_nsec))
-    }
-}
-
-/// `flock` on `inbox/.lock`: one process works in the drop folder at a time.
-struct DropLock {
-    let url: URL
-
-    /// Runs `body` holding the lock; nil when another process held it for `timeout` seconds.
-    func withLock<T>(timeout: TimeInterval, _ body: () throws -> T) throws -> T? {
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreError.io(url, "cannot open lock file: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw StoreError.io(url, "cannot lock: \(String(cString: strerror(errno)))")
-            }
-            guard Date() < deadline else { return nil }
-            usleep(20_000)
-        }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
     }
 }

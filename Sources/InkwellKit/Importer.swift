@@ -62,6 +62,9 @@ public struct ImportedFile: Sendable, Codable, Equatable {
     public var warnings: [String] = []
 }
 
+/// Pages read on background threads while an import goes on.
+typealias RecognitionPool = WorkerPool<Page, PageRecognition>
+
 /// Imports recordings into a library: decode every file, replay each note, then commit them all at once.
 /// A file that fails to decode or replay leaves the library exactly as it was.
 public struct Importer {
@@ -138,7 +141,10 @@ public struct Importer {
         progress(done, files.count)
         let pool = recognition.map { settings in
             let known = knownTags(adding: decoded.flatMap { $0.1.notes.flatMap(\.tags) })
-            return RecognitionPool(jobs: settings.jobs) { try settings.makeRecognizer(known) }
+            return RecognitionPool(workers: settings.jobs) {
+                let recognizer = try settings.makeRecognizer(known)
+                return recognizer.recognize
+            }
         }
         defer { pool?.close() }
         // Files replayed and waiting for their pages to be read, in order. Only a few pages are read
@@ -305,7 +311,10 @@ public struct Importer {
     public func importRecording(_ recording: Recording, from url: URL, replayer: NoteReplayer) throws -> FileOutcome {
         let pool = recognition.map { settings in
             let known = knownTags(adding: recording.notes.flatMap(\.tags))
-            return RecognitionPool(jobs: settings.jobs) { try settings.makeRecognizer(known) }
+            return RecognitionPool(workers: settings.jobs) {
+                let recognizer = try settings.makeRecognizer(known)
+                return recognizer.recognize
+            }
         }
         defer { pool?.close() }
         let item = try start(recording, from: url, replayer: replayer, pool: pool)

@@ -337,9 +337,9 @@ struct RenderBenchmark {
                     }
                 }
             }
-            let bytes = Counter()
+            let bytes = Locked(0)
             let seconds = time(runs) {
-                bytes.reset()
+                bytes.withLock { $0 = 0 }
                 DispatchQueue.concurrentPerform(iterations: workers) { worker in
                     for i in stride(from: worker, to: pages.count, by: workers) {
                         let surface = rawCairoFill(outlines[i], width: w, height: h, scale: Double(scale), antialias: aa)
@@ -350,12 +350,12 @@ struct RenderBenchmark {
                                           cairo_image_surface_get_height(surface), Int(cairo_image_surface_get_stride(surface)),
                                           Int32(INKPNG_RGB), 1, 0, 0, 0, &out, &length, &message, 128)
                         inkpng_free(out)
-                        bytes.add(length)
+                        bytes.withLock { $0 += length }
                         cairo_surface_destroy(surface)
                     }
                 }
             }
-            floorRows["PNG \(scale)x"] = Row(output: "PNG \(scale)x", seconds: seconds, bytes: bytes.value)
+            floorRows["PNG \(scale)x"] = Row(output: "PNG \(scale)x", seconds: seconds, bytes: bytes.withLock { $0 })
         }
         let vectorOutlines = pages.map { page in page.strokes.map { StrokeGeometry.outline(of: $0, style: style, resolution: OutlineResolution(tolerance: 0.1)) } }
         var floorPDFBytes = 0
@@ -384,12 +384,4 @@ struct RenderBenchmark {
         for (name, value) in extra { print("- \(name): \(value)") }
         if let keep { print("\nFiles are in \(keep.path).") }
     }
-}
-
-final class Counter: @unchecked Sendable {
-    private var total = 0
-    private let lock = NSLock()
-    func add(_ n: Int) { lock.lock(); total += n; lock.unlock() }
-    func reset() { lock.lock(); total = 0; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return total }
 }

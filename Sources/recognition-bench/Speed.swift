@@ -3,34 +3,10 @@ import InkCore
 import InkRecognize
 import InkSamples
 
-/// Hands out page indices to worker threads.
-final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    let count: Int
-    private(set) var failures: [String] = []
-
-    init(count: Int) { self.count = count }
-
-    func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    func fail(_ message: String) {
-        lock.lock()
-        failures.append(message)
-        lock.unlock()
-    }
-}
-
 /// Wall seconds for `threads` threads, each with its own recogniser (started inside the thread, not
 /// timed), to read all `pages`.
 func timeThreads(_ threads: Int, pages: [Page], known: Set<Tag>) throws -> Double {
-    let queue = WorkQueue(count: pages.count)
+    let next = Parallel.Counter(), failures = Locked<[String]>([])
     let ready = DispatchGroup(), done = DispatchGroup()
     let start = DispatchSemaphore(value: 0)
     for _ in 0..<threads {
@@ -40,14 +16,14 @@ func timeThreads(_ threads: Int, pages: [Page], known: Set<Tag>) throws -> Doubl
             defer { done.leave() }
             let recognizer: TesseractRecognizer
             do { recognizer = try TesseractRecognizer(knownTags: known) } catch {
-                queue.fail("\(error)")
+                failures.withLock { $0.append("\(error)") }
                 ready.leave()
                 return
             }
             ready.leave()
             start.wait()
-            while let index = queue.take() {
-                do { _ = try recognizer.recognize(pages[index]) } catch { queue.fail("\(error)") }
+            while case let index = next.take(), index < pages.count {
+                do { _ = try recognizer.recognize(pages[index]) } catch { failures.withLock { $0.append("\(error)") } }
             }
         }
         thread.stackSize = 8 << 20
@@ -58,7 +34,7 @@ func timeThreads(_ threads: Int, pages: [Page], known: Set<Tag>) throws -> Doubl
     for _ in 0..<threads { start.signal() }
     done.wait()
     let seconds = wallSeconds() - begin
-    if let failure = queue.failures.first { throw RecognitionError.recognitionFailed(failure) }
+    if let failure = failures.withLock(\.first) { throw RecognitionError.recognitionFailed(failure) }
     return seconds
 }
 
