@@ -1,3 +1,5 @@
+import InkCore
+
 extension SessionState {
     /// Saves every unsaved change of the open note, which has no save in flight; clears the autosave
     /// and retry timers either way.

@@ -48,25 +48,3 @@ public struct SaveRequest: Sendable, Equatable {
     }
 }
 
-/// The changes to one page since the last successful save.
-public struct PageDelta: Sendable, Equatable {
-    public let pageID: PageID
-    public let size: PageSize
-    public let template: PageTemplate
-    /// True when the page has never been stored: the store creates it (and appends it to the note).
-    public let isNew: Bool
-    /// Strokes to add, in increasing id order (which is drawing order).
-    public let addedStrokes: [Stroke]
-    /// Ids of stored strokes to remove, in increasing order.
-    public let removedStrokeIDs: [StrokeID]
-
-    public init(pageID: PageID, size: PageSize, template: PageTemplate, isNew: Bool,
-                addedStrokes: [Stroke], removedStrokeIDs: [StrokeID]) {
-        self.pageID = pageID
-        self.size = size
-        self.template = template
-        self.isNew = isNew
-        self.addedStrokes = addedStrokes
-        self.removedStrokeIDs = removedStrokeIDs
-    }
-}

@@ -1,56 +1,30 @@
 import Foundation
 import InkCore
 
-/// What changed on one page since it was last saved: the store appends exactly this.
-public struct PageChange: Sendable, Equatable {
-    public var pageID: PageID
-    /// Size and paper, given when the page is new (or its paper changed).
-    public var header: (size: PageSize, template: PageTemplate)?
-    public var isNewPage: Bool
-    public var added: [Stroke]
-    public var removed: [StrokeID]
-
-    public init(pageID: PageID, isNewPage: Bool, size: PageSize? = nil, template: PageTemplate? = nil,
-                added: [Stroke] = [], removed: [StrokeID] = []) {
-        self.pageID = pageID
-        self.isNewPage = isNewPage
-        if let size { header = (size, template ?? PageTemplate()) }
-        self.added = added
-        self.removed = removed
-    }
-
-    public static func == (a: PageChange, b: PageChange) -> Bool {
-        a.pageID == b.pageID && a.isNewPage == b.isNewPage && a.header?.size == b.header?.size
-            && a.header?.template == b.header?.template && a.added == b.added && a.removed == b.removed
-    }
-}
-
 /// Writes page files and metadata inside one note folder. The caller holds the lock or owns the folder.
 struct NoteFolderWriter {
     let folder: URL
 
     /// A new page gets a whole file (written atomically); an existing one gets chunks appended,
     /// so the cost of a save grows with what changed, not with the page.
-    func apply(_ change: PageChange) throws {
+    func apply(_ change: PageDelta) throws {
         let url = folder.appendingPathComponent(change.pageID.rawValue + Library.pageSuffix)
+        // A page is created whole, with its size and paper; an existing one gets chunks appended.
+        let creating = change.isNew || !FileManager.default.fileExists(atPath: url.path)
         var records: [PageRecord] = []
-        if let header = change.header {
-            records.append(.header(id: change.pageID, size: header.size, template: header.template))
+        if creating {
+            records.append(.header(id: change.pageID, size: change.size, template: change.template))
         }
-        records += change.added.map(PageRecord.stroke)
-        if !change.removed.isEmpty { records.append(.removal(change.removed)) }
+        records += change.addedStrokes.map(PageRecord.stroke)
+        if !change.removedStrokeIDs.isEmpty { records.append(.removal(change.removedStrokeIDs)) }
         let chunks: [UInt8]
         do {
             chunks = try PageCodec.encode(records)
         } catch {
             throw StoreError.encoding(url, error.reason)
         }
-        if change.isNewPage || !FileManager.default.fileExists(atPath: url.path) {
-            var file = PageCodec.fileStart
-            if change.header == nil {
-                file += (try? PageCodec.encode([.header(id: change.pageID, size: .remarkable, template: PageTemplate())])) ?? []
-            }
-            try DurableFile.replace(url, with: file + chunks)
+        if creating {
+            try DurableFile.replace(url, with: PageCodec.fileStart + chunks)
         } else if !chunks.isEmpty {
             try DurableFile.append(url, chunks)
         }
@@ -68,7 +42,7 @@ public struct StagedNote: Sendable {
     let folder: URL
 
     /// Writes a page change into the staged note, adding new pages to its page list.
-    public mutating func apply(_ change: PageChange) throws {
+    public mutating func apply(_ change: PageDelta) throws {
         try NoteFolderWriter(folder: folder).apply(change)
         if !note.pages.contains(change.pageID) {
             note.pages.append(change.pageID)
@@ -133,7 +107,7 @@ extension Library {
     }
 
     /// Saves page changes to a note already in the library (the live editor's autosave).
-    public func save(_ changes: [PageChange], to id: NoteID) throws {
+    public func save(_ changes: [PageDelta], to id: NoteID) throws {
         try withWriteLock {
             var stored = try locateNote(id)
             let writer = NoteFolderWriter(folder: stored.folder)

@@ -158,9 +158,7 @@ extension NoteReplayer {
             case .save(let request):
                 for delta in request.pages {
                     if pageNumbers[delta.pageID] == nil { pageNumbers[delta.pageID] = pageNumbers.count + 1 }
-                    try staged.apply(PageChange(pageID: delta.pageID, isNewPage: delta.isNew, size: delta.size,
-                                                template: delta.template, added: delta.addedStrokes,
-                                                removed: delta.removedStrokeIDs))
+                    try staged.apply(delta)
                 }
                 record(t, "save", pages: request.pages.map(\.pageID),
                        added: request.pages.reduce(0) { $0 + $1.addedStrokes.count },

@@ -41,7 +41,7 @@ func exportLibraryMain(_ arguments: [String]) throws -> Bool {
         let note = synthesizer.write(spec)
         var staged = try library.stage(title: spec.title, in: spec.notebook, created: spec.created, source: "bench")
         for page in note.inkPages {
-            try staged.apply(PageChange(pageID: page.id, isNewPage: true, size: page.size, template: page.template, added: page.strokes))
+            try staged.apply(PageDelta(pageID: page.id, size: page.size, template: page.template, isNew: true, addedStrokes: page.strokes))
             pages += 1
             points += page.pointCount
         }

@@ -45,8 +45,7 @@ func withScratchLibrary<T>(_ name: String, _ body: (Library) throws -> T) throws
                 let written = synthesizer.write(spec)
                 let note = try library.createNote(title: spec.title, in: spec.notebook)
                 // Fresh page ids, as the editor gives: the generator's follow the seed, the same for both styles.
-                try library.save(written.inkPages.map { PageChange(pageID: PageID.random(), isNewPage: true, size: $0.size,
-                                                                   template: $0.template, added: $0.strokes) },
+                try library.save(written.inkPages.map { PageDelta(pageID: PageID.random(), size: $0.size, template: $0.template, isNew: true, addedStrokes: $0.strokes) },
                                  to: note.note.id)
             }
         }

@@ -119,7 +119,7 @@ enum DensePages {
         let library = try Library.create(at: libraryURL)
         var staged = try library.stage(title: "Dense pages", in: .inbox, created: Date(timeIntervalSince1970: 1_700_000_000), source: "bench")
         for page in pages {
-            try staged.apply(PageChange(pageID: page.id, isNewPage: true, size: page.size, template: page.template, added: page.strokes))
+            try staged.apply(PageDelta(pageID: page.id, size: page.size, template: page.template, isNew: true, addedStrokes: page.strokes))
         }
         _ = try library.commit([staged])
     }

@@ -100,7 +100,7 @@ report("page codec: decode", String(format: "%.1f M points/s", Double(points) / 
 if wanted("append") {
 let note = try library.createNote(title: "Bench")
 let big = syntheticPage(strokes: 10_000, points: 40, seed: 99)
-try library.save([PageChange(pageID: big.id, isNewPage: true, size: big.size, template: big.template, added: big.strokes)],
+try library.save([PageDelta(pageID: big.id, size: big.size, template: big.template, isNew: true, addedStrokes: big.strokes)],
                  to: note.note.id)
 let extra = syntheticPage(strokes: 1, points: 40, seed: 7).strokes[0]
 var appendTimes: [Double] = [], rewriteTimes: [Double] = []
@@ -109,7 +109,7 @@ for round in 0..<20 {
     var stroke = extra
     stroke.id = StrokeID(UInt64(20_000 + round))
     appendTimes.append(try best(of: 1) {
-        try library.save([PageChange(pageID: big.id, isNewPage: false, added: [stroke])], to: note.note.id)
+        try library.save([PageDelta(pageID: big.id, isNew: false, addedStrokes: [stroke])], to: note.note.id)
     })
     rewriteTimes.append(try best(of: 1) {
         var page = big
@@ -121,13 +121,13 @@ report("append 1 stroke to a 10,000-stroke page (lock, append, fsync, note.json)
 report("rewrite the same page (encode, temp file, fsync, rename)", String(format: "%.2f ms", median(rewriteTimes) * 1000))
 let small = syntheticPage(strokes: 10, points: 40, seed: 5)
 let smallNote = try library.createNote(title: "Small")
-try library.save([PageChange(pageID: small.id, isNewPage: true, size: small.size, added: small.strokes)], to: smallNote.note.id)
+try library.save([PageDelta(pageID: small.id, size: small.size, isNew: true, addedStrokes: small.strokes)], to: smallNote.note.id)
 var smallAppend: [Double] = []
 for round in 0..<20 {
     var stroke = extra
     stroke.id = StrokeID(UInt64(30_000 + round))
     smallAppend.append(try best(of: 1) {
-        try library.save([PageChange(pageID: small.id, isNewPage: false, added: [stroke])], to: smallNote.note.id)
+        try library.save([PageDelta(pageID: small.id, isNew: false, addedStrokes: [stroke])], to: smallNote.note.id)
     })
 }
 report("append 1 stroke to a 10-stroke page (same path)", String(format: "%.2f ms", median(smallAppend) * 1000))

@@ -61,7 +61,7 @@ final class ExportFixture {
             let stroke = Stroke(id: StrokeID(1), width: 3, points: (0..<20).map {
                 InkPoint(x: 100 + Float($0) * 10, y: 300 + Float(page * 50), pressure: 0.6, time: Float($0 * 8))
             })
-            try library.save([PageChange(pageID: PageID.random(), isNewPage: true, size: .remarkable, added: [stroke])], to: stored.note.id)
+            try library.save([PageDelta(pageID: PageID.random(), size: .remarkable, isNew: true, addedStrokes: [stroke])], to: stored.note.id)
         }
         return try library.note(matching: stored.note.id.rawValue)
     }

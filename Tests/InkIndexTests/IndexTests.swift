@@ -56,7 +56,7 @@ final class Fixture {
         let stored = try library.createNote(title: title, in: try NotebookPath(notebook), tags: tags)
         for key in keys {
             let stroke = Stroke(id: StrokeID(1), points: [InkPoint(x: key, y: 10), InkPoint(x: key + 5, y: 12)])
-            try library.save([PageChange(pageID: PageID.random(), isNewPage: true, size: .remarkable, added: [stroke])],
+            try library.save([PageDelta(pageID: PageID.random(), size: .remarkable, isNew: true, addedStrokes: [stroke])],
                              to: stored.note.id)
         }
         return try library.note(matching: stored.note.id.rawValue)
@@ -107,7 +107,7 @@ struct IndexTests {
         let first = try fixture.indexer(recognizer).run()
         #expect(first.recognised == 0 && first.unchanged == 2 && recognizer.calls == 0)
         let extra = Stroke(id: StrokeID(2), points: [InkPoint(x: 700, y: 700)])
-        try fixture.library.save([PageChange(pageID: note.note.pages[1], isNewPage: false, added: [extra])], to: note.note.id)
+        try fixture.library.save([PageDelta(pageID: note.note.pages[1], isNew: false, addedStrokes: [extra])], to: note.note.id)
         #expect(try fixture.indexer(recognizer).run().recognised == 1)
 
         // A result for content the page no longer holds is kept under that content: the job reads the page again.
@@ -125,9 +125,9 @@ struct IndexTests {
         let recognizer = ScriptedRecognizer(texts: texts)
         _ = try fixture.indexer(recognizer).run()
         let extra = Stroke(id: StrokeID(2), points: [InkPoint(x: 700, y: 700)])
-        try fixture.library.save([PageChange(pageID: note.note.pages[1], isNewPage: false, added: [extra])], to: note.note.id)
+        try fixture.library.save([PageDelta(pageID: note.note.pages[1], isNew: false, addedStrokes: [extra])], to: note.note.id)
         #expect(try fixture.indexer(recognizer).run().recognised == 1)
-        try fixture.library.save([PageChange(pageID: note.note.pages[1], isNewPage: false, removed: [StrokeID(2)])], to: note.note.id)
+        try fixture.library.save([PageDelta(pageID: note.note.pages[1], isNew: false, removedStrokeIDs: [StrokeID(2)])], to: note.note.id)
         #expect(try fixture.indexer(recognizer).run().recognised == 1)
         _ = try fixture.library.compact([try fixture.library.note(matching: "Planning")])
         #expect(try fixture.indexer(recognizer).run().recognised == 0)

@@ -36,7 +36,7 @@ struct PageStateTests {
         _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
         #expect(try states(fixture, note) == [PageState(status: .recognised), PageState(status: .recognised)])
         let extra = Stroke(id: StrokeID(9), points: [InkPoint(x: 500, y: 500)])
-        try fixture.library.save([PageChange(pageID: note.note.pages[1], isNewPage: false, added: [extra])], to: note.note.id)
+        try fixture.library.save([PageDelta(pageID: note.note.pages[1], isNew: false, addedStrokes: [extra])], to: note.note.id)
         #expect(try states(fixture, note).map(\.status) == [.recognised, .pending])
     }
 

@@ -44,7 +44,7 @@ struct VaultFixture {
         let date = try #require(ISO8601DateFormatter().date(from: created))
         let stored = try library.createNote(title: title, in: try NotebookPath(notebook), created: date, tags: tags)
         for page in 0..<pages {
-            try library.save([PageChange(pageID: PageID.random(), isNewPage: true, size: .remarkable, added: [stroke(y: 300 + page * 50)])],
+            try library.save([PageDelta(pageID: PageID.random(), size: .remarkable, isNew: true, addedStrokes: [stroke(y: 300 + page * 50)])],
                              to: stored.note.id)
         }
         return try library.note(matching: stored.note.id.rawValue)
@@ -130,7 +130,7 @@ struct ObsidianPushTests {
         _ = try v.push()
         let pushed = try v.text("2026-03-02.md")
 
-        try v.library.save([PageChange(pageID: plan.note.pages[0], isNewPage: false, added: [v.stroke(y: 600, id: 2)])], to: plan.note.id)
+        try v.library.save([PageDelta(pageID: plan.note.pages[0], isNew: false, addedStrokes: [v.stroke(y: 600, id: 2)])], to: plan.note.id)
         _ = try v.library.updateNote(plan.note.id) { $0.title = "Plan B" }
         try v.recognise(["Plan B": [["first draft #q3", "- [x] second thought"]]])
         let report = try v.push()

@@ -85,7 +85,7 @@ struct LibraryTests {
         let stored = try library.createNote(title: "Budget", in: work)
         var staged = try library.stage(title: "Sketch", in: work, created: Date(), source: "test")
         let page = Page(id: PageID.random(), strokes: [Stroke(id: StrokeID(1), points: [InkPoint(x: 1, y: 2)])])
-        try staged.apply(PageChange(pageID: page.id, isNewPage: true, size: page.size, template: page.template, added: page.strokes))
+        try staged.apply(PageDelta(pageID: page.id, size: page.size, template: page.template, isNew: true, addedStrokes: page.strokes))
         let sketch = try library.commit([staged])[0]
 
         let item = try library.deleteNote(stored.note.id)
@@ -121,11 +121,11 @@ struct LibraryTests {
         let note = try library.createNote(title: "Draft")
         let pageID = PageID.random()
         let first = handwritingPage(strokes: 3, points: 10).strokes
-        try library.save([PageChange(pageID: pageID, isNewPage: true, size: .remarkable, added: first)], to: note.note.id)
+        try library.save([PageDelta(pageID: pageID, size: .remarkable, isNew: true, addedStrokes: first)], to: note.note.id)
         let url = library.pageURL(pageID, in: note.folder)
         let sizeAfterFirst = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
         let more = Stroke(id: StrokeID(9), points: [InkPoint(x: 5, y: 5)])
-        try library.save([PageChange(pageID: pageID, isNewPage: false, added: [more], removed: [first[0].id])], to: note.note.id)
+        try library.save([PageDelta(pageID: pageID, isNew: false, addedStrokes: [more], removedStrokeIDs: [first[0].id])], to: note.note.id)
         let sizeAfterSecond = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
         #expect(sizeAfterSecond > sizeAfterFirst)
         let pages = try library.pages(of: library.note(matching: "Draft"))
@@ -153,8 +153,8 @@ struct LibraryTests {
         let strokes = handwritingPage(strokes: 2, points: 5).strokes
         for id in ids {
             // Two autosaves: each appends its own chunk.
-            try library.save([PageChange(pageID: id, isNewPage: true, size: .remarkable, added: [strokes[0]])], to: note.note.id)
-            try library.save([PageChange(pageID: id, isNewPage: false, added: [strokes[1]])], to: note.note.id)
+            try library.save([PageDelta(pageID: id, size: .remarkable, isNew: true, addedStrokes: [strokes[0]])], to: note.note.id)
+            try library.save([PageDelta(pageID: id, isNew: false, addedStrokes: [strokes[1]])], to: note.note.id)
         }
         #expect(try library.check().allSatisfy { !$0.isDamaged })
         let url = library.pageURL(ids[0], in: note.folder)
@@ -186,8 +186,8 @@ struct CompactionTests {
         let note = try library.createNote(title: "Busy")
         let pageID = PageID.random()
         let strokes = handwritingPage(strokes: 6, points: 20).strokes
-        try library.save([PageChange(pageID: pageID, isNewPage: true, size: .remarkable, added: strokes)], to: note.note.id)
-        try library.save([PageChange(pageID: pageID, isNewPage: false, removed: [strokes[0].id, strokes[3].id])], to: note.note.id)
+        try library.save([PageDelta(pageID: pageID, size: .remarkable, isNew: true, addedStrokes: strokes)], to: note.note.id)
+        try library.save([PageDelta(pageID: pageID, isNew: false, removedStrokeIDs: [strokes[0].id, strokes[3].id])], to: note.note.id)
         let stored = try library.note(matching: "Busy")
         let before = try library.pages(of: stored)
         let results = try library.compact([stored])
