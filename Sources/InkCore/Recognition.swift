@@ -29,23 +29,42 @@ public struct PageRecognition: Sendable, Hashable, Codable {
     }
 
     /// The page's text: one line of text per recognised line, words separated by spaces.
-    public var text: String {
-        var lines: [String] = []
-        var current = -1
-        for word in words {
-            if word.line != current {
-                lines.append(word.text)
-                current = word.line
-            } else {
-                lines[lines.count - 1] += " " + word.text
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
+    public var text: String { words.lines.map(\.text).joined(separator: "\n") }
 }
 
 /// Turns a page of ink into words and hashtags. One recogniser is used by one thread at a time;
 /// the indexing job makes one per worker.
 public protocol PageRecognizer {
     func recognize(_ page: Page) throws -> PageRecognition
+}
+
+/// A line of text and the box its words cover on the page, in page units (a line of a PDF's
+/// invisible text layer).
+public struct TextLine: Sendable, Hashable, Codable {
+    public var text: String
+    public var bounds: Rect
+
+    public init(text: String, bounds: Rect) {
+        self.text = text
+        self.bounds = bounds
+    }
+}
+
+extension Sequence<RecognisedWord> {
+    /// One line per recognised line (words in reading order, joined by spaces), covering its words.
+    public var lines: [TextLine] {
+        var lines: [TextLine] = []
+        var current: Int?
+        for word in self {
+            if word.line == current, var last = lines.popLast() {
+                last.text += " " + word.text
+                last.bounds = last.bounds.union(word.box)
+                lines.append(last)
+            } else {
+                lines.append(TextLine(text: word.text, bounds: word.box))
+                current = word.line
+            }
+        }
+        return lines
+    }
 }

@@ -194,7 +194,7 @@ public struct Exporter: Sendable {
         options.parallelism = 1
         switch format {
         case .pdf:
-            if textLayer, let index { options.textLayer = Exporter.textLines(try index.words(of: stored.note.id)) }
+            if textLayer, let index { options.textLayer = try index.words(of: stored.note.id).mapValues(\.lines) }
             options.author = author
             options.keywords = stored.note.tags.sorted().map(\.name)
             options.created = stored.note.created
@@ -218,28 +218,6 @@ public struct Exporter: Sendable {
                 outputs.append(Output(path: name, bytes: try Renderer(options: options).png(page, scale: 1)))
             }
             return outputs
-        }
-    }
-}
-
-extension Exporter {
-    /// One invisible text line per recognised line, covering its words (one string a line keeps
-    /// text extraction in reading order).
-    static func textLines(_ words: [PageID: [RecognisedWordRecord]]) -> [PageID: [TextLine]] {
-        words.mapValues { words in
-            var lines: [TextLine] = []
-            var current = -1
-            for word in words {
-                if word.line == current, var last = lines.popLast() {
-                    last.text += " " + word.text
-                    last.bounds = last.bounds.union(word.box)
-                    lines.append(last)
-                } else {
-                    lines.append(TextLine(text: word.text, bounds: word.box))
-                    current = word.line
-                }
-            }
-            return lines
         }
     }
 }

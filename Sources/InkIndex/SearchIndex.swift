@@ -226,14 +226,6 @@ extension SearchIndex {
     }
 }
 
-/// A recognised word as the index keeps it.
-public struct RecognisedWordRecord: Sendable, Equatable {
-    public var text: String
-    public var box: Rect
-    public var line: Int
-    public var confidence: Double
-}
-
 extension SearchIndex {
     /// The recognised text of each recognised page of a note.
     public func pageTexts(of note: NoteID) throws -> [PageID: String] {
@@ -247,16 +239,16 @@ extension SearchIndex {
     }
 
     /// The recognised words of each page of a note, in reading order.
-    public func words(of note: NoteID) throws -> [PageID: [RecognisedWordRecord]] {
+    public func words(of note: NoteID) throws -> [PageID: [RecognisedWord]] {
         try database.read { db in
-            var words: [PageID: [RecognisedWordRecord]] = [:]
+            var words: [PageID: [RecognisedWord]] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT word.page_id AS page_id, word.text AS text, line, min_x, min_y, max_x, max_y, confidence
                 FROM word JOIN page ON page.id = word.page_id WHERE page.note_id = ? ORDER BY word.page_id, position
                 """, arguments: [note.rawValue]) {
-                words[PageID(rawValue: row["page_id"]), default: []].append(RecognisedWordRecord(
+                words[PageID(rawValue: row["page_id"]), default: []].append(RecognisedWord(
                     text: row["text"], box: Rect(minX: row["min_x"], minY: row["min_y"], maxX: row["max_x"], maxY: row["max_y"]),
-                    line: row["line"], confidence: row["confidence"]))
+                    confidence: Float(row["confidence"] as Double), line: row["line"]))
             }
             return words
         }

@@ -4,18 +4,6 @@ import InkCore
 import InkGeometry
 import InkText
 
-/// A line of recognised text for a PDF's invisible text layer: the words and the box they cover on
-/// the page, in page units.
-public struct TextLine: Sendable, Hashable, Codable {
-    public var text: String
-    public var bounds: Rect
-
-    public init(text: String, bounds: Rect) {
-        self.text = text
-        self.bounds = bounds
-    }
-}
-
 /// Which code writes PDFs.
 public enum PDFBackend: String, Sendable, Hashable, CaseIterable {
     /// Inkwell's own writer: integer coordinates, fast deflate; several times faster and smaller.
