@@ -57,7 +57,19 @@ public struct ExportNaming: Sendable {
     public static func baseName(title: String, created: Date, page: Int? = nil) -> String {
         let base = datePrefix(created) + "-" + slug(title)
         guard let page else { return base }
-        return base + String(format: "-p%02d", page)
+        return base + pageSuffix(page)
+    }
+
+    /// `-p02`: what names page 2 of a note in every multi-page output (export and render alike).
+    public static func pageSuffix(_ page: Int) -> String {
+        String(format: "-p%02d", page)
+    }
+
+    /// `notes.png` → `notes-p02.png`: the file of one page when a note's pages go to several files.
+    public static func pageFile(_ url: URL, page: Int) -> URL {
+        let ext = url.pathExtension
+        let base = ext.isEmpty ? url.lastPathComponent : String(url.lastPathComponent.dropLast(ext.count + 1))
+        return url.deletingLastPathComponent().appendingPathComponent(base + pageSuffix(page) + (ext.isEmpty ? "" : "." + ext))
     }
 
     /// A name not handed out before in this export (`name.ext`, then `name-2.ext`, `name-3.ext` …),

@@ -26,6 +26,33 @@ public enum ConflictPolicy: String, Sendable, CaseIterable, Codable {
     case refuse
 }
 
+extension ConflictPolicy {
+    /// Where one output file goes when `url` may exist already: `url` itself (missing, or to be
+    /// overwritten), the next free name (`suffix`), or nil to leave it alone (`skip`, or the user
+    /// said no); `refuse` throws naming the file. Exports to one file or one ZIP archive and the
+    /// catalog all settle their file here; a folder export settles each file the same way.
+    public func settle(_ url: URL, ask: (String) -> Bool) throws -> URL? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return url }
+        switch self {
+        case .overwrite: return url
+        case .skip: return nil
+        case .ask: return ask(url.path) ? url : nil
+        case .suffix:
+            var naming = ExportNaming()
+            let folder = url.deletingLastPathComponent(), ext = url.pathExtension
+            let base = ext.isEmpty ? url.lastPathComponent : String(url.lastPathComponent.dropLast(ext.count + 1))
+            return folder.appendingPathComponent(naming.unique(base, extension: ext) {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+            })
+        case .refuse:
+            throw ExportError(path: url.path, reason: ConflictPolicy.refusal)
+        }
+    }
+
+    /// What a refused conflict tells the user to do.
+    static let refusal = "exists; choose --on-conflict overwrite, skip or suffix"
+}
+
 /// Where the files go.
 public enum ExportDestination: Sendable, Equatable {
     /// One file with exactly this path (one note, one output file).
@@ -34,6 +61,8 @@ public enum ExportDestination: Sendable, Equatable {
     case folder(URL)
     /// One ZIP archive; notebooks become folders inside it.
     case zip(URL)
+
+    var isZip: Bool { if case .zip = self { true } else { false } }
 }
 
 /// What an export did.
@@ -106,6 +135,16 @@ public struct Exporter: Sendable {
         var report = ExportReport()
         if case .file = destination, notes.count != 1 || (format.isPerPage && notes.first.map { $0.note.pages.count != 1 } ?? true) {
             throw ExportError(path: "-o", reason: "several files would be written: give a folder or --zip")
+        }
+        var destination = destination
+        switch destination {
+        case .file(let url), .zip(let url):
+            guard let settled = try conflicts.settle(url, ask: ask) else {
+                report.skipped = [url.path]
+                return report
+            }
+            destination = destination.isZip ? .zip(settled) : .file(settled)
+        case .folder: break
         }
         var avoid: (String) -> Bool = { _ in false }
         if case .folder(let folder) = destination, conflicts == .suffix {

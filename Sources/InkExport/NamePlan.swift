@@ -27,12 +27,12 @@ struct NamePlan {
             let base = String(unique.dropLast(".note".count))
             let pageCount = stored.note.pages.count
             func page(_ number: Int, _ ext: String) -> String {
-                base + (pageCount > 1 ? String(format: "-p%02d", number) : "") + "." + ext
+                base + (pageCount > 1 ? ExportNaming.pageSuffix(number) : "") + "." + ext
             }
             switch format {
             case .pdf, .inkml: return [base + "." + format.rawValue]
             case .png, .svg: return (1...max(1, pageCount)).map { page($0, format.rawValue) }
-            case .md: return [base + ".md"] + (0..<pageCount).map { base + String(format: "-p%02d", $0 + 1) + ".png" }
+            case .md: return [base + ".md"] + (0..<pageCount).map { base + ExportNaming.pageSuffix($0 + 1) + ".png" }
             }
         }
     }

@@ -53,7 +53,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file, or an existing folder to write into (default: the current folder); - is standard output for --catalog.")
     var output: String?
     @Option(help: "Write everything into this ZIP archive; notebooks become folders.") var zip: String?
-    @Option(help: "When a file exists: ask, overwrite, skip or suffix (default: ask on a terminal, else refuse).")
+    @Option(help: "When an output file, ZIP or catalog exists: ask, overwrite, skip or suffix (default: ask on a terminal, else refuse).")
     var onConflict: ConflictPolicy?
     @Flag(help: "Leave the recognised text out of PDFs (typed text stays searchable).") var noTextLayer = false
     @Option(help: "The author recorded in PDFs.") var author: String?
@@ -87,23 +87,22 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try library.open()
-        let index = try SearchIndex(library: library)
-        if let catalog { return try writeCatalog(catalog, library: library, index: index) }
-        let selected = try select(in: library, index: index)
+        let workspace = Workspace(library: try library.open())
+        let selection = try self.selection()
+        if let catalog { return try writeCatalog(catalog, of: selection, in: workspace) }
+        let selected = try selection.notes(in: workspace)
         guard !selected.isEmpty else { throw ValidationError("no notes match") }
-        if let obsidianVault { return try push(selected, library: library, index: index, vault: obsidianVault) }
+        if let obsidianVault { return try push(selected, workspace: workspace, vault: obsidianVault) }
 
-        var exporter = Exporter(library: library, index: index, format: format ?? .pdf)
+        var exporter = Exporter(library: workspace.library, index: try workspace.index(), format: format ?? .pdf)
         exporter.scale = Double(scale ?? 1)
         exporter.textLayer = !noTextLayer
         exporter.author = author
         exporter.conflicts = conflictPolicy
         exporter.ask = ExportCommand.askToOverwrite
 
-        let destination = try self.destination(count: selected.count)
         let progress = Progress(total: selected.count, label: "exporting")
-        let report = try exporter.run(selected, to: destination) { done, _ in progress.update(done) }
+        let report = try exporter.run(selected, to: try destination()) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
         if json.json {
@@ -119,22 +118,23 @@ struct ExportCommand: ParsableCommand {
         if !report.failed.isEmpty { throw ExitCode.failure }
     }
 
+    /// The notes the arguments choose.
+    private func selection() throws -> NoteSelection {
+        NoteSelection(names: notes, notebook: try notebook.map(notebookPath), tags: try Set(tags.map(parseTag)),
+                      query: query, all: all)
+    }
+
     /// The catalog of the selected notes (every note when none are chosen), in listing order.
-    private func writeCatalog(_ format: CatalogFormat, library: Library, index: SearchIndex) throws {
-        let listing = try library.notes()
-        let chosen = notes.isEmpty && notebook == nil && tags.isEmpty && query == nil
-            ? listing : try select(in: library, index: index)
-        let position = Dictionary(uniqueKeysWithValues: listing.enumerated().map { ($1.note.id, $0) })
-        let entries = try Catalog.entries(chosen.sorted { position[$0.note.id, default: 0] < position[$1.note.id, default: 0] },
-                                          index: index)
+    private func writeCatalog(_ format: CatalogFormat, of selection: NoteSelection, in workspace: Workspace) throws {
+        let entries = try Catalog.entries(try selection.listed(in: workspace), index: try workspace.index())
         let bytes = try Catalog.encode(entries, as: format)
         if output == "-" {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
-        guard let url = try catalogDestination(format) else {
-            let path = catalogPath(format).path
-            return json.json ? try printJSON(CatalogReport(skipped: path, notes: 0)) : print("skipped \(path) (exists)")
+        let wanted = catalogPath(format)
+        guard let url = try conflictPolicy.settle(wanted, ask: ExportCommand.askToOverwrite) else {
+            return json.json ? try printJSON(CatalogReport(skipped: wanted.path, notes: 0)) : print("skipped \(wanted.path) (exists)")
         }
         try DurableFile.replace(url, with: bytes)
         if json.json { return try printJSON(CatalogReport(catalog: url.path, notes: entries.count)) }
@@ -158,26 +158,6 @@ struct ExportCommand: ParsableCommand {
         return path
     }
 
-    /// Where the catalog goes once an existing file is settled by --on-conflict; nil to skip it.
-    private func catalogDestination(_ format: CatalogFormat) throws -> URL? {
-        let url = catalogPath(format)
-        guard FileManager.default.fileExists(atPath: url.path) else { return url }
-        switch conflictPolicy {
-        case .overwrite: return url
-        case .skip: return nil
-        case .ask: return ExportCommand.askToOverwrite(url.path) ? url : nil
-        case .suffix:
-            var naming = ExportNaming()
-            let folder = url.deletingLastPathComponent(), ext = url.pathExtension
-            let base = ext.isEmpty ? url.lastPathComponent : String(url.lastPathComponent.dropLast(ext.count + 1))
-            return folder.appendingPathComponent(naming.unique(base, extension: ext) {
-                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-            })
-        case .refuse:
-            throw ExportError(path: url.path, reason: "exists; choose --on-conflict overwrite, skip or suffix")
-        }
-    }
-
     /// --on-conflict, else ask on a terminal and refuse elsewhere.
     private var conflictPolicy: ConflictPolicy {
         onConflict ?? (isatty(STDIN_FILENO) == 1 && standardErrorIsTerminal ? .ask : .refuse)
@@ -189,8 +169,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// Appends the notes to the daily notes of the vault at `vault` (``ObsidianPush``).
-    private func push(_ notes: [StoredNote], library: Library, index: SearchIndex, vault: String) throws {
-        var push = ObsidianPush(library: library, index: index, vault: URL(fileURLWithPath: vault, isDirectory: true))
+    private func push(_ notes: [StoredNote], workspace: Workspace, vault: String) throws {
+        var push = ObsidianPush(library: workspace.library, index: try workspace.index(), vault: URL(fileURLWithPath: vault, isDirectory: true))
         push.scale = Double(scale ?? 1)
         let progress = Progress(total: notes.count, label: "pushing")
         let report = try push.run(notes) { done, _ in progress.update(done) }
@@ -212,25 +192,9 @@ struct ExportCommand: ParsableCommand {
         if !report.failed.isEmpty { throw ExitCode.failure }
     }
 
-    /// The notes the arguments select: named notes plus, with filters, the notes passing every filter.
-    private func select(in library: Library, index: SearchIndex) throws -> [StoredNote] {
-        var chosen = try notes.map { try library.note(matching: $0) }
-        if notebook != nil || !tags.isEmpty || query != nil || all {
-            var candidates = try library.notes(in: try notebook.map(notebookPath) ?? .root)
-            let wanted = try Set(tags.map(parseTag))
-            candidates = candidates.filter { wanted.isSubset(of: $0.note.tags) }
-            if let query {
-                try index.refresh(from: library)
-                let hits = Set(try index.search(SearchQuery(text: query, limit: 1_000_000)).map(\.note))
-                candidates = candidates.filter { hits.contains($0.note.id) }
-            }
-            chosen += candidates
-        }
-        var seen = Set<NoteID>()
-        return chosen.filter { seen.insert($0.note.id).inserted }.sorted { ($0.note.created, $0.note.id) < ($1.note.created, $1.note.id) }
-    }
-
-    private func destination(count: Int) throws -> ExportDestination {
+    /// -o FILE, -o FOLDER (default: the current folder) or --zip FILE; an existing file is settled
+    /// by the exporter under --on-conflict, as every output is.
+    private func destination() throws -> ExportDestination {
         if let zip {
             let url = URL(fileURLWithPath: zip)
             guard url.pathExtension.lowercased() == "zip" else { throw ValidationError("--zip names a .zip file") }
@@ -242,9 +206,6 @@ struct ExportCommand: ParsableCommand {
             return .folder(path)
         }
         guard output != nil else { throw ValidationError("the current folder is not writable") }
-        if FileManager.default.fileExists(atPath: path.path), onConflict != .overwrite {
-            throw ValidationError("\(path.path) exists; pass --on-conflict overwrite to replace it")
-        }
         return .file(path)
     }
 }

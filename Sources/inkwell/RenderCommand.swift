@@ -9,13 +9,13 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             inkwell render "Sprint retro" -o retro.pdf                 every page, one vector PDF
             inkwell render "Sprint retro" --page 2 --scale 2 -o p2.png 2x PNG of page 2
-            inkwell render k3m9 --format svg -o retro.svg              retro-1.svg, retro-2.svg, …
+            inkwell render k3m9 --format svg -o retro.svg              retro-p01.svg, retro-p02.svg, …
             inkwell render "Sprint retro" --thumbnail -o thumb.png     small PNG of page 1
 
             NOTE is a note id, a unique id prefix (4+ characters) or an exact title. A PDF holds every \
             page (or only --page N), each sized from its page (a 1404×1872 reMarkable page at 226 dpi is \
             447×596 pt). PNG and SVG are one file per page: with several pages and no --page, the page \
-            number goes before the extension. A PNG at --scale 1 has one pixel per page unit. Files are \
+            number goes before the extension (-p02, as in `inkwell export`). A PNG at --scale 1 has one pixel per page unit. Files are \
             written under a temporary name and renamed, so a reader never sees half a file.
             """
     )
@@ -112,11 +112,11 @@ struct RenderCommand: ParsableCommand {
             case .png:
                 let images = try renderer.pngs(pages, scale: Double(scale))
                 for (number, image) in zip(numbers, images) {
-                    try write(image, to: fileURL(target, page: number, numbered: pages.count > 1), pages: [number])
+                    try write(image, to: pageFile(target, page: number, numbered: pages.count > 1), pages: [number])
                 }
             case .svg:
                 for (number, page) in zip(numbers, pages) {
-                    try write(Array(renderer.svg(page).utf8), to: fileURL(target, page: number, numbered: pages.count > 1), pages: [number])
+                    try write(Array(renderer.svg(page).utf8), to: pageFile(target, page: number, numbered: pages.count > 1), pages: [number])
                 }
             }
         }
@@ -137,11 +137,8 @@ struct RenderCommand: ParsableCommand {
         init(_ description: String) { self.description = description }
     }
 
-    /// `notes.png` → `notes-2.png` when pages are numbered.
-    func fileURL(_ url: URL, page: Int, numbered: Bool) -> URL {
-        guard numbered else { return url }
-        let ext = url.pathExtension
-        let base = url.deletingPathExtension().lastPathComponent
-        return url.deletingLastPathComponent().appendingPathComponent(ext.isEmpty ? "\(base)-\(page)" : "\(base)-\(page).\(ext)")
+    /// `notes.png` → `notes-p02.png` when pages go to several files.
+    func pageFile(_ url: URL, page: Int, numbered: Bool) -> URL {
+        numbered ? ExportNaming.pageFile(url, page: page) : url
     }
 }

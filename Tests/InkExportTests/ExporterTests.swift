@@ -119,6 +119,36 @@ struct ExporterTests {
         #expect(try fixture.files().count == 2)
     }
 
+    @Test("one file and one ZIP follow the same conflict policy as a folder", arguments: ["file", "zip"])
+    func singleFileConflicts(kind: String) throws {
+        let fixture = try ExportFixture()
+        try fixture.note("Plan")
+        try fixture.note("Groceries")
+        let notes = try fixture.library.notes()
+        let chosen = kind == "zip" ? notes : [notes[0]]
+        let target = fixture.out.appendingPathComponent(kind == "zip" ? "notes.zip" : "plan.pdf")
+        func destination(_ url: URL) -> ExportDestination { kind == "zip" ? .zip(url) : .file(url) }
+        try Data("mine".utf8).write(to: target)
+        var exporter = Exporter(library: fixture.library, index: nil, format: .pdf)
+
+        let refusal = try #require(throws: ExportError.self) { try exporter.run(chosen, to: destination(target)) }
+        #expect("\(refusal)".contains(target.path) && "\(refusal)".contains("--on-conflict"))
+        exporter.conflicts = .skip
+        #expect(try exporter.run(chosen, to: destination(target)).skipped == [target.path])
+        exporter.conflicts = .ask
+        exporter.ask = { _ in false }
+        #expect(try exporter.run(chosen, to: destination(target)).written.isEmpty)
+        #expect(try Data(contentsOf: target) == Data("mine".utf8))
+        exporter.conflicts = .suffix
+        let suffixed = try exporter.run(chosen, to: destination(target))
+        let second = target.deletingPathExtension().lastPathComponent + "-2." + target.pathExtension
+        #expect((suffixed.archive ?? suffixed.written.first).map { URL(fileURLWithPath: $0).lastPathComponent } == second)
+        exporter.conflicts = .overwrite
+        _ = try exporter.run(chosen, to: destination(target))
+        #expect(try Data(contentsOf: target).count > 4)
+        #expect(try fixture.files() == [target.lastPathComponent, second].sorted())
+    }
+
     @Test("a broken note is reported and skipped; the others are exported; nothing half-written is left")
     func brokenNote() throws {
         let fixture = try ExportFixture()
