@@ -26,10 +26,26 @@ public final class SearchIndex: Sendable {
         // without a read call each.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
         do {
-            database = try DatabasePool(path: url.path, configuration: configuration)
-            try SearchIndex.migrator.migrate(database)
+            database = try SearchIndex.open(url, configuration: configuration)
         } catch {
             throw StoreError.io(url, "cannot open the search index: \(error)")
+        }
+    }
+
+    /// Opens the database at `url`, creating or migrating it first when it needs it. Two processes
+    /// creating a new index at once would collide (both switching it to WAL, both running a
+    /// migration GRDB saw missing), so whoever creates or migrates holds the index's lock; an index
+    /// that is complete already opens without it.
+    private static func open(_ url: URL, configuration: Configuration) throws -> DatabasePool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        if size > 0, let pool = try? DatabasePool(path: url.path, configuration: configuration),
+           (try? pool.read(migrator.hasCompletedMigrations)) == true {
+            return pool
+        }
+        return try LibraryLock(url: URL(fileURLWithPath: url.path + ".lock")).withExclusive {
+            let pool = try DatabasePool(path: url.path, configuration: configuration)
+            try migrator.migrate(pool)
+            return pool
         }
     }
 
