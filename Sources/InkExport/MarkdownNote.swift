@@ -17,13 +17,13 @@ struct MarkdownNote {
     var text: String {
         let note = stored.note
         var lines = ["---"]
-        lines.append("title: \(MarkdownNote.yamlString(note.title))")
+        lines.append("title: \(note.title.quotedLiteral)")
         lines.append("created: \(MarkdownNote.isoDate(note.created))")
         lines.append("modified: \(MarkdownNote.isoDate(note.modified))")
-        lines.append("tags: [\(note.tags.sorted().map { MarkdownNote.yamlString($0.name) }.joined(separator: ", "))]")
+        lines.append("tags: [\(note.tags.sorted().map { $0.name.quotedLiteral }.joined(separator: ", "))]")
         lines.append("source: inkwell")
-        lines.append("inkwell_source: \(MarkdownNote.yamlString(note.source))")
-        lines.append("notebook: \(MarkdownNote.yamlString(stored.notebook.description))")
+        lines.append("inkwell_source: \(note.source.quotedLiteral)")
+        lines.append("notebook: \(stored.notebook.description.quotedLiteral)")
         lines.append("---")
         lines.append("")
         lines.append("# " + note.title.replacingOccurrences(of: "\n", with: " "))
@@ -36,27 +36,6 @@ struct MarkdownNote {
         }
         let head = lines.joined(separator: "\n") + "\n"
         return typedText.isEmpty ? head : head + "\n" + typedText
-    }
-
-    /// A YAML double-quoted scalar: any title, however hostile, stays one string.
-    static func yamlString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\x%02X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 
     static func isoDate(_ date: Date) -> String {

@@ -9,9 +9,9 @@ public enum ReplayLogWriter {
     public static func log(for note: SyntheticNote) -> String {
         var lines = [#"{"type":"header","version":1}"#]
         let created = ISO8601DateFormatter().string(from: note.spec.created)
-        var noteLine = #"{"type":"note","title":\#(string(note.spec.title))"#
-        if !note.spec.notebook.isRoot { noteLine += #","notebook":\#(string(note.spec.notebook.description))"# }
-        lines.append(noteLine + #","created":\#(string(created))}"#)
+        var noteLine = #"{"type":"note","title":\#(note.spec.title.quotedLiteral)"#
+        if !note.spec.notebook.isRoot { noteLine += #","notebook":\#(note.spec.notebook.description.quotedLiteral)"# }
+        lines.append(noteLine + #","created":\#(created.quotedLiteral)}"#)
         for synthetic in note.pages {
             lines.append(pageLine(synthetic.page))
             for stroke in synthetic.page.strokes {
@@ -59,24 +59,5 @@ public enum ReplayLogWriter {
             while text.hasSuffix("0") { text.removeLast() }
         }
         return text
-    }
-
-    /// `text` as a JSON string literal.
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

@@ -45,10 +45,10 @@ struct DropOptions: ParsableArguments {
     /// so that a program reading the output sees each file as it is done.
     func emit(_ event: DropEvent) {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(event) { print(String(decoding: data, as: UTF8.self)) }
-        } else if event.kind == .burst {
+            printJSONLine(event)
+            return
+        }
+        if event.kind == .burst {
             printError(event.line)
         } else {
             print(event.line)

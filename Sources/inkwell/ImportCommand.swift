@@ -75,7 +75,5 @@ struct ImportCommand: ParsableCommand, RecognisingCommand {
 
 /// Prints one trace record as a JSON line.
 @Sendable private func printTraceRecord(_ record: TraceRecord) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    if let line = try? encoder.encode(record) { print(String(decoding: line, as: UTF8.self)) }
+    printJSONLine(record)
 }

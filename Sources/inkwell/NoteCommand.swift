@@ -228,6 +228,13 @@ struct NoteCommand: ParsableCommand {
         @Argument(help: "The note.") var note: String
         @Option(name: .customLong("add"), help: "A tag to add (repeatable).") var add: [String] = []
         @Option(name: .customLong("remove"), help: "A tag to remove (repeatable).") var remove: [String] = []
+        @OptionGroup var output: OutputOptions
+
+        /// What `--json` prints: the note as listed, and where routing filed it.
+        struct Report: Encodable {
+            var note: NoteRow
+            var routed: [RoutedNote]
+        }
 
         func validate() throws {
             guard !add.isEmpty || !remove.isEmpty else { throw ValidationError("give --add TAG or --remove TAG") }
@@ -237,6 +244,7 @@ struct NoteCommand: ParsableCommand {
             let workspace = Workspace(library: try library.open())
             let added = try Set(add.map(parseTag)), removed = try Set(remove.map(parseTag))
             let (stored, routed) = try workspace.tag(try workspace.library.note(matching: note).note.id, add: added, remove: removed)
+            if output.json { return try printJSON(Report(note: NoteRow(stored), routed: routed)) }
             let tags = stored.note.tags.sorted().map { "#" + $0.name }
             print("\"\(stored.note.title)\": \(tags.isEmpty ? "no tags" : tags.joined(separator: " "))")
             for note in routed { print(note.line) }

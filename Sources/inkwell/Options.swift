@@ -40,12 +40,25 @@ func notebookPath(_ text: String) throws -> NotebookPath {
     }
 }
 
-/// Writes `value` as pretty JSON with sorted keys and ISO 8601 dates.
-func printJSON<T: Encodable>(_ value: T) throws {
+/// The one JSON encoder of the command line (docs/cli-json.md): sorted keys, ISO 8601 dates in
+/// UTC, slashes unescaped; pretty for a document, one compact line per record for a stream.
+func jsonEncoder(pretty: Bool) -> JSONEncoder {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    return encoder
+}
+
+/// Prints `value` as one JSON document (what `--json` prints).
+func printJSON<T: Encodable>(_ value: T) throws {
+    print(String(decoding: try jsonEncoder(pretty: true).encode(value), as: UTF8.self))
+}
+
+/// Prints `value` as one line of JSON (a record of a stream: `watch --json`, `import --trace`),
+/// flushed at once so that a program reading the output sees it as it happens.
+func printJSONLine<T: Encodable>(_ value: T) {
+    if let line = try? jsonEncoder(pretty: false).encode(value) { print(String(decoding: line, as: UTF8.self)) }
+    fflush(nil) // all output streams: standard output is not line-buffered in a pipe
 }
 
 /// Writes a line to standard error.

@@ -14,9 +14,35 @@ struct TrashCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
 
+        /// What `--json` prints for an entry.
+        struct Row: Encodable {
+            /// The trash entry's id (what `trash restore` takes).
+            var id: String
+            var kind: String
+            /// The note's title or the notebook's name.
+            var title: String
+            /// The note's id; absent for a notebook.
+            var note: String?
+            /// The notebook it was in (a notebook's parent); "" for the library root.
+            var notebook: String
+            var deleted: Date
+            /// Notes it holds (1 for a note).
+            var notes: Int
+
+            init(_ item: TrashItem) {
+                id = item.id
+                kind = item.kind.rawValue
+                title = item.name
+                note = item.noteID?.rawValue
+                notebook = item.notebook.isRoot ? "" : item.notebook.description
+                deleted = item.deletedAt
+                notes = item.noteCount
+            }
+        }
+
         func run() throws {
             let items = try library.open().trashItems()
-            if output.json { return try printJSON(items) }
+            if output.json { return try printJSON(items.map(Row.init)) }
             if items.isEmpty { printError("the trash is empty") }
             for item in items {
                 let place = item.notebook.isRoot ? "library root" : item.notebook.description

@@ -85,7 +85,8 @@ struct CommandTests {
         try cli.ok(["notebook", "delete", "Work"])
         #expect((try cli.json(["note", "list"]) as! [Any]).isEmpty)
         let items = try cli.json(["trash", "list"]) as! [[String: Any]]
-        #expect(items.count == 1 && items[0]["kind"] as? String == "notebook")
+        #expect(items.count == 1 && items[0]["kind"] as? String == "notebook" && items[0]["title"] as? String == "Work")
+        #expect(items[0]["notebook"] as? String == "" && items[0]["notes"] as? Int == 1 && (items[0]["deleted"] as? String)?.hasSuffix("Z") == true)
         try cli.ok(["trash", "restore", "Work"])
         #expect((try cli.json(["note", "list"]) as! [[String: Any]]).map { $0["title"] as! String } == ["Keep me"])
         try cli.ok(["note", "delete", "Keep me"])

@@ -175,6 +175,13 @@ struct RoutingCommandTests {
         let tagged = try cli.ok(["note", "tag", note, "--add", "later"])
         #expect(tagged.contains("→ Someday (rule 1: #later)"), "\(tagged)")
         #expect(try cli.show(note).note["notebook"] as? String == "Someday")
+
+        // Rules file Inbox notes only: a note filed already stays where it is.
+        try cli.ok(["route", "add", "#soon", "Soon"])
+        let report = try cli.json(["note", "tag", note, "--add", "soon"]) as! [String: Any]
+        #expect((report["note"] as? [String: Any])?["notebook"] as? String == "Someday")
+        #expect((report["note"] as? [String: Any])?["tags"] as? [String] == ["later", "soon"])
+        #expect((report["routed"] as? [Any])?.isEmpty == true, "\(report)")
     }
 
     @Test("a damaged page is failed with its reason in note show and stats; the others are recognised")
