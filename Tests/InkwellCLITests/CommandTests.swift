@@ -1,4 +1,5 @@
 import Foundation
+import InkwellKit
 import Testing
 
 @Suite("inkwell command")
@@ -103,27 +104,19 @@ struct CommandTests {
         let id = created["id"] as! String
         // Many processes at once read-modify-write the same note.json; without the lock, tags would be lost.
         let group = DispatchGroup()
-        let failures = LockedCounter()
+        let failures = Locked(0)
         for writer in 0..<2 {
             for n in 0..<12 {
                 group.enter()
                 DispatchQueue.global().async {
                     defer { group.leave() }
-                    if (try? cli.run(["note", "tag", id, "--add", "w\(writer)-\(n)"]))?.status != 0 { failures.increment() }
+                    if (try? cli.run(["note", "tag", id, "--add", "w\(writer)-\(n)"]))?.status != 0 { failures.withLock { $0 += 1 } }
                 }
             }
         }
         group.wait()
-        #expect(failures.value == 0)
+        #expect(failures.withLock { $0 } == 0)
         let note = (try cli.json(["note", "show", id]) as! [String: Any])["note"] as! [String: Any]
         #expect((note["tags"] as! [String]).count == 24)
     }
-}
-
-/// A counter safe to bump from several threads.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }

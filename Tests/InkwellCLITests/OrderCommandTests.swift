@@ -1,4 +1,5 @@
 import Foundation
+import InkwellKit
 import Testing
 
 /// `inkwell note move --before/--after/--first/--last` as a user runs it, including several processes at once.
@@ -86,23 +87,23 @@ struct OrderCommandTests {
         // their order; a lost update would put a moved note back where it was.
         let moved = Array(start.suffix(16)), unmoved = Array(start.prefix(16))
         let group = DispatchGroup()
-        let failures = LockedCounter()
+        let failures = Locked(0)
         for title in moved {
             group.enter()
             DispatchQueue.global().async {
                 defer { group.leave() }
-                if (try? cli.run(["note", "move", ids[title]!, "--first"]))?.status != 0 { failures.increment() }
+                if (try? cli.run(["note", "move", ids[title]!, "--first"]))?.status != 0 { failures.withLock { $0 += 1 } }
             }
         }
         for n in 1...4 {
             group.enter()
             DispatchQueue.global().async {
                 defer { group.leave() }
-                if (try? cli.run(["note", "create", "New \(n)", "--notebook", "Work"]))?.status != 0 { failures.increment() }
+                if (try? cli.run(["note", "create", "New \(n)", "--notebook", "Work"]))?.status != 0 { failures.withLock { $0 += 1 } }
             }
         }
         group.wait()
-        #expect(failures.value == 0)
+        #expect(failures.withLock { $0 } == 0)
         let final = try listed()
         #expect(final.count == 36 && Set(final).count == 36)
         #expect(Set(final.prefix(20)) == Set(moved + (1...4).map { "New \($0)" }))

@@ -14,17 +14,16 @@ let tesseractAvailable = (try? TessdataLocator.folder(for: "eng")) != nil
 
 /// A recogniser for tests: reads each page as the hashtags `tags` gives for its number of strokes,
 /// or fails; remembers every page it was asked to read.
-final class ScriptedRecognizer: PageRecognizer, @unchecked Sendable {
+final class ScriptedRecognizer: PageRecognizer, Sendable {
     let tags: @Sendable (Page) throws -> [String]
-    private let lock = NSLock()
-    private var seen: [Page] = []
+    private let seen = Locked<[Page]>([])
 
     init(tags: @escaping @Sendable (Page) throws -> [String]) { self.tags = tags }
 
-    var pagesRead: [Page] { lock.withLock { seen } }
+    var pagesRead: [Page] { seen.withLock { $0 } }
 
     func recognize(_ page: Page) throws -> PageRecognition {
-        lock.withLock { seen.append(page) }
+        seen.withLock { $0.append(page) }
         let words = try tags(page).enumerated().map { index, tag in
             RecognisedWord(text: "#" + tag, box: Rect(minX: Double(index) * 100, minY: 0, maxX: Double(index) * 100 + 90, maxY: 60),
                            confidence: 0.9, line: 0)
@@ -70,16 +69,17 @@ struct ImportRecognitionTests {
     func onceFromFinalContent() throws {
         let scratch = try ScratchLibrary()
         let recognizer = ScriptedRecognizer { $0.strokes.count == 3 ? ["budget"] : ["q3-plan"] }
-        let kept = Kept()
+        let kept = Locked<[NoteID: Int]>([:])
         var importer = Importer(library: scratch.library)
         importer.recognition = ImportRecognition(jobs: 2, makeRecognizer: { _ in recognizer },
-                                                 keep: { note, pages in kept.add(note, pages) })
-        let trace = Trace()
+                                                 keep: { note, pages in kept.withLock { $0[note.note.id, default: 0] += pages.count } })
+        let trace = Locked<[TraceRecord]>([])
         let report = importer.run([try scratch.write("bursts.jsonl", twoPages)],
-                                  replayer: NoteReplayer(trace: { trace.add($0) }), keepGoing: false)
+                                  replayer: NoteReplayer(trace: { record in trace.withLock { $0.append(record) } }), keepGoing: false)
         #expect(report.failures.isEmpty && report.recognitionFailures.isEmpty)
 
-        #expect(trace.records.filter { $0.effect == "recognize" }.count == 5)
+        let records = trace.withLock { $0 }
+        #expect(records.filter { $0.effect == "recognize" }.count == 5)
         #expect(recognizer.pagesRead.map(\.strokes.count).sorted() == [2, 3])
         let stored = try scratch.library.notes()
         #expect(stored.count == 1)
@@ -88,15 +88,15 @@ struct ImportRecognitionTests {
         #expect(report.imported.first?.notes.first?.recognised == 2)
         // What was read is exactly what was committed, and it is handed on to be kept.
         #expect(Set(recognizer.pagesRead) == Set(try scratch.library.pages(of: stored[0])))
-        #expect(kept.pages == [stored[0].note.id: 2])
+        #expect(kept.withLock { $0 } == [stored[0].note.id: 2])
 
         // The outcomes come back after the last save, each page once, before the session lets go.
-        let effects = trace.records.map(\.effect)
-        let finished = trace.records.filter { $0.effect == "recognitionFinished" }
+        let effects = records.map(\.effect)
+        let finished = records.filter { $0.effect == "recognitionFinished" }
         #expect(finished.map(\.pages) == [[1], [2]])
         #expect(effects.lastIndex(of: "save")! < effects.firstIndex(of: "recognitionFinished")!)
         #expect(effects.last == "leave")
-        #expect(finished.allSatisfy { $0.t == trace.records.last!.t })
+        #expect(finished.allSatisfy { $0.t == records.last!.t })
     }
 
     @Test("a tag removed by hand is not added back by recognition; the others are", .enabled(if: tesseractAvailable))
@@ -165,20 +165,4 @@ struct ImportRecognitionTests {
         #expect(second.failures.count == 1)
         #expect(try scratch.library.notes().count == 7)
     }
-}
-
-/// Collects trace records from the replay.
-final class Trace: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [TraceRecord] = []
-    var records: [TraceRecord] { lock.withLock { list } }
-    func add(_ record: TraceRecord) { lock.withLock { list.append(record) } }
-}
-
-/// Collects what the import handed on to be kept: pages per note.
-final class Kept: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [NoteID: Int] = [:]
-    var pages: [NoteID: Int] { lock.withLock { counts } }
-    func add(_ note: StoredNote, _ pages: [RecognisedPage]) { lock.withLock { counts[note.note.id, default: 0] += pages.count } }
 }
