@@ -24,6 +24,8 @@ public struct StoredNote: Sendable, Equatable {
 /// either the old state or the new one.
 public final class Library: Sendable {
     public let root: URL
+    /// What the library's marker says: its format and who may read it.
+    public let format: LibraryFormat
     let lock: LibraryLock
 
     public static let markerName = "inkwell-library.json"
@@ -36,13 +38,12 @@ public final class Library: Sendable {
     /// The drop folder: recordings put here are imported by `inkwell ingest` and `inkwell watch`.
     public var dropFolder: URL { root.appendingPathComponent("inbox", isDirectory: true) }
 
-    /// Opens the library at `root`, which must have been created with ``create(at:)``.
+    /// Opens the library at `root`, which must have been created with ``create(at:)``; a library
+    /// whose marker this build cannot read (damaged, or from a newer Inkwell) is refused.
     public init(opening root: URL) throws {
         self.root = root.standardizedFileURL
         lock = LibraryLock(url: self.root.appendingPathComponent(".lock"))
-        guard FileManager.default.fileExists(atPath: self.root.appendingPathComponent(Library.markerName).path) else {
-            throw StoreError.notALibrary(self.root)
-        }
+        format = try LibraryFormat.read(libraryAt: self.root)
     }
 
     /// Creates a library at `root` (or opens the one already there) with an `Inbox` notebook and
@@ -57,10 +58,10 @@ public final class Library: Sendable {
         }
         let marker = root.appendingPathComponent(markerName)
         if !fm.fileExists(atPath: marker.path) {
-            try JSONFile.write(LibraryMarker(format: 1, created: Date().wholeSeconds), to: marker)
+            try JSONFile.write(LibraryFormat.new(created: Date().wholeSeconds), to: marker)
         }
         let library = try Library(opening: root)
-        try library.lock.withExclusive {
+        try library.withWriteLock {
             for folder in [library.notebooksFolder, library.trashFolder, library.dropFolder] {
                 try fm.createDirectory(at: folder, withIntermediateDirectories: true)
             }
@@ -83,9 +84,14 @@ public final class Library: Sendable {
             .appendingPathComponent(".local/share/inkwell", isDirectory: true)
     }
 
-    /// Runs `body` holding the library's write lock. Public operations take it themselves.
+    /// Runs `body` holding the library's write lock. Public operations take it themselves. A
+    /// library in a newer format than this build writes is refused before anything is written.
     public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
-        try lock.withExclusive(body)
+        guard format.isWritable else {
+            throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), newer than this Inkwell writes "
+                + "(format \(LibraryFormat.current)): it can be read here, but changed only by the Inkwell that wrote it or a newer one")
+        }
+        return try lock.withExclusive(body)
     }
 
     func folder(of notebook: NotebookPath) -> URL {
@@ -98,9 +104,4 @@ public final class Library: Sendable {
     }
 
     static func noteFolderName(_ id: NoteID) -> String { id.rawValue + noteSuffix }
-}
-
-struct LibraryMarker: Codable {
-    var format: Int
-    var created: Date
 }

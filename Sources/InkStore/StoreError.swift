@@ -15,6 +15,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case badText(URL, String)
     /// The folder is not an Inkwell library.
     case notALibrary(URL)
+    /// A library this build must not read or write (its marker is unreadable or newer).
+    case unsupportedLibrary(URL, String)
     /// Another process holds the library's lock.
     case locked(URL)
     case noSuchNotebook(NotebookPath)
@@ -41,6 +43,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case let .badMetadata(url, reason): "\(url.path): \(reason)"
         case let .badText(url, reason): "\(url.path): \(reason)"
         case .notALibrary(let url): "\(url.path): not an Inkwell library (run `inkwell init` to create one)"
+        case let .unsupportedLibrary(url, reason): "\(url.path): \(reason)"
         case .locked(let url): "\(url.path): the library is locked by another inkwell process; try again"
         case .noSuchNotebook(let path): "no notebook \"\(path)\""
         case .notebookExists(let path): "notebook \"\(path)\" already exists"

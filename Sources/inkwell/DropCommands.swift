@@ -82,7 +82,7 @@ struct IngestCommand: ParsableCommand, RecognisingCommand {
     var recognises: Bool { drop.recognize }
 
     func run() throws {
-        let dropFolder = drop.dropFolder(try library.openOrCreate())
+        let dropFolder = drop.dropFolder(try library.open())
         var failed = 0
         let report = { (event: DropEvent) in
             if event.kind == .failed { failed += 1 }
@@ -116,7 +116,7 @@ struct WatchCommand: ParsableCommand, RecognisingCommand {
     var recognises: Bool { drop.recognize }
 
     func run() throws {
-        let dropFolder = drop.dropFolder(try library.openOrCreate())
+        let dropFolder = drop.dropFolder(try library.open())
         let stop = StopSignal(signals: [SIGINT, SIGTERM])
         if !drop.json { printError("watching \(dropFolder.folder.path) (Ctrl-C to stop)") }
         let interval = min(max(drop.settle / 2, 0.05), 1)

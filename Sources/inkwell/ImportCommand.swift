@@ -39,7 +39,7 @@ struct ImportCommand: ParsableCommand, RecognisingCommand {
     var recognises: Bool { recognize }
 
     func run() throws {
-        var importer = Workspace(library: try library.openOrCreate()).importer(recognize: recognize, jobs: jobs)
+        var importer = Workspace(library: try library.open()).importer(recognize: recognize, jobs: jobs)
         importer.notebook = try notebookPath(notebook)
         importer.title = title
         let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })

@@ -22,7 +22,7 @@ struct NoteCommand: ParsableCommand {
 
         func run() throws {
             let tags = try Set(tags.map(parseTag))
-            let stored = try library.openOrCreate().createNote(title: title, in: try notebookPath(notebook), tags: tags, pinned: pinned)
+            let stored = try library.open().createNote(title: title, in: try notebookPath(notebook), tags: tags, pinned: pinned)
             if output.json { return try printJSON(NoteRow(stored)) }
             print("created note \(stored.note.id) \"\(stored.note.title)\" in \(stored.notebook)")
         }

@@ -16,7 +16,7 @@ struct NotebookCommand: ParsableCommand {
 
         func run() throws {
             let path = try notebookPath(path)
-            try library.openOrCreate().createNotebook(path)
+            try library.open().createNotebook(path)
             print("created notebook \(path)")
         }
     }

@@ -12,16 +12,10 @@ struct LibraryOptions: ParsableArguments {
         library.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Library.defaultLocation()
     }
 
-    /// Opens the library for reading; it must exist.
+    /// Opens the library, which must exist: only `inkwell init` creates one, so a mistyped
+    /// `--library` never starts a second library somewhere.
     func open() throws -> Library {
         try Library(opening: location)
-    }
-
-    /// Opens the library for writing, creating it when the folder is missing or empty.
-    func openOrCreate() throws -> Library {
-        let fm = FileManager.default
-        let empty = (try? fm.contentsOfDirectory(atPath: location.path))?.isEmpty ?? !fm.fileExists(atPath: location.path)
-        return empty ? try Library.create(at: location) : try Library(opening: location)
     }
 }
 

@@ -29,7 +29,7 @@ struct RouteCommand: ParsableCommand {
 
         func run() throws {
             let rule = try RouteRule(pattern: pattern, notebook: try notebookPath(notebook))
-            let library = try library.openOrCreate()
+            let library = try library.open()
             let number = try library.addRouteRule(rule)
             print("rule \(number): \(rule.pattern) → \(rule.notebook)")
             let rules = try library.routeRules()

@@ -8,25 +8,16 @@ import PropertyBased
 func temporaryFolder() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-test-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    TemporaryFolders.shared.add(url)
+    TemporaryFolders.shared.withLock { $0.append(url) }
     return url
 }
 
 /// The folders ``temporaryFolder()`` made; an `atexit` handler removes them.
-final class TemporaryFolders: @unchecked Sendable {
-    static let shared: TemporaryFolders = {
-        atexit { TemporaryFolders.shared.removeAll() }
-        return TemporaryFolders()
+enum TemporaryFolders {
+    static let shared: Locked<[URL]> = {
+        atexit { for url in TemporaryFolders.shared.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) } }
+        return Locked([])
     }()
-
-    private let lock = NSLock()
-    private var folders: [URL] = []
-
-    func add(_ url: URL) { lock.withLock { folders.append(url) } }
-
-    func removeAll() {
-        for url in lock.withLock({ folders }) { try? FileManager.default.removeItem(at: url) }
-    }
 }
 
 /// Arbitrary model values drawn from a seed: property tests draw seeds with PropertyBased and

@@ -79,6 +79,31 @@ struct CommandTests {
         #expect(notLibrary.stderr.contains("not an Inkwell library"))
     }
 
+    @Test("only init creates a library: a mistyped --library is refused by every command, and nothing is created")
+    func onlyInitCreates() throws {
+        let log = try cli.write("note.jsonl", ([line(["type": "header", "version": 1]), line(["type": "note", "title": "T"]),
+                                                line(["type": "page"])] + strokeLines(at: 0)).joined(separator: "\n"))
+        let elsewhere = cli.root.appendingPathComponent("typo-library")
+        for arguments in [["import", log], ["note", "create", "X"], ["notebook", "create", "Work"], ["route", "add", "#a", "A"], ["ingest"]] {
+            let result = try cli.run(arguments + ["--library", elsewhere.path])
+            #expect(result.status != 0 && result.stderr.contains("not an Inkwell library") && result.stderr.contains("inkwell init"),
+                    "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: elsewhere.path), "\(arguments) created \(elsewhere.path)")
+        }
+    }
+
+    @Test("a library from a newer Inkwell is refused by every command, naming the release it needs")
+    func newerLibrary() throws {
+        try cli.ok(["init"])
+        try cli.ok(["note", "create", "Mine"])
+        try Data(#"{"format":3,"minReader":3,"minReaderVersion":"0.9.0"}"#.utf8)
+            .write(to: cli.library.appendingPathComponent("inkwell-library.json"))
+        for arguments in [["note", "list"], ["note", "create", "X"], ["search", "mine"], ["stats"]] {
+            let result = try cli.run(arguments)
+            #expect(result.status != 0 && result.stderr.contains("needs Inkwell ≥ 0.9.0 (format 3)"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test("delete goes to the trash and restore brings it back")
     func trash() throws {
         try cli.ok(["init"])
