@@ -11,7 +11,7 @@ extension SearchIndex {
     /// `notes` is the whole library, and notes not in it are removed with their pages.
     func sync(_ notes: [StoredNote], library: Library, complete: Bool = true, searchRows: Bool = true) throws {
         let bodies = notes.map { (try? library.typedTextSource(of: $0)) ?? "" }
-        try database.write { db in
+        try write { db in
             var known: [String: (fingerprint: String, body: String?)] = [:]
             let fingerprint = "SELECT id, title || char(31) || notebook || char(31) || tags || char(31) || pinned || char(31) || modified AS fingerprint, body FROM note"
             if complete {

@@ -35,7 +35,7 @@ extension SearchIndex {
 
     /// Notes that the page file of `page` is now `signature`, its content unchanged since it was read.
     public func confirm(_ page: PageID, signature: String) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE page SET file_signature = ? WHERE id = ?", arguments: [signature, page.rawValue])
         }
     }
@@ -48,7 +48,7 @@ extension SearchIndex {
         }
         let stale: [String] = claims.filter { Worker.isStale($0["worker"], startedAt: $0["started_at"]) }.map { $0["id"] }
         guard !stale.isEmpty else { return }
-        try database.write { db in
+        try write { db in
             for id in stale {
                 try db.execute(sql: "UPDATE page SET status = 'pending', worker = NULL, started_at = NULL WHERE id = ? AND status = 'processing'",
                                arguments: [id])
@@ -58,7 +58,7 @@ extension SearchIndex {
 
     /// Marks `page` as being recognised by this process (`processing`, with a lease).
     public func claim(_ page: PageID) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE page SET status = 'processing', worker = ?, started_at = ? WHERE id = ?",
                            arguments: [Worker.current, Date().timeIntervalSince1970, page.rawValue])
         }
@@ -67,7 +67,7 @@ extension SearchIndex {
     /// Files what was read on `page` of `note` (its file at `signature`, its content `hash`) and
     /// rewrites the note's search rows.
     public func record(_ recognition: PageRecognition, page: PageID, of note: NoteID, signature: String?, hash: String) throws {
-        try database.write { db in
+        try write { db in
             try store(recognition, page: page, signature: signature, hash: hash, db)
             try SearchIndex.rewriteSearchRows(db, noteID: note.rawValue)
         }
@@ -75,7 +75,7 @@ extension SearchIndex {
 
     /// Marks `page` as failed, with the reason.
     public func recordFailure(_ reason: String, page: PageID) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE page SET status = 'failed', error = ?, worker = NULL, started_at = NULL WHERE id = ?",
                            arguments: [reason, page.rawValue])
         }

@@ -9,8 +9,11 @@ import InkStore
 /// FTS5 table over titles, text and tags. Everything in it can be rebuilt from the library
 /// (`inkwell index --rebuild`); the library's files stay the source of truth.
 public final class SearchIndex: Sendable {
-    let database: DatabasePool
+    let database: any DatabaseWriter
     public let url: URL
+    /// True when the index could only be opened for reading (a read-only library, a full disk):
+    /// searches and page states work, ``refresh(from:)`` does nothing and recording is refused.
+    public let isReadOnly: Bool
 
     /// Opens (creating or migrating) the index of `library`.
     public convenience init(library: Library) throws {
@@ -25,11 +28,51 @@ public final class SearchIndex: Sendable {
         // Searches read many small parts of a large file: mapped, they come from the page cache
         // without a read call each.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        // A library on a read-only mount (a backup, another user's folder) is only read.
+        let folder = url.deletingLastPathComponent().path
+        let writable = access(folder, W_OK) == 0 && (access(url.path, F_OK) != 0 || access(url.path, W_OK) == 0)
+        if !writable, let reader = SearchIndex.openForReading(url, configuration: configuration) {
+            database = reader
+            isReadOnly = true
+            return
+        }
         do {
             database = try SearchIndex.open(url, configuration: configuration)
+            isReadOnly = false
         } catch {
-            throw StoreError.io(url, "cannot open the search index: \(error)")
+            guard let reader = SearchIndex.openForReading(url, configuration: configuration) else {
+                throw StoreError.io(url, "cannot open the search index: \(error)")
+            }
+            database = reader
+            isReadOnly = true
         }
+    }
+
+    /// Runs `body` in a write transaction; an index opened read-only refuses, naming why.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard !isReadOnly else {
+            throw StoreError.io(url, "the index can only be read here (the library folder cannot be written, or the disk is full): nothing was changed")
+        }
+        return try database.write(body)
+    }
+
+    /// The index opened for reading only, when it exists and is complete: where its folder cannot be
+    /// written, SQLite cannot make the files WAL mode reads through, so the file is opened
+    /// `immutable` (nobody can be writing it there either).
+    private static func openForReading(_ url: URL, configuration: Configuration) -> DatabaseQueue? {
+        var configuration = configuration
+        configuration.readonly = true
+        var path = URLComponents()
+        path.scheme = "file"
+        path.path = url.path
+        path.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        for candidate in [url.path, path.string].compactMap({ $0 }) {
+            if let queue = try? DatabaseQueue(path: candidate, configuration: configuration),
+               (try? queue.read(migrator.hasCompletedMigrations)) == true {
+                return queue
+            }
+        }
+        return nil
     }
 
     /// Opens the database at `url`, creating or migrating it first when it needs it. Two processes
@@ -149,7 +192,7 @@ public final class SearchIndex: Sendable {
 
     /// Removes everything from the index (the next run recognises every page again).
     public func clear() throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM search; DELETE FROM search_row; DELETE FROM vocabulary; DELETE FROM word; DELETE FROM page; DELETE FROM note_tag; DELETE FROM note;")
         }
     }
@@ -238,6 +281,7 @@ extension SearchIndex {
     /// Brings titles, notebooks, tags and typed text up to date with the library without recognising
     /// anything, so a search right after an import, a rename or an edit sees them.
     public func refresh(from library: Library) throws {
+        guard !isReadOnly else { return }
         try sync(try library.notes(), library: library)
     }
 }
@@ -278,7 +322,7 @@ extension SearchIndex {
     /// has changed since is read again by the next run.
     public func record(_ notes: [(note: StoredNote, pages: [(page: Page, recognition: PageRecognition)])], in library: Library) throws {
         try sync(notes.map(\.note), library: library, complete: false, searchRows: false)
-        try database.write { db in
+        try write { db in
             for (stored, recognised) in notes {
                 for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
                     let hash = ContentHash.of(page: page)

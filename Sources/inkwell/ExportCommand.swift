@@ -89,12 +89,14 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let workspace = Workspace(library: try library.open())
         let selection = try self.selection()
-        if let catalog { return try writeCatalog(catalog, of: selection, in: workspace) }
+        // Recognised text comes from the index where there is one; exporting never creates it.
+        let index = try workspace.existingIndex().map(announcingReadOnly)
+        if let catalog { return try writeCatalog(catalog, of: selection, in: workspace, index: index) }
         let selected = try selection.notes(in: workspace)
         guard !selected.isEmpty else { throw ValidationError("no notes match") }
-        if let obsidianVault { return try push(selected, workspace: workspace, vault: obsidianVault) }
+        if let obsidianVault { return try push(selected, workspace: workspace, index: index, vault: obsidianVault) }
 
-        var exporter = Exporter(library: workspace.library, index: try workspace.index(), format: format ?? .pdf)
+        var exporter = Exporter(library: workspace.library, index: index, format: format ?? .pdf)
         exporter.scale = Double(scale ?? 1)
         exporter.textLayer = !noTextLayer
         exporter.author = author
@@ -125,8 +127,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// The catalog of the selected notes (every note when none are chosen), in listing order.
-    private func writeCatalog(_ format: CatalogFormat, of selection: NoteSelection, in workspace: Workspace) throws {
-        let entries = try Catalog.entries(try selection.listed(in: workspace), index: try workspace.index())
+    private func writeCatalog(_ format: CatalogFormat, of selection: NoteSelection, in workspace: Workspace, index: SearchIndex?) throws {
+        let entries = try Catalog.entries(try selection.listed(in: workspace), index: index)
         let bytes = try Catalog.encode(entries, as: format)
         if output == "-" {
             FileHandle.standardOutput.write(Data(bytes))
@@ -169,8 +171,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// Appends the notes to the daily notes of the vault at `vault` (``ObsidianPush``).
-    private func push(_ notes: [StoredNote], workspace: Workspace, vault: String) throws {
-        var push = ObsidianPush(library: workspace.library, index: try workspace.index(), vault: URL(fileURLWithPath: vault, isDirectory: true))
+    private func push(_ notes: [StoredNote], workspace: Workspace, index: SearchIndex?, vault: String) throws {
+        var push = ObsidianPush(library: workspace.library, index: index, vault: URL(fileURLWithPath: vault, isDirectory: true))
         push.scale = Double(scale ?? 1)
         let progress = Progress(total: notes.count, label: "pushing")
         let report = try push.run(notes) { done, _ in progress.update(done) }

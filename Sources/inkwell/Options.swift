@@ -55,6 +55,16 @@ func printJSONLine<T: Encodable>(_ value: T) {
     fflush(nil) // all output streams: standard output is not line-buffered in a pipe
 }
 
+/// Says once, on standard error, that `index` could only be opened for reading, so what it
+/// answers is as of the last time the library could be written; returns `index`.
+@discardableResult
+func announcingReadOnly(_ index: SearchIndex) -> SearchIndex {
+    if index.isReadOnly { readOnlyNotice.get { printError("note: \(index.url.path) could only be opened for reading (read-only library or full disk); it was not refreshed, so changes since it was last written are not in it") } }
+    return index
+}
+
+private let readOnlyNotice = Once<Void>()
+
 /// Writes a line to standard error.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -28,7 +28,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let library = try library.open()
-        let index = try SearchIndex(library: library)
+        let index = announcingReadOnly(try SearchIndex(library: library))
         try index.refresh(from: library)
         let query = SearchQuery(text: words.joined(separator: " "), tags: try tags.map(parseTag),
                                 notebook: try notebook.map(notebookPath), limit: limit)
