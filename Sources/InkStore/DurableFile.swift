@@ -10,7 +10,7 @@ public enum DurableFile {
     /// Writes `bytes` to a temporary file beside `url`, syncs it, renames it over `url`, syncs the folder.
     public static func replace(_ url: URL, with bytes: [UInt8]) throws(StoreError) {
         let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
         do throws(StoreError) {
             let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
             defer { close(fd) }
@@ -26,6 +26,19 @@ public enum DurableFile {
             throw StoreError.io(url, "rename failed: \(reason)")
         }
         try syncFolder(folder)
+    }
+
+    /// For the name of one of ``replace(_:with:)``'s temporary files (`.NAME.PID-RANDOM.tmp`), the
+    /// process that wrote it: `.some(nil)` for a temporary file named before the pid was part of the
+    /// name, nil for any other name.
+    public static func writer(ofTemporary name: String) -> Int32?? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let parts = name.dropLast(".tmp".count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let tag = parts.last, !tag.isEmpty else { return nil }
+        let fields = tag.split(separator: "-")
+        if fields.count == 2, let pid = Int32(fields[0]), UInt32(fields[1]) != nil { return .some(pid) }
+        if fields.count == 1, UInt32(fields[0]) != nil { return .some(nil) }
+        return nil
     }
 
     /// Appends `bytes` at the end of `url` with one write, then syncs it. Creates nothing.

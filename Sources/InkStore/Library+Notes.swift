@@ -62,7 +62,7 @@ extension Library {
             stored.note.id = id
             stored.note.title = try Library.validTitle(stored.note.title)
             stored.note.modified = Date().wholeSeconds
-            try JSONFile.write(NoteDocument(stored.note), to: stored.folder.appendingPathComponent("note.json"))
+            try NoteFolderWriter(folder: stored.folder).writeMetadata(stored.note)
             return stored
         }
     }

@@ -31,6 +31,8 @@ struct NoteFolderWriter {
     }
 
     func writeMetadata(_ note: Note) throws {
+        // A note written again drops what interrupted writes of it left behind.
+        Library.removeStaleTemporaries(in: folder)
         try JSONFile.write(NoteDocument(note), to: folder.appendingPathComponent("note.json"))
     }
 }
@@ -126,8 +128,13 @@ extension Library {
         removeAbandonedStaging()
         let area = stagingFolder.appendingPathComponent("\(getpid())-\(NoteID.random().rawValue)", isDirectory: true)
         let noteFolder = area.appendingPathComponent(Library.noteFolderName(note.id), isDirectory: true)
-        try makeFolders(noteFolder)
-        try NoteFolderWriter(folder: noteFolder).writeMetadata(note)
+        do {
+            try makeFolders(noteFolder)
+            try NoteFolderWriter(folder: noteFolder).writeMetadata(note)
+        } catch {
+            try? FileManager.default.removeItem(at: area)
+            throw error
+        }
         return noteFolder
     }
 
@@ -138,9 +145,7 @@ extension Library {
     /// Staging folders of processes that died (their pid no longer runs) hold nothing anyone wants.
     private func removeAbandonedStaging() {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: stagingFolder.path) else { return }
-        for entry in entries {
-            guard let pid = Int32(entry.split(separator: "-").first ?? ""), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
+        for entry in entries where Library.processIsGone(stagingArea: entry) {
             try? FileManager.default.removeItem(at: stagingFolder.appendingPathComponent(entry))
         }
     }

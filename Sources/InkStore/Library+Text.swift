@@ -114,7 +114,7 @@ extension Library {
             let new = stored.note.adopt(hashtags: text.hashtags)
             let added = text.hashtags.filter(new.contains)
             stored.note.modified = Date().wholeSeconds
-            try JSONFile.write(NoteDocument(stored.note), to: stored.folder.appendingPathComponent("note.json"))
+            try NoteFolderWriter(folder: stored.folder).writeMetadata(stored.note)
             return TypedTextChange(stored: stored, text: text, addedTags: added)
         }
     }

@@ -37,20 +37,26 @@ func pageStates(of notes: [StoredNote], in library: Library) throws -> [PageID: 
     guard FileManager.default.fileExists(atPath: library.root.appendingPathComponent("index.sqlite").path) else {
         return Dictionary(uniqueKeysWithValues: notes.flatMap(\.note.pages).map { ($0, PageState(status: .pending)) })
     }
-    return try SearchIndex(library: library).pageStates(of: notes, in: library)
+    return try announcingReadOnly(try SearchIndex(library: library)).pageStates(of: notes, in: library)
 }
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Verify every page file (signature, chunk CRCs, structure) and every typed text (UTF-8).",
-        discussion: "Reports, per damaged page, what was lost and what is still readable, and typed text that is not UTF-8. Exits 1 when anything is damaged."
+        discussion: """
+            Reports, per damaged page, what was lost and what is still readable, and typed text that is not UTF-8. \
+            Exits 1 when anything is damaged. Also lists leftovers of interrupted writes (temporary files whose \
+            writer is gone, staging folders of imports that died): they are not part of any note, do no harm \
+            and are removed by `inkwell compact` or when their note is next written.
+            """
     )
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
 
     struct Row: Encodable {
-        /// `page` for a page file, `text` for a note's typed text (body.md; `page` is then empty).
+        /// `page` for a page file, `text` for a note's typed text (body.md; `page` is then empty),
+        /// `leftover` for what an interrupted write left (only `file` and `problems` then).
         var kind: String
         var note: String
         var title: String
@@ -76,6 +82,11 @@ struct CheckCommand: ParsableCommand {
             Row(kind: "text", note: report.note.rawValue, title: report.noteTitle, page: "", file: report.file.path,
                 missing: false, damaged: true, readableStrokes: 0, problems: [report.problem])
         }
+        let leftovers = library.leftovers()
+        rows += leftovers.map { leftover in
+            Row(kind: "leftover", note: "", title: "", page: "", file: leftover.path, missing: false, damaged: false, readableStrokes: 0,
+                problems: ["left by an interrupted write (\(leftover.bytes) bytes); `inkwell compact` removes it"])
+        }
         let damaged = rows.filter(\.damaged)
         if output.json {
             try printJSON(rows)
@@ -93,6 +104,11 @@ struct CheckCommand: ParsableCommand {
             let pages = reports.count, damagedPages = damaged.count - texts.count
             print("checked \(pages) page\(pages == 1 ? "" : "s"): \(damagedPages == 0 ? "all intact" : "\(damagedPages) damaged")"
                   + (texts.isEmpty ? "" : "; \(texts.count) typed text\(texts.count == 1 ? "" : "s") not UTF-8"))
+            if !leftovers.isEmpty {
+                let bytes = leftovers.reduce(0) { $0 + $1.bytes }
+                print("\(leftovers.count) leftover\(leftovers.count == 1 ? "" : "s") of interrupted writes (\(bytes) bytes), not part of any note; `inkwell compact` removes them:")
+                for leftover in leftovers { print("  \(leftover.path)") }
+            }
         }
         if !damaged.isEmpty { throw ExitCode.failure }
     }
@@ -101,11 +117,12 @@ struct CheckCommand: ParsableCommand {
 struct CompactCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compact",
-        abstract: "Rewrite pages to drop erased and undone strokes.",
+        abstract: "Rewrite pages to drop erased and undone strokes, and remove leftovers of interrupted writes.",
         discussion: """
             Saves append to page files; erased strokes stay in them until compaction. Each page is rewritten \
             atomically. Damaged pages are skipped unless --salvage, which rewrites them keeping every intact \
-            stroke (see `inkwell check`).
+            stroke (see `inkwell check`). Leftovers of interrupted writes (see `inkwell check`) are removed \
+            from the whole library.
             """
     )
     @OptionGroup var library: LibraryOptions
@@ -117,8 +134,12 @@ struct CompactCommand: ParsableCommand {
         let library = try library.open()
         let selected = notes.isEmpty ? try library.notes() : try notes.map { try library.note(matching: $0) }
         let results = try library.compact(selected, salvage: salvage)
+        let removed = try library.removeLeftovers()
         if output.json { return try printJSON(results) }
         let saved = results.reduce(0) { $0 + $1.bytesBefore - $1.bytesAfter }
         print("compacted \(results.count) page\(results.count == 1 ? "" : "s"), \(saved) bytes freed")
+        if !removed.isEmpty {
+            print("removed \(removed.count) leftover\(removed.count == 1 ? "" : "s") of interrupted writes, \(removed.reduce(0) { $0 + $1.bytes }) bytes")
+        }
     }
 }
