@@ -45,10 +45,14 @@ public struct NotebookPath: Sendable, Hashable, Codable, Comparable, CustomStrin
 
     private init(validated: [String]) { components = validated }
 
-    /// Parses `Work/Meetings`; throws ``NotebookPathError`` naming the bad component.
+    /// Parses `Work/Meetings` (doubled and trailing `/` are forgiven, as a shell does); throws ``NotebookPathError`` naming the
+    /// bad component. A path starting with `/` is refused rather than quietly read as relative:
+    /// notebooks live inside the library, and `/etc` is not what it looks like there.
     public init(_ text: String) throws {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        try self.init(components: parts)
+        if text.hasPrefix("/") {
+            throw NotebookPathError(name: text, reason: "starts with '/': notebook paths start inside the library (\"Work/Meetings\")")
+        }
+        try self.init(components: text.split(separator: "/").map(String.init))
     }
 
     public init(components: [String]) throws {

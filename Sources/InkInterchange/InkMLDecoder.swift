@@ -741,7 +741,10 @@ private struct TraceParser {
         let px = x < n && known[x] ? values[x] : lastX
         let py = y < n && known[y] ? values[y] : lastY
         guard var px, var py else { return }
-        guard px.isFinite, py.isFinite, abs(px) < 1e15, abs(py) < 1e15 else { throw fail("coordinate is not a finite number") }
+        for value in [px, py] {
+            guard value.isFinite else { throw fail("coordinate \(value) is not a finite number") }
+            guard abs(value) < 1e15 else { throw fail("coordinate \(value) is out of range (beyond ±1e15)") }
+        }
         lastX = px
         lastY = py
         if channels[x].negative { px = -px }

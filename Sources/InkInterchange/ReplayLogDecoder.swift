@@ -235,7 +235,7 @@ private struct DecoderState {
 
     private func required(_ value: Double?, _ key: String) throws(ImportError) -> Double {
         guard let value else { throw fail("key \"\(key)\" is missing") }
-        guard value.isFinite else { throw fail("key \"\(key)\" is not a finite number") }
+        guard value.isFinite else { throw fail("key \"\(key)\" is not a finite number (NaN, or beyond ±1.8e308)") }
         return value
     }
 

@@ -188,6 +188,10 @@ func readTypedText(_ source: String) throws -> TypedText {
     if source == "-" {
         handle = FileHandle.standardInput
     } else {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue {
+            throw TypedTextInputError(source: name, reason: "is a folder, not a text file; nothing was changed")
+        }
         guard let opened = FileHandle(forReadingAtPath: source) else {
             throw TypedTextInputError(source: name, reason: "cannot be read (\(String(cString: strerror(errno))))")
         }
@@ -201,7 +205,7 @@ func readTypedText(_ source: String) throws -> TypedText {
             bytes += chunk
         }
     } catch {
-        throw TypedTextInputError(source: name, reason: "cannot be read (\(error.localizedDescription))")
+        throw TypedTextInputError(source: name, reason: "cannot be read (\(String(cString: strerror(errno)))); nothing was changed")
     }
     do {
         return try TypedText(utf8: bytes)

@@ -33,6 +33,7 @@ struct ModelTests {
         #expect(try path.isWithin(NotebookPath("Work")) && !path.isWithin(NotebookPath("Home")))
         #expect(NotebookPath.root.isRoot && path.isWithin(.root))
         #expect(throws: NotebookPathError.self) { try NotebookPath("Work/../etc") }
+        #expect(throws: NotebookPathError.self) { try NotebookPath("/etc") }
         #expect(throws: NotebookPathError.self) { try NotebookPath("CON\u{7F}") }
     }
 

@@ -223,7 +223,8 @@ struct InkMLDecoderTests {
         ("<ink><trace>1 2</ink>", "not well-formed XML"),
         ("<notink/>", "not InkML"),
         ("<ink></ink>", "holds no pen traces"),
-        ("<ink><trace>1e400 2</trace></ink>", "coordinate is not a finite number"),
+        ("<ink><trace>1e400 2</trace></ink>", "coordinate inf is not a finite number"),
+        ("<ink><trace>1e300 2</trace></ink>", "coordinate 1e+300 is out of range (beyond ±1e15)"),
     ])
     func errors(text: String, message: String) throws {
         let error = #expect(throws: ImportError.self) { try decode(text) }

@@ -69,6 +69,9 @@ struct NoteTextCommandTests {
         }
         let missing = try cli.run(["note", "text", "Kept", "--set", "/nonexistent/file.md"])
         #expect(missing.status != 0 && missing.stderr.contains("/nonexistent/file.md: cannot be read"))
+        let folder = try cli.run(["note", "text", "Kept", "--set", cli.root.path])
+        #expect(folder.status != 0 && folder.stderr.contains("\(cli.root.path): is a folder, not a text file"), "\(folder.stderr)")
+        #expect(!folder.stderr.contains("NSCocoaErrorDomain"))
         #expect(try cli.snapshot() == before)
 
         // A body.md damaged outside Inkwell: check names it and exits 1; note text says why.
