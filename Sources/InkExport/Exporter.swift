@@ -63,6 +63,16 @@ public enum ExportDestination: Sendable, Equatable {
     case zip(URL)
 
     var isZip: Bool { if case .zip = self { true } else { false } }
+
+    /// Where the output named `name` goes on disk: the file itself, or `name` in the folder; nil
+    /// inside a ZIP.
+    func fileURL(for name: String) -> URL? {
+        switch self {
+        case .file(let url): url
+        case .folder(let folder): folder.appendingPathComponent(name)
+        case .zip: nil
+        }
+    }
 }
 
 /// What an export did.
@@ -166,16 +176,20 @@ public struct Exporter: Sendable {
             done += 1
             switch result {
             case .success(let outputs):
-                for output in outputs where !plan.skipped.contains(output.path) {
-                    switch destination {
-                    case .file(let url):
-                        try DurableFile.replace(url, with: output.bytes)
-                        report.written.append(url.path)
-                    case .folder(let folder):
-                        let url = folder.appendingPathComponent(output.path)
-                        try DurableFile.replace(url, with: output.bytes)
-                        report.written.append(url.path)
-                    case .zip:
+                let kept = outputs.filter { !plan.skipped.contains($0.path) }
+                switch destination {
+                case .file, .folder:
+                    // A note's files (a PNG a page, Markdown and its images) land all or none.
+                    let files = kept.compactMap { output in destination.fileURL(for: output.path).map { (url: $0, bytes: output.bytes) } }
+                    do {
+                        try DurableFile.replace(files)
+                        report.written += files.map(\.url.path)
+                    } catch {
+                        let stored = notes[position]
+                        report.failed.append(.init(note: stored.note.id, title: stored.note.title, reason: "\(error)"))
+                    }
+                case .zip:
+                    for output in kept {
                         let zipStart = Date()
                         let file = staging.appendingPathComponent("\(report.written.count).part")
                         try Data(output.bytes).write(to: file)

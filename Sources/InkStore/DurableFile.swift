@@ -9,23 +9,40 @@ import Darwin
 public enum DurableFile {
     /// Writes `bytes` to a temporary file beside `url`, syncs it, renames it over `url`, syncs the folder.
     public static func replace(_ url: URL, with bytes: [UInt8]) throws(StoreError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
-        do throws(StoreError) {
-            let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
-            defer { close(fd) }
-            try writeAll(fd, bytes, url: temporary)
-            guard fsync(fd) == 0 else { throw StoreError.io(temporary, "fsync failed: \(errnoText())") }
-        } catch {
-            unlink(temporary.path)
-            throw error
+        try replace([(url, bytes)])
+    }
+
+    /// Replaces several files all or nothing: every file is written and synced under a temporary
+    /// name first, and only when all are complete are they renamed into place (then their folders
+    /// synced). A failure before the renames leaves none of them changed.
+    public static func replace(_ files: [(url: URL, bytes: [UInt8])]) throws(StoreError) {
+        var temporaries: [URL] = []
+        func discard() { for temporary in temporaries { unlink(temporary.path) } }
+        for (url, bytes) in files {
+            let temporary = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+            do throws(StoreError) {
+                let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
+                temporaries.append(temporary)
+                defer { close(fd) }
+                try writeAll(fd, bytes, url: temporary)
+                guard fsync(fd) == 0 else { throw StoreError.io(temporary, "fsync failed: \(errnoText())") }
+            } catch {
+                discard()
+                throw error
+            }
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = errnoText()
-            unlink(temporary.path)
-            throw StoreError.io(url, "rename failed: \(reason)")
+        for (index, (url, _)) in files.enumerated() {
+            guard rename(temporaries[index].path, url.path) == 0 else {
+                let reason = errnoText()
+                for temporary in temporaries[index...] { unlink(temporary.path) }
+                throw StoreError.io(url, "rename failed: \(reason)")
+            }
         }
-        try syncFolder(folder)
+        var synced = Set<String>()
+        for (url, _) in files where synced.insert(url.deletingLastPathComponent().path).inserted {
+            try syncFolder(url.deletingLastPathComponent())
+        }
     }
 
     /// For the name of one of ``replace(_:with:)``'s temporary files (`.NAME.PID-RANDOM.tmp`), the

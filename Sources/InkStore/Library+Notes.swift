@@ -6,8 +6,10 @@ extension Library {
     /// order: pinned notes first, then the rest; within each, notebook by notebook (a notebook's own notes
     /// before its sub-notebooks', sub-notebooks by name), each notebook's notes in its manual order (notes
     /// without a place first, newest first; see ``moveNote(_:to:placement:)``).
+    /// The listing is taken under the shared lock: a note being moved meanwhile is listed once,
+    /// where it is before or after the move.
     public func notes(in notebook: NotebookPath = .root, recursive: Bool = true) throws -> [StoredNote] {
-        try notesUnlocked(in: notebook, recursive: recursive)
+        try withReadLock { try notesUnlocked(in: notebook, recursive: recursive) }
     }
 
     func notesUnlocked(in notebook: NotebookPath, recursive: Bool) throws -> [StoredNote] {
@@ -119,13 +121,29 @@ extension Library {
         }
     }
 
-    /// Reads every page of a note, in order; a damaged page throws (``check()`` reports what is salvageable).
+    /// Reads every page of a note, in order, wherever the note is now (it may have moved since it
+    /// was listed); a damaged page throws (``check()`` reports what is salvageable).
     public func pages(of stored: StoredNote) throws -> [Page] {
-        try stored.note.pages.map { id in
-            let url = pageURL(id, in: stored.folder)
-            let decoded = try readPage(url, id: id)
-            if let problem = decoded.problems.first(where: \.isDamage) { throw StoreError.damagedPage(url, problem) }
-            return decoded.page
+        try readingNote(stored) { current in
+            try stored.note.pages.map { id in
+                let url = pageURL(id, in: current.folder)
+                let decoded = try readPage(url, id: id)
+                if let problem = decoded.problems.first(where: \.isDamage) { throw StoreError.damagedPage(url, problem) }
+                return decoded.page
+            }
+        }
+    }
+
+    /// Runs `read` on the files of a note listed earlier. Should the note move (or go to the trash)
+    /// while it reads, its folder is gone and `read` fails: it is then run again under the shared
+    /// lock, with the note where it is now, so a reader sees the note before or after a move, never
+    /// a missing file. Reads that do not race a move take no lock.
+    public func readingNote<T>(_ stored: StoredNote, _ read: (StoredNote) throws -> T) throws -> T {
+        do {
+            return try read(stored)
+        } catch {
+            guard !FileManager.default.fileExists(atPath: stored.folder.appendingPathComponent("note.json").path) else { throw error }
+            return try withReadLock { try read(try locateNote(stored.note.id)) }
         }
     }
 

@@ -42,7 +42,7 @@ extension Library {
     /// A note's typed text as stored, not parsed (for indexing), "" when it has none; checked like
     /// ``typedText(of:)``.
     public func typedTextSource(of stored: StoredNote) throws -> String {
-        try readTypedText(typedTextURL(of: stored))
+        try readingNote(stored) { try readTypedText(typedTextURL(of: $0)) }
     }
 
     /// Replaces a note's typed text and saves it at once (an empty text removes the file). Hashtags

@@ -91,8 +91,24 @@ public final class Library: Sendable {
             throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), newer than this Inkwell writes "
                 + "(format \(LibraryFormat.current)): it can be read here, but changed only by the Inkwell that wrote it or a newer one")
         }
-        return try lock.withExclusive(body)
+        switch Library.held {
+        case .exclusive: return try body()
+        case .shared: throw StoreError.invalid("a change was attempted while reading the library (a bug: please report it)")
+        case .none: return try lock.withExclusive { try Library.$held.withValue(.exclusive, operation: body) }
+        }
     }
+
+    /// Runs `body` while no other process changes the library: readers that must see notes whole
+    /// (a listing, a note's pages) take the lock shared, writers wait for them, and they for writers.
+    public func withReadLock<T>(_ body: () throws -> T) throws -> T {
+        if Library.held != .none { return try body() }
+        return try lock.withShared { try Library.$held.withValue(.shared, operation: body) }
+    }
+
+    /// How this thread holds the library's lock: taking it again on another descriptor would wait
+    /// for ourselves, so nested operations run under the lock already held.
+    enum HeldLock: Sendable { case none, shared, exclusive }
+    @TaskLocal static var held = HeldLock.none
 
     func folder(of notebook: NotebookPath) -> URL {
         notebook.components.reduce(notebooksFolder) { $0.appendingPathComponent($1, isDirectory: true) }

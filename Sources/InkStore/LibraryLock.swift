@@ -6,7 +6,9 @@ import Darwin
 #endif
 
 /// An advisory lock on the library (`flock` on `.lock`): writers take it exclusively, so two
-/// processes never interleave a read-modify-write of the same files.
+/// processes never interleave a read-modify-write of the same files; readers that must see a note
+/// whole (its folder, metadata and pages at one place) take it shared, so no move or delete runs
+/// while they read.
 public struct LibraryLock: Sendable {
     public let url: URL
 
@@ -19,15 +21,32 @@ public struct LibraryLock: Sendable {
         let fd = url.path.withCString { systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw StoreError.io(url, "cannot open lock file: \(errnoText())") }
         defer { close(fd) }
+        try acquire(fd, LOCK_EX, timeout: timeout)
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Runs `body` holding the lock shared with other readers, waiting up to `timeout` seconds for a
+    /// writer to finish. Where the lock file cannot be opened at all (a read-only library without
+    /// one), nobody can be writing, and `body` runs without it.
+    public func withShared<T>(timeout: Double = 30, _ body: () throws -> T) throws -> T {
+        var fd = url.path.withCString { systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        if fd < 0 { fd = url.path.withCString { systemOpen($0, O_RDONLY | O_CLOEXEC, 0) } }
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        try acquire(fd, LOCK_SH, timeout: timeout)
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    private func acquire(_ fd: Int32, _ operation: Int32, timeout: Double) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        while flock(fd, operation | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw StoreError.io(url, "cannot lock: \(errnoText())")
             }
             guard Date() < deadline else { throw StoreError.locked(url.deletingLastPathComponent()) }
             usleep(2_000)
         }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
     }
 }

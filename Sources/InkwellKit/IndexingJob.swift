@@ -122,15 +122,19 @@ public struct Indexer: Sendable {
 
     /// The page's work, or nil when its content is what was last recognised.
     private func workItem(_ stored: StoredNote, _ pageID: PageID, _ known: RecognisedPageVersion?) throws -> WorkItem? {
-        let url = library.pageURL(pageID, in: stored.folder)
-        let signature = PageFileSignature.of(url)
-        if let known, known.signature == signature { return nil }
-        let decoded: DecodedPage
-        do {
-            decoded = try library.readPage(url, id: pageID)
-        } catch {
-            throw PageUnreadable(reason: "\(error)")
+        // The note may move while the job runs: the page is read where the note is now.
+        let read = try library.readingNote(stored) { current -> (url: URL, signature: String, decoded: DecodedPage?) in
+            let url = library.pageURL(pageID, in: current.folder)
+            let signature = PageFileSignature.of(url)
+            if let known, known.signature == signature { return (url, signature, nil) }
+            do {
+                return (url, signature, try library.readPage(url, id: pageID))
+            } catch {
+                throw PageUnreadable(reason: "\(error)")
+            }
         }
+        guard let decoded = read.decoded else { return nil }
+        let (url, signature) = (read.url, read.signature)
         if let damage = decoded.problems.first(where: \.isDamage) {
             throw PageUnreadable(reason: "\(StoreError.damagedPage(url, damage)) (see `inkwell check`; `inkwell compact --salvage` keeps what survives)")
         }
