@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(pkg-config zlib1g-dev libcairo2-dev libpng-dev libtesseract-dev libleptonica-dev
-          tesseract-ocr-eng libzip-dev libsqlite3-dev poppler-utils unzip cmark-gfm)
+          tesseract-ocr-eng libzip-dev libsqlite3-dev poppler-utils unzip cmark-gfm strace python3)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// A file or folder an interrupted write left in the library: a temporary file of
-/// ``DurableFile/replace(_:with:)`` whose writer is gone, or the staging area of an import whose
-/// process died. Nothing in it is part of the library: the write it belonged to either completed
+/// ``DurableFile/replace(_:with:)`` whose writer is gone, the staging area of an import whose
+/// process died, or a trash entry a delete or restore left empty. Nothing in it is part of the library: the write it belonged to either completed
 /// under the real name or never happened.
 public struct Leftover: Sendable, Equatable, Codable {
     public var path: String
@@ -29,6 +29,9 @@ extension Library {
                 let url = stagingFolder.appendingPathComponent(area)
                 found.append(Leftover(path: url.path, bytes: Library.size(of: url)))
             }
+        }
+        for entry in emptyTrashEntries() {
+            found.append(Leftover(path: entry.path, bytes: Library.size(of: entry)))
         }
         let skipped = Set([dropFolder.standardizedFileURL.path, stagingFolder.standardizedFileURL.path])
         guard let walk = fm.enumerator(at: root, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey]) else {

@@ -24,14 +24,28 @@ public struct TrashItem: Sendable, Codable, Equatable {
 extension Library {
     static let trashInfoName = "trash.json"
 
-    /// What the trash holds, newest first.
+    /// What the trash holds, newest first. An entry whose note or notebook is not in it (a delete
+    /// or a restore interrupted between its two steps) holds nothing: it is a leftover, not listed.
     public func trashItems() throws -> [TrashItem] {
         try subfolders(of: trashFolder).compactMap { entry in
-            let info = trashFolder.appendingPathComponent(entry).appendingPathComponent(Library.trashInfoName)
+            let folder = trashFolder.appendingPathComponent(entry)
+            let info = folder.appendingPathComponent(Library.trashInfoName)
             guard FileManager.default.fileExists(atPath: info.path) else { return nil }
-            return try JSONFile.read(TrashItem.self, from: info)
+            let item = try JSONFile.read(TrashItem.self, from: info)
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(item.folderName).path) else { return nil }
+            return item
         }
         .sorted { ($0.deletedAt, $0.id) > ($1.deletedAt, $1.id) }
+    }
+
+    /// Trash entries that hold no note or notebook: a delete interrupted before its folder moved in,
+    /// or a restore interrupted after it moved out.
+    func emptyTrashEntries() -> [URL] {
+        ((try? subfolders(of: trashFolder)) ?? []).compactMap { entry in
+            let folder = trashFolder.appendingPathComponent(entry)
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return contents.contains { $0 != Library.trashInfoName && !$0.hasPrefix(".") } ? nil : folder
+        }
     }
 
     /// Puts a trashed note or notebook back where it was (recreating missing notebooks). A notebook whose

@@ -64,6 +64,21 @@ struct LeftoverTests {
         #expect(try library.note(matching: "Kept").note.id == stored.note.id)
     }
 
+    @Test("a trash entry left empty by an interrupted delete or restore is not listed, and is swept")
+    func emptyTrashEntry() throws {
+        let library = try Library.create(at: root)
+        let stored = try library.createNote(title: "Kept")
+        let item = try library.deleteNote(stored.note.id)
+        // As a crash between a restore's two steps leaves it: the note back in place, trash.json still there.
+        let entry = root.appendingPathComponent("trash/\(item.id)")
+        try FileManager.default.moveItem(at: entry.appendingPathComponent(stored.folder.lastPathComponent), to: stored.folder)
+        #expect(try library.trashItems().isEmpty)
+        #expect(library.leftovers().map(\.path) == [entry.path])
+        try library.removeLeftovers()
+        #expect(!FileManager.default.fileExists(atPath: entry.path))
+        #expect(try library.note(matching: "Kept").note.id == stored.note.id)
+    }
+
     @Test("writing a note again drops its folder's stale temporaries")
     func nextWriteSweeps() throws {
         let library = try Library.create(at: root)
