@@ -34,9 +34,9 @@ let package = Package(
         // Cairo (image and PDF surfaces) and libpng, found with pkg-config.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        // Tesseract's C API (pkg-config `tesseract`; the module map also links leptonica, which that file omits).
-        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract",
-                       providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"]), .brew(["tesseract"])]),
+        // Tesseract's C API, loaded with dlopen when recognition starts (not linked: it and what it
+        // pulls in cost every command ~13 ms at start-up). Needs libtesseract5 and tesseract-ocr-eng at run time.
+        .target(name: "CTesseract", linkerSettings: [.linkedLibrary("dl")]),
         // A small PNG encoder over libpng's classic API (setjmp lives in C).
         .target(name: "CPNGWriter", dependencies: ["CLibPNG"]),
         // Value types every layer shares: points, strokes, pages, notes (with the tag rules), notebooks,

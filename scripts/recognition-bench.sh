@@ -10,7 +10,7 @@
 #   scripts/recognition-bench.sh tags script strong      every hashtag missed or invented
 #   scripts/recognition-bench.sh calibrate --pages 12    how every hashtag word was decided
 #
-# Tesseract reads OMP_THREAD_LIMIT once, when it loads: it is set here, before the process starts.
+# OMP_THREAD_LIMIT=1 for the tesseract CLI baseline too (Inkwell's loader sets it for itself when unset).
 # SCRATCH=path builds in another scratch folder (e.g. .build-recog) instead of .build.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -2,6 +2,8 @@
 public enum RecognitionError: Error, CustomStringConvertible, Sendable, Equatable {
     /// No folder holding `<language>.traineddata` was found; `searched` lists where we looked.
     case languageDataNotFound(language: String, searched: [String])
+    /// The Tesseract library itself could not be loaded (not installed, or not version 5).
+    case libraryUnavailable(String)
     /// Tesseract refused to start with the data it was given (corrupt or incompatible file).
     case engineInitFailed(language: String, dataPath: String)
     /// A Tesseract parameter name it does not know (or a value it rejected).
@@ -17,6 +19,8 @@ public enum RecognitionError: Error, CustomStringConvertible, Sendable, Equatabl
             "Tesseract language data \"\(language).traineddata\" was not found (looked in: "
                 + searched.joined(separator: ", ")
                 + "). Install it (Debian: apt-get install tesseract-ocr-\(language)) or set TESSDATA_PREFIX to the tessdata folder that holds it."
+        case let .libraryUnavailable(reason):
+            reason
         case let .engineInitFailed(language, dataPath):
             "Tesseract could not load \"\(language)\" from \(dataPath): the file may be damaged or made for another Tesseract version."
         case let .invalidParameter(name, value):

@@ -40,11 +40,4 @@ public enum TessdataLocator {
         for folder in candidates where !searched.contains(folder) { searched.append(folder) }
         throw .languageDataNotFound(language: language, searched: searched)
     }
-
-    /// True when the process was started with `OMP_THREAD_LIMIT` set. Tesseract's OpenMP reads it
-    /// once, when the library loads: setting it later has no effect, and without it OCR on a busy
-    /// machine is 2–7× slower. A command should re-run itself with it set (see docs/recognition.md).
-    public static var threadLimitIsSet: Bool {
-        ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] != nil
-    }
 }

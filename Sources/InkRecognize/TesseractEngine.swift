@@ -67,6 +67,7 @@ public final class TesseractEngine {
     /// ``RecognitionError`` saying what is missing; never crashes on missing or damaged data.
     public init(language: String = "eng", dataPath: String? = nil,
                 variables: [(name: String, value: String)] = []) throws(RecognitionError) {
+        if let reason = ink_tesseract_load() { throw .libraryUnavailable(String(cString: reason)) }
         let folder = try TessdataLocator.folder(for: language, explicit: dataPath)
         guard let handle = TessBaseAPICreate() else { throw .engineInitFailed(language: language, dataPath: folder) }
         // debug_file: messages that would otherwise go to stderr for every image ("Estimating

@@ -7,8 +7,8 @@ import InkGeometry
 /// (Tesseract can't read a handwritten one), left out of the image and put back on the word after
 /// it; recognised hashtags are snapped to ``knownTags`` when the reading is close to one.
 ///
-/// One instance per thread (it owns a Tesseract engine); reuse it for many pages. Start the process
-/// with `OMP_THREAD_LIMIT=1` in its environment (see ``TessdataLocator/threadLimitIsSet``).
+/// One instance per thread (it owns a Tesseract engine); reuse it for many pages. Tesseract is loaded
+/// when the first one is made, with `OMP_THREAD_LIMIT=1` unless the environment sets it.
 public final class TesseractRecognizer: PageRecognizer {
     public let options: RecognitionOptions
     /// Tags the library already has: recognised hashtags close to one of them become that tag.

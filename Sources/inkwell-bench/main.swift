@@ -16,12 +16,6 @@ import InkwellKit
 if try renderBenchmarkMain(CommandLine.arguments) { exit(0) }
 if try exportLibraryMain(CommandLine.arguments) { exit(0) }
 
-// Tesseract's OpenMP reads OMP_THREAD_LIMIT when the library loads: run again with it set, as `inkwell` does.
-if ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil {
-    setenv("OMP_THREAD_LIMIT", "1", 1)
-    execv("/proc/self/exe", CommandLine.unsafeArgv)
-}
-
 /// Seconds taken by `body`, best of `runs` (the least disturbed run).
 func best(of runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
     var fastest = Double.infinity

@@ -70,7 +70,7 @@ private let dropDiscussion = """
     (--no-recognize leaves that to `inkwell index`): hashtags become tags and routing rules file the notes.
     """
 
-struct IngestCommand: ParsableCommand, RecognisingCommand {
+struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
         abstract: "Import every settled file in the drop folder once.",
@@ -78,8 +78,6 @@ struct IngestCommand: ParsableCommand, RecognisingCommand {
     )
     @OptionGroup var library: LibraryOptions
     @OptionGroup var drop: DropOptions
-
-    var recognises: Bool { drop.recognize }
 
     func run() throws {
         let dropFolder = drop.dropFolder(try library.open())
@@ -103,7 +101,7 @@ struct IngestCommand: ParsableCommand, RecognisingCommand {
     }
 }
 
-struct WatchCommand: ParsableCommand, RecognisingCommand {
+struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Import files from the drop folder as they appear, until interrupted.",
@@ -112,8 +110,6 @@ struct WatchCommand: ParsableCommand, RecognisingCommand {
     )
     @OptionGroup var library: LibraryOptions
     @OptionGroup var drop: DropOptions
-
-    var recognises: Bool { drop.recognize }
 
     func run() throws {
         let dropFolder = drop.dropFolder(try library.open())

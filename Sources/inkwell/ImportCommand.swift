@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import InkwellKit
 
-struct ImportCommand: ParsableCommand, RecognisingCommand {
+struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import pen recordings as notes, replayed through the editor session.",
@@ -35,8 +35,6 @@ struct ImportCommand: ParsableCommand, RecognisingCommand {
         if trace && output.json { throw ValidationError("--trace and --json both write to standard output; choose one") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
-
-    var recognises: Bool { recognize }
 
     func run() throws {
         var importer = Workspace(library: try library.open()).importer(recognize: recognize, jobs: jobs)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import InkwellKit
 
-struct IndexCommand: ParsableCommand, RecognisingCommand {
+struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Recognise handwriting on every page that changed and fill the search index.",
@@ -25,8 +25,6 @@ struct IndexCommand: ParsableCommand, RecognisingCommand {
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
-
-    var recognises: Bool { true }
 
     func run() throws {
         let workspace = Workspace(library: try library.open())
@@ -53,7 +51,7 @@ struct IndexCommand: ParsableCommand, RecognisingCommand {
     }
 }
 
-struct ConvertCommand: ParsableCommand, RecognisingCommand {
+struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Print the recognised text of a note (\"convert handwriting to text\").",
@@ -68,8 +66,6 @@ struct ConvertCommand: ParsableCommand, RecognisingCommand {
         var number: Int
         var text: String
     }
-
-    var recognises: Bool { true }
 
     func run() throws {
         let workspace = Workspace(library: try library.open())

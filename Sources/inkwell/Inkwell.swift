@@ -4,16 +4,6 @@ import InkwellKit
 
 @main
 struct Inkwell: ParsableCommand {
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            if (command as? RecognisingCommand)?.recognises == true { RecognitionProcess.prepare() }
-            try command.run()
-        } catch {
-            exit(withError: error)
-        }
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "inkwell",
         abstract: "A handwriting notebook engine: import pen recordings, organise notes, check the library.",

@@ -9,7 +9,6 @@
 //   recognition-bench calibrate              how every hashtag word was decided, and whether rightly
 //
 // Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR.
-// Start it with OMP_THREAD_LIMIT=1 in the environment (the script does).
 import Foundation
 import InkCore
 import InkRecognize
@@ -34,10 +33,6 @@ let section = arguments.first ?? "accuracy"
 let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let evalSet = EvalSet()
 let known = EvalSet.knownTags
-
-if ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil {
-    FileHandle.standardError.write(Data("warning: OMP_THREAD_LIMIT is not set; Tesseract will be slower (run scripts/recognition-bench.sh)\n".utf8))
-}
 
 func cpuSeconds(children: Bool = false) -> Double {
     var usage = rusage()
