@@ -19,15 +19,6 @@ struct PageStateTests {
         return current.note.pages.map { states[$0]! }
     }
 
-    /// A pid that ran on this machine and has exited.
-    func deadPID() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
-
     @Test("pages are pending, then recognised; a page changed since reads pending again")
     func pendingToRecognised() throws {
         let fixture = try Fixture()
@@ -66,7 +57,7 @@ struct PageStateTests {
         let fixture = try Fixture()
         let note = try fixture.note("Planning", keys: [1, 2])
         _ = try fixture.indexer(ScriptedRecognizer(texts: [:])).run()
-        let dead = try deadPID()
+        let dead = try deadProcessID()
         let host = ProcessInfo.processInfo.hostName
         try fixture.index.database.write { db in
             try db.execute(sql: "UPDATE page SET status = 'processing', worker = ?, started_at = ? WHERE id = ?",

@@ -8,15 +8,6 @@ import Testing
 struct LeftoverTests {
     let root = temporaryFolder()
 
-    /// The pid of a process that has exited.
-    func deadPid() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
-
     @Test("temporary names tell their writer", arguments: [
         (".note.json.123-4000000000.tmp", Int32?.some(123) as Int32??),
         (".body.md.3735928559.tmp", .some(nil)),
@@ -30,7 +21,7 @@ struct LeftoverTests {
     func findAndSweep() throws {
         let library = try Library.create(at: root)
         let stored = try library.createNote(title: "Kept")
-        let dead = try deadPid()
+        let dead = try deadProcessID()
         let fm = FileManager.default
         func make(_ url: URL, age: TimeInterval = 0) throws {
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -83,7 +74,7 @@ struct LeftoverTests {
     func nextWriteSweeps() throws {
         let library = try Library.create(at: root)
         let stored = try library.createNote(title: "Kept")
-        let leftover = stored.folder.appendingPathComponent(".note.json.\(try deadPid())-9.tmp")
+        let leftover = stored.folder.appendingPathComponent(".note.json.\(try deadProcessID())-9.tmp")
         try Data("half".utf8).write(to: leftover)
         _ = try library.updateNote(stored.note.id) { $0.title = "Renamed" }
         #expect(!FileManager.default.fileExists(atPath: leftover.path))

@@ -1,0 +1,1 @@
+../InkStoreTests/DeadProcess.swift
