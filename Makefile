@@ -22,11 +22,12 @@ demo: release
 	./scripts/demo.sh "$(INKWELL)" "$(DEMO_LIBRARY)"
 
 # Tests write libraries, exports and samples under a temporary folder of their own, removed
-# afterwards whatever the outcome, so repeated runs do not pile folders up in /tmp.
+# afterwards whatever the outcome, so repeated runs do not pile folders up in /tmp. The peers the
+# renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH.
 test: deps
 	$(SWIFT) build --build-tests
 	tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") && \
-	  TMPDIR="$$tmp" $(SWIFT) test --skip-build; status=$$?; rm -rf "$$tmp"; exit $$status
+	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" $(SWIFT) test --skip-build; status=$$?; rm -rf "$$tmp"; exit $$status
 
 bench: release
 	./scripts/bench.sh

@@ -31,6 +31,7 @@ step "inkwell index (nothing left to recognise: the import filed every page's te
 "$inkwell" index
 step "inkwell import --trace (one sample, into a scratch library): each autosave asks for recognition; each page is read once, after the last save"
 rm -rf "$library-trace"
+"$inkwell" init --library "$library-trace" > /dev/null
 "$inkwell" import --trace --library "$library-trace" Samples/sprint-retro-hashtags.jsonl
 rm -rf "$library-trace"
 step "inkwell tags"

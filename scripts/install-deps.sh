@@ -1,16 +1,38 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Inkwell builds and tests with, when any is missing.
-# Safe to run again: it does nothing when everything is there. Needs root (or sudo) to install.
+# Installs the Debian packages Inkwell builds and tests with, when any is missing, and the peers the
+# tests compare against: Xournal++ from Debian, rmc and rmscene from PyPI in .build/peers (a venv
+# that sees Debian's numpy and Pillow). Safe to run again: it does nothing when everything is there.
+# Needs root (or sudo) to install packages.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(pkg-config zlib1g-dev libcairo2-dev libpng-dev libtesseract-dev libleptonica-dev
-          tesseract-ocr-eng libzip-dev libsqlite3-dev poppler-utils unzip cmark-gfm strace python3)
+          tesseract-ocr-eng libzip-dev libsqlite3-dev poppler-utils unzip cmark-gfm strace python3
+          python3-venv python3-numpy python3-pil librsvg2-bin xournalpp)
+
+# The peers in a venv of Debian's Python: rmc 0.3.0 with rmscene 0.8.0 (rmc pins an older one).
+# Without PyPI the peer tests skip, saying what is missing; nothing else needs it.
+peers() {
+    [ -x .build/peers/bin/rmc ] && return 0
+    mkdir -p .build
+    if /usr/bin/python3 -m venv --system-site-packages .build/peers \
+        && .build/peers/bin/pip install -q rmc==0.3.0 \
+        && .build/peers/bin/pip install -q --no-deps rmscene==0.8.0; then
+        echo "installed rmc and rmscene in .build/peers" >&2
+    else
+        echo "warning: could not install rmc from PyPI; the rmc comparison tests will skip" >&2
+        rm -rf .build/peers
+    fi
+}
 
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+    peers
+    exit 0
+fi
 
 echo "installing: ${missing[*]}" >&2
 sudo=""
@@ -27,3 +49,4 @@ until $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get i
     sleep 10
     attempt=$((attempt + 1))
 done
+peers

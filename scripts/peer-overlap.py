@@ -127,6 +127,7 @@ def plain_paper_copy(source: Path, work: Path) -> Path:
 def inkwell_render(inkwell: str, source: Path, work: Path, scale: int) -> list[Path]:
     """Imports `source` into a fresh library in `work` and renders every page; returns the PNGs in page order."""
     library = work / "library"
+    run([inkwell, "init", "--library", str(library)])
     imported = json.loads(run([inkwell, "import", str(source), "--library", str(library), "--json"]).stdout)
     notes = [note for entry in imported.get("imported", []) for note in entry.get("notes", [])]
     if len(notes) != 1:

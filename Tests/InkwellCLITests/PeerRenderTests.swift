@@ -63,8 +63,7 @@ struct PeerRenderTests {
 
 /// The peers, Python and the corpus, found at test discovery so that missing ones disable the tests.
 enum PeerTools {
-    static let corpus = URL(fileURLWithPath: ProcessInfo.processInfo.environment["INKWELL_CORPUS"] ?? "/work/shared/corpus",
-                            isDirectory: true)
+    static let corpus = ImportCorpus.root ?? URL(fileURLWithPath: "../shared/corpus", isDirectory: true)
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../scripts/peer-overlap.py").standardizedFileURL
 
