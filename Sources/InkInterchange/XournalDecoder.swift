@@ -47,6 +47,7 @@ private struct XournalReader {
     var backgrounds: [String: Int] = [:]
     var droppedCoordinates = 0
     var pressureMismatch = 0
+    var repairedWidths = 0
     var commaDecimals = 0
 
     init(file: String) { self.file = file }
@@ -156,10 +157,21 @@ private struct XournalReader {
         let extra = widths.dropFirst()
         if !extra.isEmpty {
             if extra.count == count - 1 || extra.count == count {
-                let top = max(nominal, extra.max() ?? nominal)
-                guard extra.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw fail(element, "stroke widths are not finite numbers") }
+                // Older Xournal++ versions wrote the odd negative width; Xournal++ opens such files,
+                // so a width that is negative or not finite takes the one before it (the stroke's
+                // first takes the nominal width) and the import says how many were mended.
+                var previous = nominal
+                let mended = extra.map { width -> Double in
+                    guard width.isFinite, width >= 0 else {
+                        repairedWidths += 1
+                        return previous
+                    }
+                    previous = width
+                    return width
+                }
+                let top = max(nominal, mended.max() ?? nominal)
                 pen.width = Float(top)
-                var list = extra.map { Float($0 / top) }
+                var list = mended.map { Float($0 / top) }
                 if list.count < count, let last = list.last { list.append(last) }
                 pressures = list
             } else {
@@ -217,6 +229,9 @@ private struct XournalReader {
         }
         if droppedCoordinates > 0 {
             recording.warnings.append("\(file): \(droppedCoordinates) stroke\(droppedCoordinates == 1 ? "" : "s") with an odd number of coordinates: the last one dropped")
+        }
+        if repairedWidths > 0 {
+            recording.warnings.append("\(file): \(repairedWidths) per-point width\(repairedWidths == 1 ? " was" : "s were") negative or not a number: each took the width before it")
         }
         if pressureMismatch > 0 {
             recording.warnings.append("\(file): \(pressureMismatch) stroke\(pressureMismatch == 1 ? "" : "s") whose widths do not match the points: pressure ignored")

@@ -123,6 +123,15 @@ struct XournalDecoderTests {
         #expect(r.pointCount == 2)
     }
 
+    @Test("negative per-point widths, as older Xournal++ wrote, are mended from the width before them, not refused")
+    func negativeWidths() throws {
+        let xml = ##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="2 1 -0.5 2 -1">1 2 3 4 5 6 7 8</stroke></layer></page></xournal>"##
+        let r = try decode(xml)
+        let stroke = try #require(r.pagesOfStrokes.first?.first)
+        #expect(stroke.points.map(\.pressure) == [0.5, 0.5, 1, 1])   // 1, -0.5→1, 2, -1→2 of the widest 2
+        #expect(r.warnings.contains { $0.contains("2 per-point widths were negative or not a number") }, "\(r.warnings)")
+    }
+
     @Test("errors name the file, the line and the reason", arguments: [
         (##"<xournal><page width="10"><layer/></page></xournal>"##, "line 1, column "),
         (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="1">1 2 x 4</stroke></layer></page></xournal>"##,
