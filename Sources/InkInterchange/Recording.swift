@@ -42,15 +42,19 @@ public struct RecordedNote: Sendable, Equatable {
     public var tags: [Tag]
     public var pinned: Bool
     public var events: [RecordedEvent]
+    /// Typed text the source holds beside the ink (Xournal++ text boxes), as the note's typed
+    /// text: Markdown lines in reading order, "" when there is none.
+    public var typedText: String
 
     public init(title: String? = nil, notebook: NotebookPath? = nil, created: Date? = nil, tags: [Tag] = [],
-                pinned: Bool = false, events: [RecordedEvent] = []) {
+                pinned: Bool = false, events: [RecordedEvent] = [], typedText: String = "") {
         self.title = title
         self.notebook = notebook
         self.created = created
         self.tags = tags
         self.pinned = pinned
         self.events = events
+        self.typedText = typedText
     }
 
     public var pointCount: Int {

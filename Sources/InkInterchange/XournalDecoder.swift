@@ -6,12 +6,13 @@ import InkCore
 ///
 /// Page sizes and coordinates are PDF points (1/72 in) and stay as they are: one point is one Inkwell
 /// page pixel, so an A4 page is 595×842 (``PageSize/a4Points``). Layers are flattened in order. Per-segment
-/// widths (`width="W w1 w2 …"`) become pressure `wᵢ / W`. Text, images and LaTeX are skipped with a warning.
+/// widths (`width="W w1 w2 …"`) become pressure `wᵢ / W`. Text boxes become the note's typed text, in
+/// reading order (page by page, top to bottom, then left to right); images and LaTeX are skipped with a warning.
 /// The formats hold no time: the pen is timed by ``SyntheticTiming``.
 public enum XournalDecoder {
     public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
         let xml = try unpack(data, file: file)
-        let root = try SafeXML.parse(xml, file: file, keep: keptElements, text: ["stroke"])
+        let root = try SafeXML.parse(xml, file: file, keep: keptElements, text: ["stroke", "text"])
         guard root.name == "xournal" || root.name == "MrWriter" else {
             throw ImportError(file: file, position: root.position,
                               reason: "not a Xournal file (the root element is <\(root.name)>, not <xournal>)")
@@ -44,6 +45,8 @@ private struct XournalReader {
     var pages: [ImportedPage] = []
     var totalPoints = 0
     var skipped: [String: Int] = [:]
+    /// Text boxes as (page, y, x, text), for the typed text.
+    var textBoxes: [(page: Int, y: Double, x: Double, text: String)] = []
     var backgrounds: [String: Int] = [:]
     var droppedCoordinates = 0
     var pressureMismatch = 0
@@ -65,7 +68,12 @@ private struct XournalReader {
                     switch item.name {
                     case "stroke":
                         if let stroke = try stroke(item) { page.strokes.append(stroke) }
-                    case "text": skipped["text box", default: 0] += 1
+                    case "text":
+                        let text = item.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                        if !text.isEmpty {
+                            let y = item["y"].flatMap(NumberScanner.leading) ?? 0, x = item["x"].flatMap(NumberScanner.leading) ?? 0
+                            textBoxes.append((pages.count, y.isFinite ? y : 0, x.isFinite ? x : 0, text))
+                        }
                     case "image": skipped["image", default: 0] += 1
                     case "teximage": skipped["LaTeX formula", default: 0] += 1
                     default: break
@@ -219,7 +227,10 @@ private struct XournalReader {
 
     func finish() throws(ImportError) -> Recording {
         guard !pages.isEmpty else { throw ImportError(file: file, reason: "the Xournal file has no pages") }
-        var recording = Recording(notes: [RecordedNote(events: ImportedPage.events(pages))], format: "xopp")
+        let reading = textBoxes.sorted { ($0.page, $0.y, $0.x) < ($1.page, $1.y, $1.x) }
+        var recording = Recording(notes: [RecordedNote(events: ImportedPage.events(pages),
+                                                       typedText: reading.map(\.text).joined(separator: "\n\n"))],
+                                  format: "xopp")
         for (kind, count) in skipped.sorted(by: { $0.key < $1.key }) {
             let plural = kind == "text box" ? "text boxes" : kind + "s"
             recording.warnings.append("\(file): \(count) \(count == 1 ? kind : plural) skipped (Inkwell keeps pen strokes only)")

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkText
 
 /// Writes page files and metadata inside one note folder. The caller holds the lock or owns the folder.
 struct NoteFolderWriter {
@@ -58,6 +59,20 @@ public struct StagedNote: Sendable {
         change(&note)
         note.id = id
         note.title = try Library.validTitle(note.title)
+        try NoteFolderWriter(folder: folder).writeMetadata(note)
+    }
+
+    /// Gives the staged note typed text (body.md); its hashtags become tags, as typing them would.
+    /// Text over ``TypedText/maximumBytes`` is refused, naming the note.
+    public mutating func setTypedText(_ text: TypedText) throws {
+        let bytes = Array(text.text.utf8)
+        guard !bytes.isEmpty else { return }
+        let url = folder.appendingPathComponent(Library.typedTextName)
+        guard bytes.count <= TypedText.maximumBytes else {
+            throw StoreError.badText(url, "note \"\(note.title)\": \(TypedTextError.tooLarge(bytes: bytes.count))")
+        }
+        try DurableFile.replace(url, with: bytes)
+        _ = note.adopt(hashtags: text.hashtags)
         try NoteFolderWriter(folder: folder).writeMetadata(note)
     }
 

@@ -3,6 +3,7 @@ import InkCore
 import InkInterchange
 import InkRecognize
 import InkStore
+import InkText
 
 /// What one imported note became.
 public struct ImportedNote: Sendable, Codable, Equatable {
@@ -246,7 +247,8 @@ public struct Importer {
         do {
             for (index, recorded) in recording.notes.enumerated() {
                 current = try stagedNote(recorded, index: index, of: recording, from: url)
-                var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: current!.note.tags)
+                // Tags as recorded: what typed text and recognition add is what the after-change policy routes.
+                var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: Set(recorded.tags))
                 current = nil
                 if let pool {
                     note.submitted = try note.replay.pagesToRecognise.map { id in
@@ -344,8 +346,15 @@ public struct Importer {
     private func stagedNote(_ recorded: RecordedNote, index: Int, of recording: Recording, from url: URL) throws -> StagedNote {
         let fallback = title ?? url.deletingPathExtension().lastPathComponent
         let name = recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
-        return try library.stage(title: name, in: recorded.notebook ?? notebook, created: recorded.created ?? Date(),
-                                 tags: Set(recorded.tags), pinned: recorded.pinned,
-                                 source: source ?? Importer.source(ofFormat: recording.format))
+        var staged = try library.stage(title: name, in: recorded.notebook ?? notebook, created: recorded.created ?? Date(),
+                                       tags: Set(recorded.tags), pinned: recorded.pinned,
+                                       source: source ?? Importer.source(ofFormat: recording.format))
+        do {
+            try staged.setTypedText(TypedText(recorded.typedText))
+        } catch {
+            library.discard([staged])
+            throw error
+        }
+        return staged
     }
 }

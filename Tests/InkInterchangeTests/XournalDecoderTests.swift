@@ -84,7 +84,8 @@ struct XournalDecoderTests {
             #expect(pen.pen == RecordedPen(tool: .pen, color: RGBA(red: 255, green: 0, blue: 0), width: 2))
             #expect(pages[0][1].pen.tool == .highlighter && pages[0][1].pen.color.alpha == 0x7F)
             #expect(pages[1][0].pen.tool == .eraser)
-            #expect(r.warnings.contains { $0.contains("1 text box skipped") })
+            #expect(r.notes[0].typedText == "hello")
+            #expect(!r.warnings.contains { $0.contains("text box") })
             #expect(r.warnings.contains { $0.contains("PDF background") })
             if case let .newPage(_, template, _) = r.notes[0].events[0] { #expect(template.kind == .grid) }
         }
@@ -121,6 +122,22 @@ struct XournalDecoderTests {
                                         uncompressedSize: UInt32(xml.utf8.count), crc: ZipBuilder.crc32(Array(xml.utf8)))])
         let r = try XournalDecoder.decode(zip, file: "p.xopp")
         #expect(r.pointCount == 2)
+    }
+
+    @Test("text boxes become the note's typed text, in reading order: page by page, top to bottom, left to right")
+    func textBoxes() throws {
+        let xml = ##"""
+            <xournal><page width="100" height="100"><layer>
+            <text font="Sans" size="12" x="50" y="40" color="#000000ff">right</text>
+            <text font="Sans" size="12" x="5" y="40" color="#000000ff">left</text>
+            <text font="Sans" size="12" x="5" y="10" color="#000000ff">Title #work</text>
+            <text font="Sans" size="12" x="5" y="60" color="#000000ff">   </text>
+            </layer></page>
+            <page width="100" height="100"><layer><text font="Sans" size="12" x="1" y="1" color="#000000ff">- [ ] next page
+            second line</text></layer></page></xournal>
+            """##
+        let r = try decode(xml)
+        #expect(r.notes[0].typedText == "Title #work\n\nleft\n\nright\n\n- [ ] next page\nsecond line")
     }
 
     @Test("negative per-point widths, as older Xournal++ wrote, are mended from the width before them, not refused")

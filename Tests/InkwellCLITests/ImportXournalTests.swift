@@ -26,13 +26,35 @@ struct ImportXournalTests {
         #expect(notes[2].note["pages"] as? Int == 4)
     }
 
-    @Test("what cannot be kept is named on standard error as a warning", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
-    func warnings() throws {
+    @Test("a real file's text boxes become the note's typed text, in reading order", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func textBoxes() throws {
         try cli.ok(["init"])
         let path = ImportCorpus.path("xopp/xournalpp/test/files/load/text.xopp")
-        let result = try cli.run(["import", path])
+        let result = try cli.run(["import", path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("warning: \(path): 9 text boxes skipped"), "\(result.stderr)")
+        #expect(!result.stderr.contains("text box"), "\(result.stderr)")
+        let id = try #require((((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["imported"]
+            as? [[String: Any]])?.first?["notes"] as? [[String: Any]])?.first?["id"] as? String)
+        let text = try #require((try cli.json(["note", "text", id]) as? [String: Any])?["text"] as? String)
+        let paragraphs = text.components(separatedBy: "\n\n")
+        #expect(paragraphs.count == 9, "\(paragraphs)")
+        #expect(Array(paragraphs.prefix(4)) == ["green", "blue", "red", "multiline\ntext"], "\(paragraphs)")
+    }
+
+    @Test("a hashtag typed in a text box becomes a tag and files the note by the routing rules")
+    func typedHashtagRoutes() throws {
+        try cli.ok(["init"])
+        try cli.ok(["route", "add", "#work", "Work"])
+        let xopp = try cli.write("typed.xopp", ##"""
+            <xournal><page width="100" height="100"><layer>
+            <stroke tool="pen" color="#000000ff" width="1">1 2 30 40</stroke>
+            <text font="Sans" size="12" x="5" y="10" color="#000000ff">Plan #work</text>
+            </layer></page></xournal>
+            """##)
+        let imported = try cli.ok(["import", xopp, "--no-recognize"])
+        #expect(imported.contains("#work") && imported.contains("→ Work"), "\(imported)")
+        let listed = try cli.json(["note", "list", "--tag", "work"]) as! [[String: Any]]
+        #expect(listed.map { $0["notebook"] as? String } == ["Work"])
     }
 
     @Test("a gzip bomb is refused, naming the file, and the library is unchanged")
