@@ -8,13 +8,15 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
     /// A reMarkable notebook: its `.content` file, with the pages in the folder beside it.
     case remarkableNotebook = "content"
     case xournal = "xopp"
+    /// An Rnote document (gzip-compressed JSON).
+    case rnote
 
     /// File extensions worth trying when importing a whole folder (explicitly named files are tried
     /// whatever their extension: `.xml` InkML from Office, for example).
-    public static let knownExtensions: Set<String> = ["jsonl", "inkml", "rm", "content", "xopp", "xoj"]
+    public static let knownExtensions: Set<String> = ["jsonl", "inkml", "rm", "content", "xopp", "xoj", "rnote"]
 
     /// Why a file that is none of the formats is refused.
-    public static let notARecording = "not a recording Inkwell can read (expected an Inkwell replay log, InkML, a reMarkable v6 .rm page or notebook .content, or a Xournal++ .xopp / .xoj file)"
+    public static let notARecording = "not a recording Inkwell can read (expected an Inkwell replay log, InkML, a reMarkable v6 .rm page or notebook .content, a Xournal++ .xopp / .xoj file, or an Rnote .rnote document)"
 
     /// Recognises `data`; nil when it is none of the formats.
     public static func detect(_ data: Data) -> RecordingFormat? {
@@ -25,6 +27,9 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
         if head.starts(with: [0x1F, 0x8B]) {
             // gzip: look inside (a little is enough, and a bomb cannot hurt here).
             guard let inner = ContainerSniffer.gunzipPrefix(data) else { return nil }
+            if inner.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) == UInt8(ascii: "{") {
+                return .rnote
+            }
             return xmlFormat(inner)
         }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .xournal } // zip: packaged .xopp
@@ -91,6 +96,7 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
         case .remarkable: try RemarkableDecoder.decode(data, file: file)
         case .remarkableNotebook: try RemarkableNotebook.decode(data, file: file)
         case .xournal: try XournalDecoder.decode(data, file: file)
+        case .rnote: try RnoteDecoder.decode(data, file: file)
         }
     }
 

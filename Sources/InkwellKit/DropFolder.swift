@@ -319,6 +319,7 @@ public final class DropFolder {
         case .remarkable: "reMarkable .rm"
         case .remarkableNotebook: "reMarkable notebook"
         case .xournal: "Xournal++"
+        case .rnote: "Rnote"
         }
     }
 
