@@ -87,6 +87,8 @@ struct RnoteDecoderTests {
         (#"{"version":"0.9","data":{"engine_snapshot":{}}}"#, "no \"stroke_components\""),
         (#"{"version":"0.9"}"#, "not an Rnote file"),
         (#"{"version": "#, "the JSON inside does not parse"),
+        (#"{"version":"0.9","data":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}",
+         "the JSON inside does not parse"),   // nesting deep enough to overflow a recursive parser's stack
     ])
     func errors(json: String, message: String) throws {
         let error = #expect(throws: ImportError.self) { try RnoteDecoder.decode(Data(Deflate.compress(Array(json.utf8))), file: "bad.rnote") }
