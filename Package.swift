@@ -112,7 +112,8 @@ let package = Package(
         ),
         .testTarget(
             name: "InkStoreTests",
-            dependencies: ["InkStore", "InkText", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["InkStore", "InkText", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InkSessionTests",
