@@ -142,7 +142,8 @@ let package = Package(
         ),
         .testTarget(
             name: "InkIndexTests",
-            dependencies: ["InkIndex", "InkStore", "InkwellKit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["InkIndex", "InkStore", "InkwellKit", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InkInterchangeTests",

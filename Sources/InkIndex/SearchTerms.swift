@@ -74,11 +74,13 @@ enum Snippet {
 
     /// Nil when no word of `text` matches.
     static func make(from text: String, matching words: [WordMatch]) -> String? {
-        // Only words of a length some alternative has are compared (most are not, and cost nothing).
+        // Only ASCII words of a length some alternative has are compared (most are not, and cost nothing);
+        // other words always are, as folding may change their length ("Straße" is "strasse").
         let lengths = Set(words.flatMap { [$0.word.unicodeScalars.count] + $0.alternatives.map(\.unicodeScalars.count) })
         let spans = SearchTerms.wordRanges(in: text).map { range in
-            (range: range, matched: lengths.contains(text.unicodeScalars[range].count)
-                && words.contains { $0.matches(SearchTerms.term(text[range])) })
+            let word = text[range]
+            return (range: range, matched: (lengths.contains(word.unicodeScalars.count) || !word.utf8.allSatisfy { $0 < 0x80 })
+                && words.contains { $0.matches(SearchTerms.term(word)) })
         }
         guard let first = spans.firstIndex(where: \.matched) else { return nil }
         let from = max(0, min(first - 2, spans.count - length)), to = min(spans.count, from + length)
