@@ -14,11 +14,13 @@ struct SearchTermsTests {
         #expect(snippet?.unicodeScalars.contains("«") == true, "\(text.debugDescription) gives snippet \(String(describing: snippet))")
     }
 
-    @Test("a word whose folded form is longer (ß is ss) is still marked in a snippet")
+    @Test("a word whose folded form has another length (ß, a decomposed é) is still marked in a snippet")
     func foldingChangesLength() {
         #expect(SearchTerms.terms(in: "Straße") == ["strasse"])
         #expect(Snippet.make(from: "die Straße entlang", matching: [WordMatch(word: "strasse", completions: [], nearby: [])])
             == "die «Straße» entlang")
+        #expect(Snippet.make(from: "le cafe\u{301} noir", matching: [WordMatch(word: "cafe", completions: [], nearby: [])])
+            == "le «cafe\u{301}» noir")
     }
 
     @Test("inputs that once broke the fuzz target's checks give snippets of their own words")
