@@ -56,8 +56,16 @@ public func fuzzText(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             fatalError("line \(line.number) is no longer a task once ticked: \(toggled.text.lines[index].kind)")
         }
         if before == .open || before == .done {
-            let back = try? toggled.text.togglingCheckbox(line: line.number)
-            if back?.text.text != typed.text { fatalError("ticking line \(line.number) twice does not restore it") }
+            // Byte for byte, but for `[X]`, which is done too and comes back written `[x]`.
+            guard let back = try? toggled.text.togglingCheckbox(line: line.number),
+                  back.text.text.utf8.count == typed.text.utf8.count, back.text.lines.count == typed.lines.count
+            else { fatalError("ticking line \(line.number) twice does not restore it") }
+            for (other, (a, b)) in zip(back.text.lines, typed.lines).enumerated() {
+                let same = other == index
+                    ? Array(a.text).count == Array(b.text).count && zip(a.text, b.text).allSatisfy { $0 == $1 || ($0 == "x" && $1 == "X") }
+                    : a.text == b.text
+                if !same { fatalError("ticking line \(line.number) twice does not restore line \(other + 1)") }
+            }
         }
     }
     let statistics = typed.statistics
