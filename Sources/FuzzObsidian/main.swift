@@ -21,6 +21,13 @@ let dates = [Date(timeIntervalSince1970: 1_795_000_000), Date(timeIntervalSince1
              Date(timeIntervalSince1970: -86_400), Date(timeIntervalSince1970: 253_402_214_400)]
 let zones = [TimeZone(identifier: "UTC")!, TimeZone(secondsFromGMT: 14 * 3600)!]
 
+/// The vault folder goes when the fuzzer exits.
+@_cdecl("LLVMFuzzerInitialize")
+public func initializeObsidianFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) -> CInt {
+    atexit { try? FileManager.default.removeItem(at: vault) }
+    return 0
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzObsidian(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let input = Data(bytes: bytes, count: count)
