@@ -46,7 +46,7 @@ declare -A fixtures=([inkml]=$interchange:inkml [remarkable]=$interchange:rm [xo
                      [xournal-xml]=$interchange:xopp [replay]=$interchange:replay
                      [page]=Tests/InkStoreTests/Fixtures/fuzz:page [text]=Tests/InkTextTests/Fixtures/fuzz:text
                      [search]=Tests/InkIndexTests/Fixtures/fuzz:search [obsidian]=Tests/InkObsidianTests/Fixtures/fuzz:obsidian)
-declare -A maxlen=([text]=4096 [search]=4096 [obsidian]=4096)
+declare -A maxlen=([text]=4096 [search]=4096 [obsidian]=4096 [replay]=16384)
 for target in "${targets[@]}"; do
     [ -n "${main[$target]:-}" ] || { echo "unknown target $target (known: ${all[*]})" >&2; exit 2; }
 done
