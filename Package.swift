@@ -112,7 +112,8 @@ let package = Package(
         ),
         .testTarget(
             name: "InkStoreTests",
-            dependencies: ["InkStore", "InkText", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["InkStore", "InkText", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InkSessionTests",
@@ -141,7 +142,8 @@ let package = Package(
         ),
         .testTarget(
             name: "InkIndexTests",
-            dependencies: ["InkIndex", "InkStore", "InkwellKit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["InkIndex", "InkStore", "InkwellKit", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InkInterchangeTests",

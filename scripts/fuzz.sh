@@ -1,57 +1,160 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of the importers and runs each, seeded with the shared corpus.
+# Builds the libFuzzer targets and runs each in turn, keeping what they learn between runs (docs/fuzzing.md).
 #
-#   scripts/fuzz.sh [SECONDS_EACH] [TARGET...]     targets: inkml remarkable xournal (default: all)
+#   scripts/fuzz.sh --minutes N [TARGET...]     N minutes each (default: all targets)
+#   scripts/fuzz.sh [SECONDS_EACH] [TARGET...]  the same in seconds (default 120)
 #
-# The targets (Sources/FuzzInkML, FuzzRemarkable, FuzzXournal) are not in Package.swift: libFuzzer supplies
-# main, so they only link with -sanitize=fuzzer. They are compiled here with swiftc, module by module, with
-# AddressSanitizer. Crashes land in .build-fuzz/crashes/; keep each as a regression input under
-# Tests/InkInterchangeTests/Fixtures/fuzz/ (named FORMAT-what.ext, where FORMAT is inkml, rm or xopp).
+#   targets: inkml remarkable xournal xournal-xml replay page text search obsidian
+#
+# The targets (Sources/Fuzz*/main.swift) are not in Package.swift: libFuzzer supplies main, so they only
+# link with -sanitize=fuzzer. They are compiled here with swiftc, module by module, with AddressSanitizer,
+# under `nice -n 19` (set FUZZ_NICE= to run at normal priority). Everything lives in .build-fuzz/
+# (git-ignored): the seeds, copied afresh each run from the shared corpus ($INKWELL_CORPUS, default
+# ../shared/corpus) and the repository; the working corpus of each target, kept between runs; the crashers.
+# A crasher a run finds is also copied into its target's regression folder (below) as PREFIX-crash-HASH.ext,
+# which a test decodes; rename it to say what it is once the decoder is fixed. The run ends with a table:
+# target, executions, exec/s, crashes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-120}
-shift || true
+
+seconds=120
+if [ "${1:-}" = --minutes ]; then
+    seconds=$(( ${2:?--minutes needs a number} * 60 ))
+    shift 2
+elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+    seconds=$1
+    shift
+fi
+all=(inkml remarkable xournal xournal-xml replay page text search obsidian)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(inkml remarkable xournal)
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+
+# Per target: the entry point, extra sources compiled into it, the modules it links, the libraries,
+# the regression folder and file prefix, the longest input.
+declare -A main=([inkml]=FuzzInkML [remarkable]=FuzzRemarkable [xournal]=FuzzXournal [xournal-xml]=FuzzXournalXML
+                 [replay]=FuzzReplay [page]=FuzzPage [text]=FuzzText [search]=FuzzSearch [obsidian]=FuzzObsidian)
+recording="Sources/FuzzSupport/RecordingChecks.swift"
+declare -A extra=([inkml]=$recording [remarkable]=$recording [xournal]=$recording [xournal-xml]=$recording
+                  [replay]=$recording [search]=Sources/InkIndex/SearchTerms.swift)
+declare -A uses=([inkml]="InkCore InkInterchange" [remarkable]="InkCore InkInterchange" [xournal]="InkCore InkInterchange"
+                 [xournal-xml]="InkCore InkInterchange" [replay]="InkCore InkInterchange" [page]="InkCore InkText InkStore"
+                 [text]="InkCore InkText" [search]="InkCore" [obsidian]="InkExport InkObsidian")
+declare -A libs=([inkml]="-lz -lzip" [remarkable]="-lz -lzip" [xournal]="-lz -lzip" [xournal-xml]="-lz -lzip"
+                 [replay]="-lz -lzip" [page]="-lz" [text]="" [search]="" [obsidian]="-lzip")
+interchange=Tests/InkInterchangeTests/Fixtures/fuzz
+declare -A fixtures=([inkml]=$interchange:inkml [remarkable]=$interchange:rm [xournal]=$interchange:xopp
+                     [xournal-xml]=$interchange:xopp [replay]=$interchange:replay
+                     [page]=Tests/InkStoreTests/Fixtures/fuzz:page [text]=Tests/InkTextTests/Fixtures/fuzz:text
+                     [search]=Tests/InkIndexTests/Fixtures/fuzz:search [obsidian]=Tests/InkObsidianTests/Fixtures/fuzz:obsidian)
+declare -A maxlen=([text]=4096 [search]=4096 [obsidian]=4096 [replay]=16384)
+for target in "${targets[@]}"; do
+    [ -n "${main[$target]:-}" ] || { echo "unknown target $target (known: ${all[*]})" >&2; exit 2; }
+done
 
 build=.build-fuzz
+nice=${FUZZ_NICE-nice -n 19}
 mkdir -p "$build/obj" "$build/crashes"
 flags=(-O -g -parse-as-library -sanitize=fuzzer,address -I "$build/obj" -I Sources/CZlib -I Sources/CZip)
-module() { # module NAME DIR
-    swiftc "${flags[@]}" -wmo -module-name "$1" -emit-module -emit-module-path "$build/obj/$1.swiftmodule" \
-        -c "$2"/*.swift -o "$build/obj/$1.o"
+declare -A built=()
+module() { # module NAME FILE... : compiled once per run, only when a target needs it
+    [ -n "${built[$1]:-}" ] && return
+    built[$1]=1
+    local name=$1
+    shift
+    $nice swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/obj/$name.swiftmodule" \
+        -c "$@" -o "$build/obj/$name.o"
+}
+need() { # the modules of `uses`, in dependency order
+    case $1 in
+        InkExport) module InkExport Sources/InkExport/ZipWriter.swift ;;  # ExportError only: the rest needs GRDB
+        InkObsidian) module InkObsidian Sources/InkObsidian/ObsidianVault.swift Sources/InkObsidian/MomentDateFormat.swift ;;
+        *) module "$1" Sources/"$1"/*.swift ;;
+    esac
 }
 echo "building the fuzz targets (swiftc, AddressSanitizer + libFuzzer)" >&2
-module InkCore Sources/InkCore
-module InkInterchange Sources/InkInterchange
-declare -A names=([inkml]=FuzzInkML [remarkable]=FuzzRemarkable [xournal]=FuzzXournal)
 for target in "${targets[@]}"; do
-    name=${names[$target]}
-    swiftc "${flags[@]}" -module-name "$name" Sources/$name/main.swift "$build/obj/InkCore.o" "$build/obj/InkInterchange.o" \
-        -lz -lzip -o "$build/$name" 2> >(grep -v "warning: .*local symbol" >&2 || true)
+    objects=()
+    for m in ${uses[$target]}; do need "$m"; objects+=("$build/obj/$m.o"); done
+    name=${main[$target]}
+    # shellcheck disable=SC2086
+    $nice swiftc "${flags[@]}" -module-name "$name" Sources/$name/main.swift ${extra[$target]:-} "${objects[@]}" \
+        ${libs[$target]} -o "$build/$name" 2> >(grep -v "warning: .*local symbol" >&2 || true)
 done
 
 corpus=${INKWELL_CORPUS:-../shared/corpus}
+seed() { # seed TARGET DIR: the starting inputs, copied afresh
+    local target=$1 seeds=$2 i=0
+    case $target in
+        inkml) [ -d "$corpus" ] && find "$corpus/inkml" -type f -exec cp {} "$seeds/" \; ;;
+        remarkable) [ -d "$corpus" ] && find "$corpus/rm" -name '*.rm' -exec cp {} "$seeds/" \; ;;
+        xournal|xournal-xml)
+            [ -d "$corpus" ] && find "$corpus/xopp" -type f -print0 | while IFS= read -r -d '' f; do
+                i=$((i + 1))
+                [ "$target" = xournal ] && cp "$f" "$seeds/$i.xopp"
+                # Inflated copies: mutations of the XML itself reach further than of gzip bytes.
+                if gzip -t "$f" 2>/dev/null; then gzip -dc "$f" > "$seeds/$i.xml"; fi
+            done ;;
+        replay) cp Samples/*.jsonl "$seeds/" ;;
+        page) INKWELL_FUZZ_PAGE_SEEDS=$seeds ASAN_OPTIONS=detect_leaks=0 "$build/FuzzPage" -runs=0 >/dev/null 2>&1 ;;
+        text) cp README.md docs/*.md "$seeds/"
+              printf -- '- [ ] call Sam #work\n- [x] done\r\n  1. one\n```\ncode #no\n```\nTitle\n===\n---\n> [!] quote\n' > "$seeds/tasks.md" ;;
+        search) printf 'budget meeting\n#work\nWork/Projects\n' > "$seeds/1"; printf 'Café naïve STRASSE straße 2026\n' > "$seeds/2"
+                printf '"quoted" OR -not tag:x*\nproject/alpha\n' > "$seeds/3" ;;
+        obsidian) printf '{"folder":"Daily","format":"YYYY/MM/YYYY-MM-DD dddd"}\0{"attachmentFolderPath":"./attachments"}' > "$seeds/1"
+                  printf '{"format":"[Journal] Do MMMM YYYY, [week] WW gggg Qo"}' > "$seeds/2"
+                  printf '{"folder":"/","format":""}\0{"attachmentFolderPath":"/"}' > "$seeds/3" ;;
+    esac
+    local folder=${fixtures[$target]%%:*}
+    [ -d "$folder" ] && find "$folder" -maxdepth 1 -type f -name "${fixtures[$target]##*:}-*" -exec cp {} "$seeds/" \;
+    return 0
+}
+
+declare -A execs=() rates=() crashes=()
 for target in "${targets[@]}"; do
-    name=${names[$target]}
+    name=${main[$target]}
     seeds="$build/seeds-$target"
     work="$build/work-$target"
+    rm -rf "$seeds"
     mkdir -p "$seeds" "$work"
-    if [ -d "$corpus" ]; then
-        case $target in
-            inkml) find "$corpus/inkml" -type f -exec cp {} "$seeds/" \; ;;
-            remarkable) find "$corpus/rm" -name '*.rm' -exec cp {} "$seeds/" \; ;;
-            xournal) i=0; find "$corpus/xopp" -type f -print0 | while IFS= read -r -d '' f; do
-                         i=$((i + 1)); cp "$f" "$seeds/$i.xopp"
-                         # Inflated copies too: mutations of the XML itself reach further than of gzip bytes.
-                         if gzip -t "$f" 2>/dev/null; then gzip -dc "$f" > "$seeds/$i.xml"; fi
-                     done ;;
-        esac
-    fi
-    cp Tests/InkInterchangeTests/Fixtures/fuzz/* "$seeds/" 2>/dev/null || true
+    seed "$target" "$seeds"
+    dict=()
+    [ -f "scripts/fuzz-dicts/$target.dict" ] && dict=(-dict="scripts/fuzz-dicts/$target.dict")
     echo "fuzzing $name for ${seconds}s" >&2
-    ASAN_OPTIONS=detect_leaks=0 "$build/$name" "$work" "$seeds" -max_total_time="$seconds" -max_len=262144 \
-        -rss_limit_mb=3072 -timeout=10 -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 2>&1 \
-        | grep -E "^#[0-9]+ +(DONE|pulse)|stat::|ERROR|SUMMARY|Test unit written|INITED" || true
+    # A crash stops libFuzzer: it starts again (with the corpus it has grown) for the time that is left.
+    start=$SECONDS total=0 found=0 runs=0
+    while :; do
+        left=$(( seconds - (SECONDS - start) ))
+        [ "$left" -gt 0 ] && [ "$runs" -lt 8 ] || break
+        before=$(find "$build/crashes" -name "$target-*" | sort)
+        log="$build/$target.log"
+        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $nice "$build/$name" "$work" "$seeds" "${dict[@]}" -max_total_time="$left" \
+            -max_len="${maxlen[$target]:-262144}" -rss_limit_mb=3072 -timeout=10 -artifact_prefix="$build/crashes/$target-" \
+            -print_final_stats=1 > "$log" 2>&1 || true
+        grep -E "^#[0-9]+ +(DONE|pulse)|ERROR|SUMMARY|Test unit written|INITED|Fatal error" "$log" >&2 || true
+        runs=$((runs + 1))
+        total=$(( total + $(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1 | grep . || echo 0) ))
+        new=$(comm -13 <(echo "$before") <(find "$build/crashes" -name "$target-*" | sort) | grep . || true)
+        [ -z "$new" ] && break
+        for crasher in $new; do
+            found=$((found + 1))
+            folder=${fixtures[$target]%%:*} prefix=${fixtures[$target]##*:}
+            mkdir -p "$folder"
+            ext=$(case $target in inkml) echo xml ;; remarkable) echo rm ;; xournal) echo xopp ;; xournal-xml) echo xml ;;
+                  replay) echo jsonl ;; page) echo inkpage ;; text) echo md ;; *) echo txt ;; esac)
+            kind=$(basename "$crasher" | sed "s/^$target-//; s/-.*//")
+            cp "$crasher" "$folder/$prefix-$kind-$(sha1sum "$crasher" | cut -c1-8).$ext"
+            echo "new crasher $crasher, kept as $folder/$prefix-$kind-…" >&2
+        done
+    done
+    execs[$target]=$total
+    rates[$target]=$(( seconds > 0 ? total / seconds : 0 ))
+    crashes[$target]=$found
 done
-ls -la "$build/crashes" >&2
+
+echo
+echo "fuzz.sh: $(date -u +%Y-%m-%d), ${seconds}s per target"
+printf '| %-12s | %12s | %7s | %7s |\n' target executions exec/s crashes
+printf '|%s|%s|%s|%s|\n' -------------- -------------- --------- ---------
+for target in "${targets[@]}"; do
+    printf '| %-12s | %12s | %7s | %7s |\n' "$target" "${execs[$target]}" "${rates[$target]}" "${crashes[$target]}"
+done

@@ -94,12 +94,12 @@ extension SearchIndex {
                                      arguments: [noteID])
         let rows: [(page: String?, text: String, body: String)] = [(nil, "", body)]
             + pages.map { ($0["id"], ($0["text"] as String?) ?? "", "") }
-        var terms = Set(terms(in: title + " " + tags + " " + body))
+        var terms = Set(SearchTerms.terms(in: title + " " + tags + " " + body))
         for row in rows {
             try db.cachedStatement(sql: "INSERT INTO search_row (note_id, page_id) VALUES (?, ?)").execute(arguments: [noteID, row.page])
             try db.cachedStatement(sql: "INSERT INTO search (rowid, title, text, body, tags, keys) VALUES (?, ?, ?, ?, ?, ?)")
                 .execute(arguments: [db.lastInsertedRowID, title, row.text, row.body, tags, keys])
-            terms.formUnion(SearchIndex.terms(in: row.text))
+            terms.formUnion(SearchTerms.terms(in: row.text))
         }
         let insert = try db.cachedStatement(sql: """
             INSERT INTO vocabulary (initial, length, term, uses) VALUES (?, ?, ?, 1)

@@ -44,7 +44,7 @@ extension SearchIndex {
     /// words it begins, or an indexed word a small edit distance away (handwriting recognition
     /// misspells). When more than ``rankedAtMost`` rows match, the most recently indexed are ranked.
     public func search(_ query: SearchQuery) throws -> [SearchHit] {
-        let words = SearchIndex.terms(in: query.text)
+        let words = SearchTerms.terms(in: query.text)
         let tags = query.tags.reduce(into: [Tag]()) { if !$0.contains($1) { $0.append($1) } }
         let notebook = query.notebook.flatMap { $0.isRoot ? nil : $0 }
         return try database.read { db in
@@ -113,45 +113,6 @@ extension SearchIndex {
         }
     }
 
-    /// The words of a text as the index keeps them: letters and digits, lowercased, without diacritics.
-    static func terms(in text: String) -> [String] {
-        wordRanges(in: text).map { term(text[$0]) }
-    }
-
-    /// Where the words of `text` are: runs of letters, digits and the marks on them, as FTS5's
-    /// unicode61 tokenizer splits text (ASCII without looking up Unicode properties).
-    static func wordRanges(in text: String) -> [Range<String.Index>] {
-        var ranges: [Range<String.Index>] = []
-        var start: String.Index?
-        let scalars = text.unicodeScalars
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let inWord: Bool
-            if scalar.isASCII {
-                let value = scalar.value
-                inWord = (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A)
-            } else {
-                let properties = scalar.properties
-                inWord = properties.isAlphabetic || properties.numericType != nil || properties.generalCategory == .nonspacingMark
-            }
-            if inWord, start == nil { start = index }
-            if !inWord, let from = start {
-                ranges.append(from..<index)
-                start = nil
-            }
-            index = scalars.index(after: index)
-        }
-        if let from = start { ranges.append(from..<scalars.endIndex) }
-        return ranges
-    }
-
-    /// One word as the index keeps it (ASCII, the common case, without going through Foundation).
-    static func term(_ word: Substring) -> String {
-        word.utf8.allSatisfy { $0 < 0x80 } ? word.lowercased()
-            : word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-    }
-
     /// The indexed words that begin with `word` (and are longer), the 8 most used: a prefix query
     /// is answered from the vocabulary rather than FTS5's prefix search, which reads the postings of
     /// every completion however few rows are wanted.
@@ -188,99 +149,5 @@ extension SearchIndex {
             if distance <= edits.limit { near.append((distance, row[1], term)) }
         }
         return near.sorted { ($0.distance, -$0.uses, $0.term) < ($1.distance, -$1.uses, $1.term) }.prefix(6).map(\.term)
-    }
-}
-
-/// What one query word matches: itself, the most used indexed words it begins, and indexed words
-/// a typo away.
-struct WordMatch {
-    let word: String
-    let alternatives: Set<String>
-
-    init(word: String, completions: [String], nearby: [String]) {
-        self.word = word
-        alternatives = Set(completions + nearby).subtracting([word])
-    }
-
-    /// `("word" OR "alternative" OR …)`.
-    var expression: String {
-        "(" + ([word] + alternatives.sorted()).map(quoted).joined(separator: " OR ") + ")"
-    }
-
-    /// Whether an indexed word (as ``SearchIndex/terms(in:)`` gives it) matches.
-    func matches(_ term: String) -> Bool {
-        term == word || alternatives.contains(term)
-    }
-}
-
-/// A few words of recognised text around the first place a query matches, matched words in «».
-enum Snippet {
-    /// Words shown.
-    static let length = 12
-
-    /// Nil when no word of `text` matches.
-    static func make(from text: String, matching words: [WordMatch]) -> String? {
-        // Only words of a length some alternative has are compared (most are not, and cost nothing).
-        let lengths = Set(words.flatMap { [$0.word.unicodeScalars.count] + $0.alternatives.map(\.unicodeScalars.count) })
-        let spans = SearchIndex.wordRanges(in: text).map { range in
-            (range: range, matched: lengths.contains(text.unicodeScalars[range].count)
-                && words.contains { $0.matches(SearchIndex.term(text[range])) })
-        }
-        guard let first = spans.firstIndex(where: \.matched) else { return nil }
-        let from = max(0, min(first - 2, spans.count - length)), to = min(spans.count, from + length)
-        var snippet = from > 0 ? "…" : ""
-        var cursor = spans[from].range.lowerBound
-        for span in spans[from..<to] {
-            snippet += text[cursor..<span.range.lowerBound]
-            snippet += span.matched ? "«" + text[span.range] + "»" : String(text[span.range])
-            cursor = span.range.upperBound
-        }
-        return snippet + (to < spans.count ? "…" : "")
-    }
-}
-
-/// A string as an FTS5 phrase: in double quotes, with any double quote doubled.
-func quoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}
-
-/// Edit distance to one word, counting insertions, deletions, substitutions and swaps of neighbours
-/// (optimal string alignment), giving up (returning limit + 1) once it must exceed `limit`. Made once
-/// and used for many candidates: its rows are allocated once.
-struct EditDistance {
-    let target: [Unicode.Scalar]
-    let limit: Int
-    private var twoBack: [Int], previous: [Int], current: [Int]
-    private var source: [Unicode.Scalar] = []
-
-    init(to target: [Unicode.Scalar], limit: Int) {
-        self.target = target
-        self.limit = limit
-        twoBack = [Int](repeating: 0, count: target.count + 1)
-        previous = twoBack
-        current = twoBack
-    }
-
-    mutating func distance(from word: String.UnicodeScalarView) -> Int {
-        source.removeAll(keepingCapacity: true)
-        source.append(contentsOf: word)
-        let a = source, b = target
-        if abs(a.count - b.count) > limit { return limit + 1 }
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        for j in 0...b.count { previous[j] = j }
-        for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = i
-            for j in 1...b.count {
-                var cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cost = min(cost, twoBack[j - 2] + 1) }
-                current[j] = cost
-                rowMinimum = min(rowMinimum, cost)
-            }
-            if rowMinimum > limit { return limit + 1 }
-            swap(&twoBack, &previous)
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

@@ -71,6 +71,11 @@ public enum PageCodec {
     static let angleScale: Float = 1000
     /// Stored coordinates must lie within ±this many pixels.
     public static let coordinateLimit: Float = 1_000_000
+    /// Point times (ms) and tilt angles (0.001 rad) must lie within ± these grid values.
+    static let timeLimit: Int64 = 1 << 40
+    static let angleLimit: Int64 = 1 << 20
+    /// A stroke's start (ms since the page's creation) must lie strictly within ± this.
+    static let maxStartTime: Double = 1e15
 
     // MARK: Encoding
 
@@ -159,7 +164,7 @@ public enum PageCodec {
             guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 10_000 else {
                 throw PageEncodingError(reason: "stroke \(stroke.id) has width \(stroke.width)")
             }
-            guard stroke.startTime.isFinite, abs(stroke.startTime) < 1e15 else {
+            guard stroke.startTime.isFinite, abs(stroke.startTime.rounded()) < maxStartTime else {
                 throw PageEncodingError(reason: "stroke \(stroke.id) has start time \(stroke.startTime)")
             }
             let hasTilt = stroke.points.contains { $0.tilt != nil }
@@ -363,7 +368,8 @@ public enum PageCodec {
             throw .malformed("first stroke of a chunk has no style")
         }
         let startTime = (previous?.startTime ?? 0) &+ (try reader.zigzag())
-        guard abs(startTime) < 1_000_000_000_000_000 else { throw .malformed("start time \(startTime)") }
+        // Not abs(): hostile bytes can make it Int64.min, whose magnitude traps.
+        guard startTime > -Int64(maxStartTime), startTime < Int64(maxStartTime) else { throw .malformed("start time \(startTime)") }
         let count = try reader.varint()
         guard count <= UInt64(reader.remaining / (hasTilt ? 6 : 4)) else {
             throw .malformed("point count \(count) exceeds the chunk")
@@ -416,14 +422,14 @@ extension PageCodec {
                     p &+= dp
                     t &+= dt
                     // Wrapped arithmetic on hostile input lands here as an out-of-range value.
-                    guard within(x, limit), within(y, limit), UInt64(bitPattern: p) <= 1024, within(t, 1 << 40) else {
+                    guard within(x, limit), within(y, limit), UInt64(bitPattern: p) <= 1024, within(t, timeLimit) else {
                         throw .malformed("point out of range")
                     }
                     var tilt: Tilt?
                     if hasTilt {
                         alt &+= dalt
                         azi &+= dazi
-                        guard within(alt, 1 << 20), within(azi, 1 << 20) else { throw .malformed("tilt out of range") }
+                        guard within(alt, angleLimit), within(azi, angleLimit) else { throw .malformed("tilt out of range") }
                         tilt = Tilt(altitude: Float(alt) * angleStep, azimuth: Float(azi) * angleStep)
                     }
                     (base + i).initialize(to: InkPoint(
@@ -497,7 +503,8 @@ struct QuantisedPoint {
         guard p.pressure.isFinite, p.pressure >= 0, p.pressure <= 1 else {
             throw PageEncodingError(reason: "stroke \(strokeID) has pressure \(p.pressure), outside 0…1")
         }
-        guard p.time.isFinite, abs(p.time) < 1e12 else {
+        // The format's ranges (docs/page-format.md), checked on the grid values: whatever reads, writes.
+        guard p.time.isFinite, abs(p.time.rounded()) <= Float(PageCodec.timeLimit) else {
             throw PageEncodingError(reason: "stroke \(strokeID) has point time \(p.time)")
         }
         x = Int64((p.x * PageCodec.positionScale).rounded())
@@ -505,11 +512,13 @@ struct QuantisedPoint {
         pressure = Int64((p.pressure * PageCodec.pressureScale).rounded())
         time = Int64(p.time.rounded())
         if let tilt = p.tilt {
-            guard tilt.altitude.isFinite, tilt.azimuth.isFinite, abs(tilt.altitude) < 100, abs(tilt.azimuth) < 100 else {
+            let a = (tilt.altitude * PageCodec.angleScale).rounded(), b = (tilt.azimuth * PageCodec.angleScale).rounded()
+            let limit = Float(PageCodec.angleLimit)
+            guard a.isFinite, b.isFinite, abs(a) <= limit, abs(b) <= limit else {
                 throw PageEncodingError(reason: "stroke \(strokeID) has tilt \(tilt)")
             }
-            altitude = Int64((tilt.altitude * PageCodec.angleScale).rounded())
-            azimuth = Int64((tilt.azimuth * PageCodec.angleScale).rounded())
+            altitude = Int64(a)
+            azimuth = Int64(b)
         } else {
             altitude = 0
             azimuth = 0

@@ -165,7 +165,7 @@ struct HostileInputTests {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names.sorted() {
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
-            for (format, decode) in Self.decoders where name.hasPrefix(format + "-") {
+            for (format, decode) in Self.decoders + [("replay", ReplayLogDecoder.decode)] where name.hasPrefix(format + "-") {
                 do { _ = try decode(data, name) } catch { #expect(error.file == name) }
             }
         }
