@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh --minutes N [TARGET...]     N minutes each (default: all targets)
 #   scripts/fuzz.sh [SECONDS_EACH] [TARGET...]  the same in seconds (default 120)
 #
-#   targets: inkml remarkable xournal xournal-xml replay page text search obsidian
+#   targets: inkml remarkable xournal xournal-xml rnote replay page text search obsidian
 #
 # The targets (Sources/Fuzz*/main.swift) are not in Package.swift: libFuzzer supplies main, so they only
 # link with -sanitize=fuzzer. They are compiled here with swiftc, module by module, with AddressSanitizer,
@@ -25,28 +25,28 @@ elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
     seconds=$1
     shift
 fi
-all=(inkml remarkable xournal xournal-xml replay page text search obsidian)
+all=(inkml remarkable xournal xournal-xml rnote replay page text search obsidian)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 
 # Per target: the entry point, extra sources compiled into it, the modules it links, the libraries,
 # the regression folder and file prefix, the longest input.
-declare -A main=([inkml]=FuzzInkML [remarkable]=FuzzRemarkable [xournal]=FuzzXournal [xournal-xml]=FuzzXournalXML
+declare -A main=([inkml]=FuzzInkML [remarkable]=FuzzRemarkable [xournal]=FuzzXournal [xournal-xml]=FuzzXournalXML [rnote]=FuzzRnote
                  [replay]=FuzzReplay [page]=FuzzPage [text]=FuzzText [search]=FuzzSearch [obsidian]=FuzzObsidian)
 recording="Sources/FuzzSupport/RecordingChecks.swift"
-declare -A extra=([inkml]=$recording [remarkable]=$recording [xournal]=$recording [xournal-xml]=$recording
+declare -A extra=([inkml]=$recording [remarkable]=$recording [xournal]=$recording [xournal-xml]=$recording [rnote]=$recording
                   [replay]=$recording [search]=Sources/InkIndex/SearchTerms.swift)
 declare -A uses=([inkml]="InkCore InkInterchange" [remarkable]="InkCore InkInterchange" [xournal]="InkCore InkInterchange"
-                 [xournal-xml]="InkCore InkInterchange" [replay]="InkCore InkInterchange" [page]="InkCore InkText InkStore"
+                 [xournal-xml]="InkCore InkInterchange" [rnote]="InkCore InkInterchange" [replay]="InkCore InkInterchange" [page]="InkCore InkText InkStore"
                  [text]="InkCore InkText" [search]="InkCore" [obsidian]="InkExport InkObsidian")
-declare -A libs=([inkml]="-lz -lzip" [remarkable]="-lz -lzip" [xournal]="-lz -lzip" [xournal-xml]="-lz -lzip"
+declare -A libs=([inkml]="-lz -lzip" [remarkable]="-lz -lzip" [xournal]="-lz -lzip" [xournal-xml]="-lz -lzip" [rnote]="-lz -lzip"
                  [replay]="-lz -lzip" [page]="-lz" [text]="" [search]="" [obsidian]="-lzip")
 interchange=Tests/InkInterchangeTests/Fixtures/fuzz
 declare -A fixtures=([inkml]=$interchange:inkml [remarkable]=$interchange:rm [xournal]=$interchange:xopp
-                     [xournal-xml]=$interchange:xopp [replay]=$interchange:replay
+                     [xournal-xml]=$interchange:xopp [rnote]=$interchange:rnote [replay]=$interchange:replay
                      [page]=Tests/InkStoreTests/Fixtures/fuzz:page [text]=Tests/InkTextTests/Fixtures/fuzz:text
                      [search]=Tests/InkIndexTests/Fixtures/fuzz:search [obsidian]=Tests/InkObsidianTests/Fixtures/fuzz:obsidian)
-declare -A maxlen=([text]=4096 [search]=4096 [obsidian]=4096 [replay]=16384)
+declare -A maxlen=([text]=4096 [search]=4096 [obsidian]=4096 [replay]=16384 [rnote]=16384)
 for target in "${targets[@]}"; do
     [ -n "${main[$target]:-}" ] || { echo "unknown target $target (known: ${all[*]})" >&2; exit 2; }
 done
@@ -94,6 +94,10 @@ seed() { # seed TARGET DIR: the starting inputs, copied afresh
                 # Inflated copies: mutations of the XML itself reach further than of gzip bytes.
                 if gzip -t "$f" 2>/dev/null; then gzip -dc "$f" > "$seeds/$i.xml"; fi
             done ;;
+        rnote) # Small documents in each of Rnote's three path layouts (the corpus's are megabytes of JSON).
+               printf '{"version":"0.15.0","data":{"engine_snapshot":{"document":{"config":{"format":{"width":793.7,"height":1122.5},"background":{"color":{"r":0,"g":0,"b":0,"a":1},"pattern":"grid","pattern_size":[32,32]}}},"stroke_components":[{"value":null},{"value":{"brushstroke":{"path":{"start":{"pos":[10,10],"pressure":0.2},"segments":[{"lineto":{"end":{"pos":[20,12],"pressure":0.4}}},{"cubbezto":{"cp1":[25,5],"cp2":[30,5],"end":{"pos":[35,12],"pressure":0.8}}},{"quadbezto":{"cp":[40,20],"end":{"pos":[45,12],"pressure":0.5}}}]},"style":{"smooth":{"stroke_width":2.5,"stroke_color":{"r":0.1,"g":0.2,"b":0.9,"a":1}}}}}},{"value":{"textstroke":{"text":"Title #work","transform":{"affine":[1,0,0,0,1,0,40,30,1]}}}},{"value":{"shapestroke":{}}}]}}}' > "$seeds/current.json"
+               printf '{"version":"0.6.0","data":{"engine_snapshot":{"document":{"format":{"width":500,"height":700}},"stroke_components":[{"value":{"brushstroke":{"path":{"segments":[{"lineto":{"end":{"pos":[1,2],"pressure":0.3}}},{"lineto":{"end":{"pos":[3,4],"pressure":0.6}}}]},"style":{"textured":{"stroke_width":3,"color":{"r":1,"g":0,"b":0,"a":0.5}}}}}}]}}}' > "$seeds/middle.json"
+               printf '{"version":"0.5.5","data":{"document":{},"store_snapshot":{"stroke_components":[{"value":{"brushstroke":{"path":[{"dot":{"element":{"pos":[-5,-5],"pressure":0.1}}},{"line":{"start":{"pos":[-5,-5],"pressure":0.1},"end":{"pos":[9,9],"pressure":0.9}}},{"cubbez":{"start":{"pos":[9,9],"pressure":0.9},"cp1":[10,0],"cp2":[12,0],"end":{"pos":[14,9],"pressure":0.2}}}],"style":{"rough":{"stroke_width":1}}}}}]}}}' > "$seeds/old.json" ;;
         replay) cp Samples/*.jsonl "$seeds/" ;;
         page) INKWELL_FUZZ_PAGE_SEEDS=$seeds ASAN_OPTIONS=detect_leaks=0 "$build/FuzzPage" -runs=0 >/dev/null 2>&1 ;;
         text) cp README.md docs/*.md "$seeds/"
@@ -139,7 +143,7 @@ for target in "${targets[@]}"; do
             found=$((found + 1))
             folder=${fixtures[$target]%%:*} prefix=${fixtures[$target]##*:}
             mkdir -p "$folder"
-            ext=$(case $target in inkml) echo xml ;; remarkable) echo rm ;; xournal) echo xopp ;; xournal-xml) echo xml ;;
+            ext=$(case $target in inkml) echo xml ;; remarkable) echo rm ;; xournal) echo xopp ;; xournal-xml) echo xml ;; rnote) echo json ;;
                   replay) echo jsonl ;; page) echo inkpage ;; text) echo md ;; *) echo txt ;; esac)
             kind=$(basename "$crasher" | sed "s/^$target-//; s/-.*//")
             cp "$crasher" "$folder/$prefix-$kind-$(sha1sum "$crasher" | cut -c1-8).$ext"
