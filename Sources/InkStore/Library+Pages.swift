@@ -36,6 +36,22 @@ struct NoteFolderWriter {
         Library.removeStaleTemporaries(in: folder)
         try JSONFile.write(NoteDocument(note), to: folder.appendingPathComponent("note.json"))
     }
+
+    /// Writes the note's typed text (body.md) atomically, or removes the file for empty text. Text
+    /// over ``TypedText/maximumBytes`` is refused, naming the file.
+    func writeTypedText(_ text: TypedText) throws {
+        let url = folder.appendingPathComponent(Library.typedTextName)
+        let bytes = Array(text.text.utf8)
+        guard bytes.count <= TypedText.maximumBytes else {
+            throw StoreError.badText(url, TypedTextError.tooLarge(bytes: bytes.count).description)
+        }
+        if !bytes.isEmpty {
+            try DurableFile.replace(url, with: bytes)
+        } else if FileManager.default.fileExists(atPath: url.path) {
+            guard unlink(url.path) == 0 else { throw StoreError.io(url, "cannot remove: \(errnoText())") }
+            try DurableFile.syncFolder(folder)
+        }
+    }
 }
 
 /// A note being built outside the library (by an import) until ``Library/commit(_:)`` moves it in whole.
@@ -65,15 +81,15 @@ public struct StagedNote: Sendable {
     /// Gives the staged note typed text (body.md); its hashtags become tags, as typing them would.
     /// Text over ``TypedText/maximumBytes`` is refused, naming the note.
     public mutating func setTypedText(_ text: TypedText) throws {
-        let bytes = Array(text.text.utf8)
-        guard !bytes.isEmpty else { return }
-        let url = folder.appendingPathComponent(Library.typedTextName)
-        guard bytes.count <= TypedText.maximumBytes else {
-            throw StoreError.badText(url, "note \"\(note.title)\": \(TypedTextError.tooLarge(bytes: bytes.count))")
+        guard !text.text.isEmpty else { return }
+        let writer = NoteFolderWriter(folder: folder)
+        do {
+            try writer.writeTypedText(text)
+        } catch StoreError.badText(let url, let reason) {
+            throw StoreError.badText(url, "note \"\(note.title)\": \(reason)")
         }
-        try DurableFile.replace(url, with: bytes)
         _ = note.adopt(hashtags: text.hashtags)
-        try NoteFolderWriter(folder: folder).writeMetadata(note)
+        try writer.writeMetadata(note)
     }
 
     /// One page as staged so far, read back from its file (exactly what the commit will move in).

@@ -101,20 +101,12 @@ extension Library {
             } catch let error as TypedTextError {
                 throw StoreError.invalid("note \(id) \"\(stored.note.title)\": \(error)")
             }
-            let bytes = Array(text.text.utf8)
-            guard bytes.count <= TypedText.maximumBytes else {
-                throw StoreError.badText(url, TypedTextError.tooLarge(bytes: bytes.count).description)
-            }
-            if !bytes.isEmpty {
-                try DurableFile.replace(url, with: bytes)
-            } else if FileManager.default.fileExists(atPath: url.path) {
-                guard unlink(url.path) == 0 else { throw StoreError.io(url, "cannot remove: \(errnoText())") }
-                try DurableFile.syncFolder(stored.folder)
-            }
+            let writer = NoteFolderWriter(folder: stored.folder)
+            try writer.writeTypedText(text)
             let new = stored.note.adopt(hashtags: text.hashtags)
             let added = text.hashtags.filter(new.contains)
             stored.note.modified = Date().wholeSeconds
-            try NoteFolderWriter(folder: stored.folder).writeMetadata(stored.note)
+            try writer.writeMetadata(stored.note)
             return TypedTextChange(stored: stored, text: text, addedTags: added)
         }
     }
