@@ -67,9 +67,14 @@ public struct ExportNaming: Sendable {
 
     /// `notes.png` → `notes-p02.png`: the file of one page when a note's pages go to several files.
     public static func pageFile(_ url: URL, page: Int) -> URL {
+        let (stem, ext) = stemAndExtension(of: url)
+        return url.deletingLastPathComponent().appendingPathComponent(stem + pageSuffix(page) + (ext.isEmpty ? "" : "." + ext))
+    }
+
+    /// `notes.png` → (`notes`, `png`); a name without an extension is all stem.
+    static func stemAndExtension(of url: URL) -> (stem: String, ext: String) {
         let ext = url.pathExtension
-        let base = ext.isEmpty ? url.lastPathComponent : String(url.lastPathComponent.dropLast(ext.count + 1))
-        return url.deletingLastPathComponent().appendingPathComponent(base + pageSuffix(page) + (ext.isEmpty ? "" : "." + ext))
+        return (ext.isEmpty ? url.lastPathComponent : String(url.lastPathComponent.dropLast(ext.count + 1)), ext)
     }
 
     /// A name not handed out before in this export (`name.ext`, then `name-2.ext`, `name-3.ext` …),

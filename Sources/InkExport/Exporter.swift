@@ -39,8 +39,7 @@ extension ConflictPolicy {
         case .ask: return ask(url.path) ? url : nil
         case .suffix:
             var naming = ExportNaming()
-            let folder = url.deletingLastPathComponent(), ext = url.pathExtension
-            let base = ext.isEmpty ? url.lastPathComponent : String(url.lastPathComponent.dropLast(ext.count + 1))
+            let folder = url.deletingLastPathComponent(), (base, ext) = ExportNaming.stemAndExtension(of: url)
             return folder.appendingPathComponent(naming.unique(base, extension: ext) {
                 FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
             })

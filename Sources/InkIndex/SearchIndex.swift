@@ -15,9 +15,14 @@ public final class SearchIndex: Sendable {
     /// searches and page states work, ``refresh(from:)`` does nothing and recording is refused.
     public let isReadOnly: Bool
 
+    /// Where the index of `library` lives (whether or not it exists yet).
+    public static func location(of library: Library) -> URL {
+        library.root.appendingPathComponent("index.sqlite")
+    }
+
     /// Opens (creating or migrating) the index of `library`.
     public convenience init(library: Library) throws {
-        try self.init(url: library.root.appendingPathComponent("index.sqlite"))
+        try self.init(url: SearchIndex.location(of: library))
     }
 
     public init(url: URL) throws {

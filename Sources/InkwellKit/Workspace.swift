@@ -27,7 +27,7 @@ public final class Workspace: Sendable {
     /// notes does not create one.
     public func existingIndex() throws -> SearchIndex? {
         if let index = openedIndex.ifMade { return index }
-        guard FileManager.default.fileExists(atPath: library.root.appendingPathComponent("index.sqlite").path) else { return nil }
+        guard FileManager.default.fileExists(atPath: SearchIndex.location(of: library).path) else { return nil }
         return try index()
     }
 

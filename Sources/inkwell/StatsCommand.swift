@@ -34,10 +34,10 @@ struct StatsCommand: ParsableCommand {
 
 /// Each page's recognition state from the search index; every page is pending when there is no index yet.
 func pageStates(of notes: [StoredNote], in library: Library) throws -> [PageID: PageState] {
-    guard FileManager.default.fileExists(atPath: library.root.appendingPathComponent("index.sqlite").path) else {
+    guard let index = try Workspace(library: library).existingIndex() else {
         return Dictionary(uniqueKeysWithValues: notes.flatMap(\.note.pages).map { ($0, PageState(status: .pending)) })
     }
-    return try announcingReadOnly(try SearchIndex(library: library)).pageStates(of: notes, in: library)
+    return try announcingReadOnly(index).pageStates(of: notes, in: library)
 }
 
 struct CheckCommand: ParsableCommand {
