@@ -29,11 +29,7 @@ import tempfile
 
 SYSCALLS = ("openat,open,creat,write,pwrite64,writev,ftruncate,fsync,fdatasync,rename,renameat,renameat2,"
             "mkdir,mkdirat,unlink,unlinkat,rmdir,close,dup,dup2,dup3,fcntl,copy_file_range,sendfile,link,linkat,symlink")
-CHANGING = {"write", "pwrite64", "writev", "ftruncate", "rename", "renameat", "renameat2", "mkdir", "mkdirat",
-            "unlink", "unlinkat", "rmdir", "fsync", "fdatasync", "creat", "link", "linkat", "symlink",
-            "copy_file_range", "sendfile"}
 LINE = re.compile(r'^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+|\?)')
-HEX = re.compile(rb'\\x([0-9a-f]{2})')
 
 
 def unhex(text):
@@ -106,11 +102,8 @@ def parse(trace_path):
 class Node:
     """An inode: a folder (entries) or a file, with its data as the running system sees it (`data`)
     and as of its last fsync (`durable_data`)."""
-    count = 0
 
     def __init__(self, folder, data=b"", entries=None):
-        Node.count += 1
-        self.id = Node.count
         self.folder = folder
         self.data = data
         self.durable_data = data
@@ -179,7 +172,6 @@ class Model:
                     return False
                 folder, base = self.parent(path)
                 node = Node(False)
-                node.durable_data = b""
                 folder.entries[base] = node
             if "O_TRUNC" in flags and not node.folder:
                 node.data = b""
@@ -361,14 +353,17 @@ def scenarios(inkwell, work):
             return "an imported note does not have its 2 pages: %r" % imported
         return None
 
-    def move_invariant(library, _):
-        listed, error = notes(library)
-        if error:
-            return error
-        plans = [n for n in listed if n["title"] == "Plan"]
-        if len(plans) != 1 or plans[0]["notebook"] not in ("Work", "Archive"):
-            return "Plan is listed %d times, in %r" % (len(plans), [n["notebook"] for n in plans])
-        return None
+    def listed_once_in(*notebooks):
+        """The rule of a move or rename: Plan is listed exactly once, in one of `notebooks`."""
+        def invariant(library, _):
+            listed, error = notes(library)
+            if error:
+                return error
+            plans = [n for n in listed if n["title"] == "Plan"]
+            if len(plans) != 1 or plans[0]["notebook"] not in notebooks:
+                return "Plan is listed %d times, in %r" % (len(plans), [n["notebook"] for n in plans])
+            return None
+        return invariant
 
     def delete_invariant(library, _):
         listed, error = notes(library)
@@ -397,23 +392,14 @@ def scenarios(inkwell, work):
             return "Plan's tags are %r" % [n["tags"] for n in plans]
         return None
 
-    def rename_invariant(library, _):
-        listed, error = notes(library)
-        if error:
-            return error
-        plans = [n for n in listed if n["title"] == "Plan"]
-        if len(plans) != 1 or plans[0]["notebook"] not in ("Work", "Projects"):
-            return "Plan is listed %d times, in %r" % (len(plans), [n["notebook"] for n in plans])
-        return None
-
     return [
         ("note text --set", base, ["note", "text", "Plan", "--set", text_file], text_invariant),
         ("note tag", base, ["note", "tag", "Plan", "--add", "soon"], tag_invariant),
         ("import", base, ["import", sample, "--no-recognize"], import_invariant),
-        ("note move", base, ["note", "move", "Plan", "Archive"], move_invariant),
+        ("note move", base, ["note", "move", "Plan", "Archive"], listed_once_in("Work", "Archive")),
         ("note delete", base, ["note", "delete", "Plan"], delete_invariant),
         ("trash restore", deleted, ["trash", "restore", "Plan"], delete_invariant),
-        ("notebook rename", base, ["notebook", "rename", "Work", "Projects"], rename_invariant),
+        ("notebook rename", base, ["notebook", "rename", "Work", "Projects"], listed_once_in("Work", "Projects")),
     ]
 
 
@@ -437,7 +423,7 @@ def explore(inkwell, work, name, prepare, command, invariant, keep):
     state = os.path.join(work, "state")
 
     def check(durable, point):
-        nonlocal checked, last_call
+        nonlocal checked
         digest = model.digest(durable)
         if digest in seen:
             return

@@ -85,9 +85,9 @@ struct RnoteReader {
         func curve(from start: RecordedPoint?, controls: [(Double, Double)], to end: RecordedPoint) {
             guard let start else { return append(end) }
             let steps = 8
+            let anchors = [(Double(start.x), Double(start.y))] + controls + [(Double(end.x), Double(end.y))]
             for step in 1...steps {
                 let t = Double(step) / Double(steps), u = 1 - t
-                let anchors = [(Double(start.x), Double(start.y))] + controls + [(Double(end.x), Double(end.y))]
                 // De Casteljau on the anchors.
                 var level = anchors
                 while level.count > 1 {

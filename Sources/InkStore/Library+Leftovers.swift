@@ -7,8 +7,8 @@ import Darwin
 
 /// A file or folder an interrupted write left in the library: a temporary file of
 /// ``DurableFile/replace(_:with:)`` whose writer is gone, the staging area of an import whose
-/// process died, or a trash entry a delete or restore left empty. Nothing in it is part of the library: the write it belonged to either completed
-/// under the real name or never happened.
+/// process died, or a trash entry a delete or restore left empty. Nothing in it is part of the
+/// library: the write it belonged to either completed under the real name or never happened.
 public struct Leftover: Sendable, Equatable, Codable {
     public var path: String
     public var bytes: Int
