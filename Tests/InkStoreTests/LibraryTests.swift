@@ -20,6 +20,16 @@ struct LibraryTests {
         #expect(stored.folder.path.hasSuffix("notebooks/Inbox/\(stored.note.id).note"))
     }
 
+    @Test("reads nest inside writes and reads; a write started while reading is refused instead of waiting for itself")
+    func nestedLocks() throws {
+        let library = try library()
+        let created = try library.withWriteLock { try library.createNote(title: "Inside a write") }
+        #expect(try library.withReadLock { try library.notes().map(\.note.id) } == [created.note.id])
+        let refused = #expect(throws: StoreError.self) { try library.withReadLock { try library.createNote(title: "Inside a read") } }
+        #expect("\(refused.map(String.init(describing:)) ?? "")".contains("while reading the library"), "\(String(describing: refused))")
+        #expect(try library.notes().count == 1)
+    }
+
     @Test("opening a folder that is not a library says so")
     func notALibrary() {
         #expect(throws: StoreError.notALibrary(root.standardizedFileURL)) { try Library(opening: root) }
