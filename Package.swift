@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "InkObsidian", targets: ["InkObsidian"]),
         .library(name: "InkRecognize", targets: ["InkRecognize"]),
         .library(name: "InkIndex", targets: ["InkIndex"]),
+        .library(name: "InkIndexPostgres", targets: ["InkIndexPostgres"]),
         .library(name: "InkFont", targets: ["InkFont"]),
         .library(name: "InkText", targets: ["InkText"]),
     ],
@@ -25,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
@@ -65,6 +68,13 @@ let package = Package(
             name: "InkIndex",
             dependencies: ["InkCore", "InkStore", "InkText", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The index on PostgreSQL (PostgresNIO): the same searches as InkIndex's SQLite index, and a work
+        // queue that workers on many machines claim pages from.
+        .target(
+            name: "InkIndexPostgres",
+            dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs (typed text in PDF and Markdown), ZIP archives (libzip), conflicts, the catalog.
         .target(
             name: "InkExport",
@@ -79,7 +89,7 @@ let package = Package(
         .target(
             name: "InkwellKit",
             dependencies: ["InkCore", "InkText", "InkFont", "InkStore", "InkSession", "InkInterchange", "InkGeometry", "InkRender",
-                           "InkRecognize", "InkIndex", "InkExport", "InkObsidian", "InkSamples"]
+                           "InkRecognize", "InkIndex", "InkIndexPostgres", "InkExport", "InkObsidian", "InkSamples"]
         ),
         // The command line: argument parsing and output only.
         .executableTarget(
@@ -98,6 +108,8 @@ let package = Package(
             name: "recognition-bench",
             dependencies: ["InkCore", "InkFont", "InkSamples", "InkGeometry", "InkRender", "InkRecognize"]
         ),
+        // What several test targets share: the throwaway PostgreSQL server.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "InkCoreTests",
             dependencies: ["InkCore"]
@@ -142,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkIndexTests",
-            dependencies: ["InkIndex", "InkStore", "InkwellKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["InkIndex", "InkIndexPostgres", "InkStore", "InkwellKit", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -156,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellCLITests",
-            dependencies: ["inkwell", "InkwellKit"]
+            dependencies: ["inkwell", "InkwellKit", "TestSupport"]
         ),
     ]
 )

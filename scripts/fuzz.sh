@@ -54,7 +54,7 @@ done
 build=.build-fuzz
 nice=${FUZZ_NICE-nice -n 19}
 mkdir -p "$build/obj" "$build/crashes"
-flags=(-O -g -parse-as-library -sanitize=fuzzer,address -I "$build/obj" -I Sources/CZlib -I Sources/CZip)
+flags=(-O -g -parse-as-library -package-name Inkwell -sanitize=fuzzer,address -I "$build/obj" -I Sources/CZlib -I Sources/CZip)
 declare -A built=()
 module() { # module NAME FILE... : compiled once per run, only when a target needs it
     [ -n "${built[$1]:-}" ] && return

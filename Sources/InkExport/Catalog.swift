@@ -43,7 +43,7 @@ public enum Catalog {
     static let columns = ["id", "notebook", "title", "created", "modified", "tags", "pinned", "source", "pages", "text"]
 
     /// The entries of `notes`, in the order given; recognised text comes from `index` (none without it).
-    public static func entries(_ notes: [StoredNote], index: SearchIndex?) throws -> [CatalogEntry] {
+    public static func entries(_ notes: [StoredNote], index: (any IndexBackend)?) throws -> [CatalogEntry] {
         try notes.map { stored in
             let texts = try index?.pageTexts(of: stored.note.id) ?? [:]
             let note = stored.note

@@ -108,7 +108,7 @@ public struct ExportReport: Sendable, Codable, Equatable {
 public struct Exporter: Sendable {
     public let library: Library
     /// Recognised text (Markdown, the PDF text layer); nil when the library has no index.
-    public let index: SearchIndex?
+    public let index: (any IndexBackend)?
     public var format: ExportFormat
     /// PNG scale: 1, 2 or 3.
     public var scale: Double = 1
@@ -122,7 +122,7 @@ public struct Exporter: Sendable {
     /// Notes rendered at once.
     public var parallelism = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    public init(library: Library, index: SearchIndex?, format: ExportFormat) {
+    public init(library: Library, index: (any IndexBackend)?, format: ExportFormat) {
         self.library = library
         self.index = index
         self.format = format

@@ -28,10 +28,7 @@ extension SearchIndex {
             for (stored, body) in zip(notes, bodies) {
                 let id = stored.note.id.rawValue
                 present.insert(id)
-                let tags = stored.note.tags.sorted().map(\.name).joined(separator: " ")
-                let fingerprint = [stored.note.title, stored.notebook.description, tags,
-                                   stored.note.pinned ? "1" : "0", String(stored.note.modified.timeIntervalSince1970)]
-                    .joined(separator: "\u{1F}")
+                let tags = IndexedNote.tags(of: stored), fingerprint = IndexedNote.fingerprint(of: stored)
                 if let known = known[id], known.fingerprint == fingerprint, known.body == body, try pagesMatch(db, stored) { continue }
                 try db.cachedStatement(sql: """
                     INSERT INTO note (id, title, notebook, created, modified, pinned, tags, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -86,10 +83,7 @@ extension SearchIndex {
         else { return }
         let title: String = note["title"], tags: String = note["tags"], notebook: String = note["notebook"]
         let body: String = note["body"] ?? ""
-        var notebooks: [String] = []
-        for part in notebook.split(separator: "/") { notebooks.append(notebooks.last.map { $0 + "/" + part } ?? String(part)) }
-        let keys = (tags.split(separator: " ").map { SearchKey.tag(String($0)) } + notebooks.map(SearchKey.notebook))
-            .joined(separator: " ")
+        let keys = SearchKey.keys(tags: tags, notebook: notebook).joined(separator: " ")
         let pages = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, text FROM page WHERE note_id = ? ORDER BY number"),
                                      arguments: [noteID])
         let rows: [(page: String?, text: String, body: String)] = [(nil, "", body)]
@@ -119,11 +113,34 @@ extension SearchIndex {
     }
 }
 
+/// How the index keeps a note's metadata, the same in every backend.
+package enum IndexedNote {
+    /// The note's tags as the index keeps them: sorted, separated by spaces.
+    package static func tags(of stored: StoredNote) -> String {
+        stored.note.tags.sorted().map(\.name).joined(separator: " ")
+    }
+
+    /// What must change for the index's copy of a note to be rewritten (with its typed text).
+    package static func fingerprint(of stored: StoredNote) -> String {
+        [stored.note.title, stored.notebook.description, tags(of: stored),
+         stored.note.pinned ? "1" : "0", String(stored.note.modified.timeIntervalSince1970)]
+            .joined(separator: "\u{1F}")
+    }
+}
+
 /// The token that stands for a tag or a notebook in the `keys` column: its exact name in
 /// hexadecimal, which the tokenizer keeps whole and no word can equal.
-enum SearchKey {
-    static func tag(_ name: String) -> String { "t" + hex(name) }
-    static func notebook(_ path: String) -> String { "n" + hex(path) }
+package enum SearchKey {
+    package static func tag(_ name: String) -> String { "t" + hex(name) }
+    package static func notebook(_ path: String) -> String { "n" + hex(path) }
+
+    /// The keys of a note's search rows: one per tag (`tags` as the index keeps them) and one for its
+    /// notebook and each notebook above it, so a notebook filter finds the notebooks inside it.
+    package static func keys(tags: String, notebook: String) -> [String] {
+        var notebooks: [String] = []
+        for part in notebook.split(separator: "/") { notebooks.append(notebooks.last.map { $0 + "/" + part } ?? String(part)) }
+        return tags.split(separator: " ").map { tag(String($0)) } + notebooks.map(SearchKey.notebook)
+    }
 
     private static func hex(_ text: String) -> String {
         text.utf8.map { String(format: "%02x", $0) }.joined()

@@ -10,6 +10,10 @@ public struct RecognisedPageVersion: Sendable, Equatable {
     public var signature: String?
     /// ``ContentHash/of(page:)`` of the content read.
     public var hash: String?
+
+    package init(signature: String?, hash: String?) {
+        (self.signature, self.hash) = (signature, hash)
+    }
 }
 
 /// The index's side of the indexing job: which pages were recognised from what, claims on the pages

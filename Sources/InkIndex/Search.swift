@@ -16,6 +16,11 @@ public struct SearchHit: Sendable, Codable, Equatable {
     public var typedText: Bool
     /// Higher is better.
     public var score: Double
+
+    package init(note: NoteID, title: String, notebook: String, tags: [String], pages: [Int], snippet: String, typedText: Bool, score: Double) {
+        (self.note, self.title, self.notebook, self.tags, self.pages) = (note, title, notebook, tags, pages)
+        (self.snippet, self.typedText, self.score) = (snippet, typedText, score)
+    }
 }
 
 /// What to look for: words (prefix and typo tolerant), tags that must all be present, a notebook.
@@ -33,33 +38,141 @@ public struct SearchQuery: Sendable, Equatable {
     }
 }
 
-extension SearchIndex {
-    /// How many matching pages are ranked when a query matches more (the most recently indexed):
+/// The backend-independent half of a search: what a query asks for, which indexed words match each
+/// of its words, and how the rows a backend's full-text search found become hits. Every backend
+/// answers through it, so the same library gives the same answers whichever database holds its index.
+package struct SearchPlan {
+    /// How many matching rows are ranked when a query matches more (the most recently indexed):
     /// ranking costs time for every page it looks at, and a word found on tens of thousands of pages
     /// would otherwise take longer than a search should (docs/recognition.md, "Indexing and search").
-    public static let rankedAtMost = 1_000
+    package static let rankedAtMost = 1_000
+    /// How many completions of a word are searched for, the most used first.
+    package static let completionsAtMost = 8
+    /// How many words a typo away are searched for, fewest edits first.
+    package static let nearbyAtMost = 6
 
+    package let words: [String]
+    package let tags: [Tag]
+    package let notebook: NotebookPath?
+    package let limit: Int
+
+    package init(_ query: SearchQuery) {
+        words = SearchTerms.terms(in: query.text)
+        tags = query.tags.reduce(into: [Tag]()) { if !$0.contains($1) { $0.append($1) } }
+        notebook = query.notebook.flatMap { $0.isRoot ? nil : $0 }
+        limit = query.limit
+    }
+
+    /// The keys (``SearchKey``) every matching row must hold: one per tag, one for the notebook.
+    package var keys: [String] {
+        tags.map { SearchKey.tag($0.name) } + (notebook.map { [SearchKey.notebook($0.description)] } ?? [])
+    }
+
+    /// True when the query asks for nothing in particular (the most recent notes answer it).
+    package var isEmpty: Bool { words.isEmpty && keys.isEmpty }
+
+    /// The exclusive upper bound of the words that begin with `word`, for a range lookup in a
+    /// vocabulary sorted by code point (nil when there is none).
+    package static func prefixEnd(of word: String) -> String? {
+        guard let last = word.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) else { return nil }
+        return String(word.unicodeScalars.dropLast()) + String(next)
+    }
+
+    /// How many edits a word may be from an indexed word and still match it: none below 4 letters,
+    /// one from 4, two from 8.
+    package static func typoAllowance(of word: String) -> Int {
+        let count = word.unicodeScalars.count
+        return count >= 8 ? 2 : count >= 4 ? 1 : 0
+    }
+
+    /// The closest of `candidates` (indexed terms with how often they were indexed, which share the
+    /// word's first letter and are of a near length) within ``typoAllowance(of:)``: at most
+    /// ``nearbyAtMost``, fewest edits first, then the most used (a real word before a misreading of it).
+    package static func nearest(to word: String, among candidates: some Sequence<(term: String, uses: Int)>) -> [String] {
+        let distance = typoAllowance(of: word)
+        guard distance > 0 else { return [] }
+        var near: [(distance: Int, uses: Int, term: String)] = []
+        var edits = EditDistance(to: Array(word.unicodeScalars), limit: distance)
+        for candidate in candidates where candidate.term != word {
+            let distance = edits.distance(from: candidate.term.unicodeScalars)
+            if distance <= edits.limit { near.append((distance, candidate.uses, candidate.term)) }
+        }
+        return near.sorted { ($0.distance, -$0.uses, $0.term) < ($1.distance, -$1.uses, $1.term) }.prefix(nearbyAtMost).map(\.term)
+    }
+
+    /// One row a backend's full-text search matched: a note's own row (`page` nil: title, tags and
+    /// typed text) or one of its pages.
+    package struct MatchedRow {
+        package var note: String
+        package var page: String?
+        /// Higher is better.
+        package var score: Double
+
+        package init(note: String, page: String?, score: Double) {
+            self.note = note
+            self.page = page
+            self.score = score
+        }
+    }
+
+    /// What a hit shows of its note.
+    package struct NoteFields {
+        package var title: String, notebook: String, tags: String, body: String
+
+        package init(title: String, notebook: String, tags: String, body: String) {
+            (self.title, self.notebook, self.tags, self.body) = (title, notebook, tags, body)
+        }
+    }
+
+    /// The hits for `rows` (best first): the best notes up to the limit, then which of their pages
+    /// (or their typed text) hold the words, with a snippet from the best. `note` and `page` read a
+    /// note's fields and a page's number and recognised text from the backend.
+    package func hits(from rows: [MatchedRow], matching alternatives: [WordMatch],
+                      note: (String) throws -> NoteFields?, page: (String) throws -> (number: Int, text: String)?) throws -> [SearchHit] {
+        var hits: [SearchHit] = []
+        var position: [String: Int] = [:]
+        var bodies: [String: String] = [:]
+        for row in rows {
+            if position[row.note] == nil {
+                guard hits.count < limit, let found = try note(row.note) else { continue }
+                position[row.note] = hits.count
+                bodies[row.note] = found.body
+                hits.append(SearchHit(note: NoteID(rawValue: row.note), title: found.title, notebook: found.notebook,
+                                      tags: found.tags.split(separator: " ").map(String.init), pages: [], snippet: found.title,
+                                      typedText: false, score: row.score))
+            }
+            guard let at = position[row.note], !words.isEmpty else { continue }
+            if let pageID = row.page {
+                guard let found = try page(pageID), let snippet = Snippet.make(from: found.text, matching: alternatives) else { continue }
+                if !hits[at].snippet.contains("«") { hits[at].snippet = snippet }
+                hits[at].pages.append(found.number)
+            } else if let snippet = Snippet.make(from: bodies[row.note] ?? "", matching: alternatives) {
+                hits[at].typedText = true
+                if !hits[at].snippet.contains("«") { hits[at].snippet = snippet }
+            }
+        }
+        return hits
+    }
+}
+
+extension SearchIndex {
     /// Ranked notes for `query`: every word must match within the title and tags plus one page's
     /// recognised text, or the title and tags plus the typed text: itself, one of the most used indexed
     /// words it begins, or an indexed word a small edit distance away (handwriting recognition
-    /// misspells). When more than ``rankedAtMost`` rows match, the most recently indexed are ranked.
+    /// misspells). When more than ``SearchPlan/rankedAtMost`` rows match, the most recently indexed are ranked.
     public func search(_ query: SearchQuery) throws -> [SearchHit] {
-        let words = SearchTerms.terms(in: query.text)
-        let tags = query.tags.reduce(into: [Tag]()) { if !$0.contains($1) { $0.append($1) } }
-        let notebook = query.notebook.flatMap { $0.isRoot ? nil : $0 }
+        let plan = SearchPlan(query)
         return try database.read { db in
+            guard !plan.isEmpty else { return try recentNotes(db, limit: plan.limit) }
             // Everything the query asks for is a full-text condition, so that the FTS index alone
             // finds the rows: words with their alternatives, and the keys of the tags and notebook.
-            let alternatives = try words.map { try WordMatch(word: $0, completions: completions(of: $0, db), nearby: nearbyTerms($0, db)) }
-            var phrases = alternatives.map(\.expression)
-            phrases += tags.map { "keys : " + quoted(SearchKey.tag($0.name)) }
-            if let notebook { phrases.append("keys : " + quoted(SearchKey.notebook(notebook.description))) }
-            guard !phrases.isEmpty else { return try recentNotes(db, limit: query.limit) }
+            let alternatives = try plan.words.map { try WordMatch(word: $0, completions: completions(of: $0, db), nearby: nearbyTerms($0, db)) }
+            let phrases = alternatives.map(\.expression) + plan.keys.map { "keys : " + quoted($0) }
 
             // The latest matching rows come straight from the FTS index in rowid order, stopping at the
             // cap, and only those are ranked; their note and page are read from `search_row`, for the
             // best only. Without words, the most recently indexed come first.
-            let rank = words.isEmpty ? "0" : "bm25(search, 10.0, 1.0, 2.0, 5.0, 0.0)"
+            let rank = plan.words.isEmpty ? "0" : "bm25(search, 10.0, 1.0, 2.0, 5.0, 0.0)"
             let rows = try Row.fetchAll(db, sql: """
                 SELECT top.rank AS rank, search_row.note_id AS note_id, search_row.page_id AS page_id
                 FROM (SELECT * FROM (SELECT rowid, \(rank) AS rank FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ?)
@@ -67,45 +180,24 @@ extension SearchIndex {
                       LIMIT ?) AS top
                 JOIN search_row ON search_row.id = top.rowid
                 ORDER BY top.rank, top.rowid DESC
-                """, arguments: [phrases.joined(separator: " AND "), SearchIndex.rankedAtMost, query.limit * 20])
-
-            // The best notes, then which of their pages (or their typed text) hold the words, with a
-            // snippet from the best.
-            var hits: [SearchHit] = []
-            var position: [String: Int] = [:]
+                """, arguments: [phrases.joined(separator: " AND "), SearchPlan.rankedAtMost, plan.limit * 20])
             let note = try db.cachedStatement(sql: "SELECT title, notebook, tags, body FROM note WHERE id = ?")
             let page = try db.cachedStatement(sql: "SELECT number, text FROM page WHERE id = ?")
-            var bodies: [String: String] = [:]
-            for row in rows {
-                let noteID: String = row["note_id"]
-                if position[noteID] == nil {
-                    guard hits.count < query.limit, let found = try Row.fetchOne(note, arguments: [noteID]) else { continue }
-                    position[noteID] = hits.count
-                    bodies[noteID] = found["body"] ?? ""
-                    let tags: String = found["tags"]
-                    hits.append(SearchHit(note: NoteID(rawValue: noteID), title: found["title"], notebook: found["notebook"],
-                                          tags: tags.split(separator: " ").map(String.init), pages: [], snippet: found["title"],
-                                          typedText: false, score: 0 - ((row["rank"] as Double?) ?? 0)))
-                }
-                guard let at = position[noteID], !words.isEmpty else { continue }
-                if let pageID: String = row["page_id"] {
-                    guard let found = try Row.fetchOne(page, arguments: [pageID]),
-                          let snippet = Snippet.make(from: (found["text"] as String?) ?? "", matching: alternatives)
-                    else { continue }
-                    if !hits[at].snippet.contains("«") { hits[at].snippet = snippet }
-                    hits[at].pages.append(found["number"])
-                } else if let snippet = Snippet.make(from: bodies[noteID] ?? "", matching: alternatives) {
-                    hits[at].typedText = true
-                    if !hits[at].snippet.contains("«") { hits[at].snippet = snippet }
-                }
-            }
-            return hits
+            return try plan.hits(
+                from: rows.map { SearchPlan.MatchedRow(note: $0["note_id"], page: $0["page_id"], score: 0 - (($0["rank"] as Double?) ?? 0)) },
+                matching: alternatives,
+                note: { id in
+                    try Row.fetchOne(note, arguments: [id]).map {
+                        SearchPlan.NoteFields(title: $0["title"], notebook: $0["notebook"], tags: $0["tags"], body: $0["body"] ?? "")
+                    }
+                },
+                page: { id in try Row.fetchOne(page, arguments: [id]).map { ($0["number"], ($0["text"] as String?) ?? "") } })
         }
     }
 
     /// The most recently changed notes, for a query that asks for nothing in particular.
     private func recentNotes(_ db: Database, limit: Int) throws -> [SearchHit] {
-        try Row.fetchAll(db, sql: "SELECT id, title, notebook, tags FROM note ORDER BY modified DESC LIMIT ?", arguments: [limit]).map { row in
+        try Row.fetchAll(db, sql: "SELECT id, title, notebook, tags FROM note ORDER BY modified DESC, id LIMIT ?", arguments: [limit]).map { row in
             let tags: String = row["tags"]
             return SearchHit(note: NoteID(rawValue: row["id"]), title: row["title"], notebook: row["notebook"],
                              tags: tags.split(separator: " ").map(String.init), pages: [], snippet: row["title"], typedText: false,
@@ -113,41 +205,31 @@ extension SearchIndex {
         }
     }
 
-    /// The indexed words that begin with `word` (and are longer), the 8 most used: a prefix query
+    /// The indexed words that begin with `word` (and are longer), the most used: a prefix query
     /// is answered from the vocabulary rather than FTS5's prefix search, which reads the postings of
     /// every completion however few rows are wanted.
     private func completions(of word: String, _ db: Database) throws -> [String] {
-        guard let last = word.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) else { return [] }
-        let end = String(word.unicodeScalars.dropLast()) + String(next)
+        guard let end = SearchPlan.prefixEnd(of: word) else { return [] }
         return try String.fetchAll(db.cachedStatement(sql: """
-            SELECT term FROM vocabulary WHERE term > ? AND term < ? ORDER BY uses DESC, term LIMIT 8
-            """), arguments: [word, end])
+            SELECT term FROM vocabulary WHERE term > ? AND term < ? ORDER BY uses DESC, term LIMIT ?
+            """), arguments: [word, end, SearchPlan.completionsAtMost])
     }
 
-    /// The closest indexed terms within a typo or two of `word` that share its first letter: at most
-    /// 6, fewest edits first, then the most used (a real word before one misreading of it); none for a
-    /// word in ``rankedAtMost`` notes or more. Only words of a near length are read: the vocabulary is
-    /// keyed by first letter and length.
+    /// The closest indexed terms within a typo or two of `word` that share its first letter
+    /// (``SearchPlan/nearest(to:among:)``); none for a word in ``SearchPlan/rankedAtMost`` notes or
+    /// more. Only words of a near length are read: the vocabulary is keyed by first letter and length.
     private func nearbyTerms(_ word: String, _ db: Database) throws -> [String] {
-        let target = Array(word.unicodeScalars)
-        let distance = target.count >= 8 ? 2 : target.count >= 4 ? 1 : 0
-        guard let first = target.first, distance > 0 else { return [] }
+        let distance = SearchPlan.typoAllowance(of: word)
+        guard let first = word.unicodeScalars.first, distance > 0 else { return [] }
+        let length = word.unicodeScalars.count
         // A word indexed in at least as many notes as are ranked is no typo, and its own rows fill the
         // ranking: near words (mostly misreadings of it, a few pages each) would cost time for little.
         let uses = try Int.fetchOne(db.cachedStatement(sql: "SELECT uses FROM vocabulary WHERE initial = ? AND length = ? AND term = ?"),
-                                    arguments: [String(first), target.count, word]) ?? 0
-        guard uses < SearchIndex.rankedAtMost else { return [] }
-        let candidates = try Row.fetchCursor(db.cachedStatement(sql: """
+                                    arguments: [String(first), length, word]) ?? 0
+        guard uses < SearchPlan.rankedAtMost else { return [] }
+        let candidates = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT term, uses FROM vocabulary WHERE initial = ? AND length BETWEEN ? AND ?
-            """), arguments: [String(first), target.count - distance, target.count + distance])
-        var near: [(distance: Int, uses: Int, term: String)] = []
-        var edits = EditDistance(to: target, limit: distance)
-        while let row = try candidates.next() {
-            let term: String = row[0]
-            guard term != word else { continue }
-            let distance = edits.distance(from: term.unicodeScalars)
-            if distance <= edits.limit { near.append((distance, row[1], term)) }
-        }
-        return near.sorted { ($0.distance, -$0.uses, $0.term) < ($1.distance, -$1.uses, $1.term) }.prefix(6).map(\.term)
+            """), arguments: [String(first), length - distance, length + distance])
+        return SearchPlan.nearest(to: word, among: candidates.lazy.map { (term: $0[0] as String, uses: $0[1] as Int) })
     }
 }

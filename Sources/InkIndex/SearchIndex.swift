@@ -227,8 +227,8 @@ public struct PageState: Sendable, Codable, Equatable {
 }
 
 /// Who is recognising a page: this process, written `host:pid`, and how long a claim may last.
-enum Worker {
-    static let current = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+package enum Worker {
+    package static let current = "\(ProcessInfo.processInfo.hostName):\(getpid())"
     /// A page `processing` for longer than this reads as pending (its worker hung, or its pid was reused).
     static let lease: TimeInterval = 600
 
@@ -236,6 +236,11 @@ enum Worker {
     /// when it ran on this host) or the lease ran out.
     static func isStale(_ worker: String?, startedAt: Double?, now: Date = Date()) -> Bool {
         guard let worker, let startedAt, now.timeIntervalSince1970 - startedAt < lease else { return true }
+        return isGone(worker)
+    }
+
+    /// True when `worker` ran on this host and its process has ended (unknown elsewhere: false).
+    package static func isGone(_ worker: String) -> Bool {
         guard let colon = worker.lastIndex(of: ":"), let pid = Int32(worker[worker.index(after: colon)...]) else { return true }
         guard worker[..<colon] == ProcessInfo.processInfo.hostName[...] else { return false }
         return kill(pid, 0) != 0 && errno == ESRCH

@@ -4,15 +4,15 @@ import Foundation
 // No GRDB here, so that scripts/fuzz.sh can compile this file alone (Sources/FuzzSearch).
 
 /// How text splits into the words the index keeps, for queries and indexed text alike.
-enum SearchTerms {
+package enum SearchTerms {
     /// The words of a text as the index keeps them: letters and digits, lowercased, without diacritics.
-    static func terms(in text: String) -> [String] {
+    package static func terms(in text: String) -> [String] {
         wordRanges(in: text).map { term(text[$0]) }
     }
 
     /// Where the words of `text` are: runs of letters, digits and the marks on them, as FTS5's
     /// unicode61 tokenizer splits text (ASCII without looking up Unicode properties).
-    static func wordRanges(in text: String) -> [Range<String.Index>] {
+    package static func wordRanges(in text: String) -> [Range<String.Index>] {
         var ranges: [Range<String.Index>] = []
         var start: String.Index?
         let scalars = text.unicodeScalars
@@ -39,7 +39,7 @@ enum SearchTerms {
     }
 
     /// One word as the index keeps it (ASCII, the common case, without going through Foundation).
-    static func term(_ word: Substring) -> String {
+    package static func term(_ word: Substring) -> String {
         word.utf8.allSatisfy { $0 < 0x80 } ? word.lowercased()
             : word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
     }
@@ -47,33 +47,33 @@ enum SearchTerms {
 
 /// What one query word matches: itself, the most used indexed words it begins, and indexed words
 /// a typo away.
-struct WordMatch {
-    let word: String
-    let alternatives: Set<String>
+package struct WordMatch {
+    package let word: String
+    package let alternatives: Set<String>
 
-    init(word: String, completions: [String], nearby: [String]) {
+    package init(word: String, completions: [String], nearby: [String]) {
         self.word = word
         alternatives = Set(completions + nearby).subtracting([word])
     }
 
     /// `("word" OR "alternative" OR …)`.
-    var expression: String {
+    package var expression: String {
         "(" + ([word] + alternatives.sorted()).map(quoted).joined(separator: " OR ") + ")"
     }
 
     /// Whether an indexed word (as ``SearchTerms/terms(in:)`` gives it) matches.
-    func matches(_ term: String) -> Bool {
+    package func matches(_ term: String) -> Bool {
         term == word || alternatives.contains(term)
     }
 }
 
 /// A few words of recognised text around the first place a query matches, matched words in «».
-enum Snippet {
+package enum Snippet {
     /// Words shown.
     static let length = 12
 
     /// Nil when no word of `text` matches.
-    static func make(from text: String, matching words: [WordMatch]) -> String? {
+    package static func make(from text: String, matching words: [WordMatch]) -> String? {
         // Only ASCII words of a length some alternative has are compared (most are not, and cost nothing);
         // other words always are, as folding may change their length ("Straße" is "strasse").
         let lengths = Set(words.flatMap { [$0.word.unicodeScalars.count] + $0.alternatives.map(\.unicodeScalars.count) })
@@ -103,13 +103,13 @@ func quoted(_ text: String) -> String {
 /// Edit distance to one word, counting insertions, deletions, substitutions and swaps of neighbours
 /// (optimal string alignment), giving up (returning limit + 1) once it must exceed `limit`. Made once
 /// and used for many candidates: its rows are allocated once.
-struct EditDistance {
-    let target: [Unicode.Scalar]
-    let limit: Int
+package struct EditDistance {
+    package let target: [Unicode.Scalar]
+    package let limit: Int
     private var twoBack: [Int], previous: [Int], current: [Int]
     private var source: [Unicode.Scalar] = []
 
-    init(to target: [Unicode.Scalar], limit: Int) {
+    package init(to target: [Unicode.Scalar], limit: Int) {
         self.target = target
         self.limit = limit
         twoBack = [Int](repeating: 0, count: target.count + 1)
@@ -117,7 +117,7 @@ struct EditDistance {
         current = twoBack
     }
 
-    mutating func distance(from word: String.UnicodeScalarView) -> Int {
+    package mutating func distance(from word: String.UnicodeScalarView) -> Int {
         source.removeAll(keepingCapacity: true)
         source.append(contentsOf: word)
         let a = source, b = target

@@ -48,7 +48,7 @@ public struct ObsidianPushReport: Sendable, Codable, Equatable {
 public struct ObsidianPush: Sendable {
     public let library: Library
     /// Recognised text; nil when the library has no index (sections then hold images only).
-    public let index: SearchIndex?
+    public let index: (any IndexBackend)?
     public let vault: URL
     /// The time zone that decides a note's day and the times shown.
     public var timeZone: TimeZone = .current
@@ -61,7 +61,7 @@ public struct ObsidianPush: Sendable {
     /// Runs just before a daily note is replaced (tests use it to change the file under the push).
     var beforeReplacing: @Sendable (URL) -> Void = { _ in }
 
-    public init(library: Library, index: SearchIndex?, vault: URL) {
+    public init(library: Library, index: (any IndexBackend)?, vault: URL) {
         self.library = library
         self.index = index
         self.vault = vault

@@ -9,9 +9,9 @@ import InkStore
 public struct AfterChange {
     public let library: Library
     /// The index to keep up to date (nil: none yet; it catches up when next opened).
-    public let index: SearchIndex?
+    public let index: (any IndexBackend)?
 
-    public init(library: Library, index: SearchIndex?) {
+    public init(library: Library, index: (any IndexBackend)?) {
         self.library = library
         self.index = index
     }

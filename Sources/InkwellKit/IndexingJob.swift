@@ -61,13 +61,17 @@ public struct IndexingReport: Sendable, Codable, Equatable {
 /// parallel, recording each page's result as soon as it is done (so a killed run loses nothing and
 /// the next one does nothing twice), then give notes the hashtags found in them (``Note/adopt(hashtags:)``)
 /// and apply the ``AfterChange`` policy to the notes whose tags changed.
+///
+/// On the library's SQLite index one machine runs it (`--shard` splits pages between machines by
+/// hand); on a shared index (a ``PageQueue``) any number of processes on any number of machines
+/// run it together, claiming pages from the queue (``work(_:jobs:lease:adoptTags:only:progress:)``).
 public struct Indexer: Sendable {
     public let library: Library
-    public let index: SearchIndex
+    public let index: any IndexBackend
     /// Makes one recogniser per worker thread.
     public let makeRecognizer: @Sendable () throws -> any PageRecognizer
 
-    public init(library: Library, index: SearchIndex, makeRecognizer: @escaping @Sendable () throws -> any PageRecognizer) {
+    public init(library: Library, index: any IndexBackend, makeRecognizer: @escaping @Sendable () throws -> any PageRecognizer) {
         self.library = library
         self.index = index
         self.makeRecognizer = makeRecognizer
@@ -84,6 +88,13 @@ public struct Indexer: Sendable {
     /// `only`: just these notes' pages (the rest of the library is still synced, not recognised).
     public func run(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard = .all, only: Set<NoteID>? = nil,
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> IndexingReport {
+        if let queue = index as? any PageQueue {
+            guard shard == .all else {
+                throw StoreError.invalid("--shard is for the library's own SQLite index; on \(queue.location) the workers share the pages through the database's queue (--worker)")
+            }
+            return try work(queue, jobs: jobs, adoptTags: true, only: only, progress: progress)
+        }
+        guard let index = index as? SearchIndex else { throw StoreError.invalid("\(index.location): this index cannot run the indexing job") }
         let started = Date()
         var report = IndexingReport()
         let all = try library.notes()
@@ -98,14 +109,14 @@ public struct Indexer: Sendable {
             for pageID in stored.note.pages where shard.contains(pageID) {
                 report.pages += 1
                 do {
-                    if let item = try workItem(stored, pageID, recognised[pageID.rawValue]) { work.append(item) } else { report.unchanged += 1 }
+                    if let item = try workItem(stored, pageID, recognised[pageID.rawValue], index) { work.append(item) } else { report.unchanged += 1 }
                 } catch let error as PageUnreadable {
                     try index.recordFailure(error.reason, page: pageID)
                     unreadable.append(.init(note: stored.note.id, page: pageID, reason: error.reason))
                 }
             }
         }
-        let results = try recognise(work, jobs: max(1, jobs), progress: progress)
+        let results = try recognise(work, into: index, jobs: max(1, jobs), progress: progress)
         report.recognised = results.successes
         report.failed = unreadable + results.failures
         report.tagged = try adoptHashtags(notes)
@@ -121,7 +132,7 @@ public struct Indexer: Sendable {
     }
 
     /// The page's work, or nil when its content is what was last recognised.
-    private func workItem(_ stored: StoredNote, _ pageID: PageID, _ known: RecognisedPageVersion?) throws -> WorkItem? {
+    private func workItem(_ stored: StoredNote, _ pageID: PageID, _ known: RecognisedPageVersion?, _ index: SearchIndex) throws -> WorkItem? {
         // The note may move while the job runs: the page is read where the note is now.
         let read = try library.readingNote(stored) { current -> (url: URL, signature: String, decoded: DecodedPage?) in
             let url = library.pageURL(pageID, in: current.folder)
@@ -152,12 +163,12 @@ public struct Indexer: Sendable {
     }
 
     /// Recognises `work` on up to `jobs` threads, one recogniser each, recording every page as it is done.
-    private func recognise(_ work: [WorkItem], jobs: Int, progress: @escaping @Sendable (Int, Int) -> Void) throws -> Outcome {
+    private func recognise(_ work: [WorkItem], into index: SearchIndex, jobs: Int, progress: @escaping @Sendable (Int, Int) -> Void) throws -> Outcome {
         // Nothing to do: no recogniser is made (loading Tesseract's model costs more than the rest of an unchanged run).
         guard !work.isEmpty else { return Outcome() }
         let outcomes = Slots<String?>(count: work.count)  // .some(nil): recognised; else why not
         let done = Parallel.Counter()
-        let index = self.index, makeRecognizer = self.makeRecognizer
+        let makeRecognizer = self.makeRecognizer
         Parallel.forEach(work.count, workers: jobs, makeWorker: { Result { try makeRecognizer() } }) { recognizer, i in
             let item = work[i]
             switch recognizer {
@@ -192,7 +203,7 @@ public struct Indexer: Sendable {
 
     /// Gives notes the hashtags recognised in their handwriting and typed in their text, except tags
     /// removed by hand; returns the tags each note received.
-    private func adoptHashtags(_ notes: [StoredNote]) throws -> [String: [String]] {
+    func adoptHashtags(_ notes: [StoredNote]) throws -> [String: [String]] {
         let found = try index.hashtagsFound()
         var tagged: [String: [String]] = [:]
         for stored in notes {

@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 import InkIndex
+import InkIndexPostgres
 import InkRecognize
 import InkStore
 import InkText
@@ -11,23 +12,31 @@ import InkText
 /// updates the index.
 public final class Workspace: Sendable {
     public let library: Library
-    private let openedIndex = Once<SearchIndex>()
+    /// Where the index is: nil for the library's own SQLite index, else a PostgreSQL URL.
+    public let indexURL: String?
+    private let openedIndex = Once<any IndexBackend>()
 
-    public init(library: Library) {
+    /// The workspace of `library`, its index in the library (`index.sqlite`) or, with `indexURL`
+    /// (`postgres://…`), on a PostgreSQL server shared with other machines.
+    public init(library: Library, indexURL: String? = nil) {
         self.library = library
+        self.indexURL = indexURL
     }
 
     /// The search index, opened (or created) on first use, so that a command refused for bad input
     /// leaves the library exactly as it was.
-    public func index() throws -> SearchIndex {
-        try openedIndex.get { try SearchIndex(library: library) }
+    public func index() throws -> any IndexBackend {
+        try openedIndex.get {
+            if let indexURL { return try PostgresIndex(url: indexURL) }
+            return try SearchIndex(library: library)
+        }
     }
 
     /// The index if it exists already (opened now if need be), else nil: a command that only edits
-    /// notes does not create one.
-    public func existingIndex() throws -> SearchIndex? {
+    /// notes does not create one. A PostgreSQL index is always there to open.
+    public func existingIndex() throws -> (any IndexBackend)? {
         if let index = openedIndex.ifMade { return index }
-        guard FileManager.default.fileExists(atPath: SearchIndex.location(of: library).path) else { return nil }
+        guard indexURL != nil || FileManager.default.fileExists(atPath: SearchIndex.location(of: library).path) else { return nil }
         return try index()
     }
 

@@ -41,6 +41,7 @@ struct ExportCommand: ParsableCommand {
     )
 
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var index: IndexOptions
     @Argument(help: "Notes to export (ids, id prefixes or titles).") var notes: [String] = []
     @Option(help: "Notes in this notebook and the notebooks inside it.") var notebook: String?
     @Option(name: .customLong("tag"), help: "Notes with this tag (repeatable: all must match).") var tags: [String] = []
@@ -87,7 +88,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let workspace = Workspace(library: try library.open())
+        let workspace = self.index.workspace(try library.open())
         let selection = try self.selection()
         // Recognised text comes from the index where there is one; exporting never creates it.
         let index = try workspace.existingIndex().map(announcingReadOnly)
@@ -127,7 +128,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// The catalog of the selected notes (every note when none are chosen), in listing order.
-    private func writeCatalog(_ format: CatalogFormat, of selection: NoteSelection, in workspace: Workspace, index: SearchIndex?) throws {
+    private func writeCatalog(_ format: CatalogFormat, of selection: NoteSelection, in workspace: Workspace, index: (any IndexBackend)?) throws {
         let entries = try Catalog.entries(try selection.listed(in: workspace), index: index)
         let bytes = try Catalog.encode(entries, as: format)
         if output == "-" {
@@ -171,7 +172,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// Appends the notes to the daily notes of the vault at `vault` (``ObsidianPush``).
-    private func push(_ notes: [StoredNote], workspace: Workspace, index: SearchIndex?, vault: String) throws {
+    private func push(_ notes: [StoredNote], workspace: Workspace, index: (any IndexBackend)?, vault: String) throws {
         var push = ObsidianPush(library: workspace.library, index: index, vault: URL(fileURLWithPath: vault, isDirectory: true))
         push.scale = Double(scale ?? 1)
         let progress = Progress(total: notes.count, label: "pushing")

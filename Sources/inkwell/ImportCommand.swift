@@ -22,6 +22,7 @@ struct ImportCommand: ParsableCommand {
     )
 
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var index: IndexOptions
     @Argument(help: "Files or folders to import.", completion: .file()) var paths: [String]
     @Option(help: "Notebook for notes whose recording names none.") var notebook: String = "Inbox"
     @Option(help: "Title for notes whose recording names none (default: the file name).") var title: String?
@@ -37,7 +38,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        var importer = Workspace(library: try library.open()).importer(recognize: recognize, jobs: jobs)
+        var importer = index.workspace(try library.open()).importer(recognize: recognize, jobs: jobs)
         importer.notebook = try notebookPath(notebook)
         importer.title = title
         let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })

@@ -11,28 +11,56 @@ struct IndexCommand: ParsableCommand {
             again is cheap. Each page's result is saved as soon as it is done: a run killed at any moment \
             loses nothing and the next one does nothing twice. Hashtags found in the handwriting become \
             tags of their notes (except tags removed by hand), and a note in the Inbox whose tags change \
-            is filed by the routing rules (`inkwell route`). --shard i/n splits the pages between n \
-            machines deterministically. Exits 1 when a page could not be recognised (the others are indexed).
+            is filed by the routing rules (`inkwell route`). Exits 1 when a page could not be recognised \
+            (the others are indexed).
+
+            On more than one machine, put the index on PostgreSQL (--index postgres://… or \
+            $INKWELL_INDEX_URL) and run `inkwell index --worker` on as many machines as you like, each \
+            seeing the library folder (read-only is enough): they share the pages through the database's \
+            queue, a worker that dies leaves its pages to the others when its lease runs out, and each \
+            exits 0 when no page is left. Then one `inkwell index` where the library can be written gives \
+            notes their hashtags. --status shows the progress of all of them (docs/scale.md). --shard i/n \
+            splits the pages of the library's own SQLite index between machines by hand instead.
             """
     )
 
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var index: IndexOptions
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "Only this shard of the pages, written i/n (0 ≤ i < n).") var shard: String?
+    @Option(help: "Only this shard of the pages, written i/n (0 ≤ i < n); the SQLite index only.") var shard: String?
     @Flag(help: "Forget every earlier result and recognise every page again.") var rebuild = false
+    @Flag(help: "Work on a PostgreSQL index's queue with other workers, without writing to the library; exits 0 when no page is left.")
+    var worker = false
+    @Option(help: "With PostgreSQL: seconds a worker holds the pages it claims before others may take them.")
+    var lease = Indexer.defaultLease
+    @Flag(help: "Show how far the indexing is (done, leased, pending, failed, pages per second) and exit.") var status = false
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard lease >= 1, lease <= 86_400 else { throw ValidationError("--lease must be between 1 and 86400 seconds") }
+        if worker || lease != Indexer.defaultLease, index.effectiveURL == nil {
+            throw ValidationError("--worker and --lease need a shared index: --index postgres://… or $INKWELL_INDEX_URL")
+        }
+        if shard != nil, index.effectiveURL != nil {
+            throw ValidationError("--shard is for the library's own SQLite index; with PostgreSQL, run --worker on each machine instead")
+        }
+        if worker, rebuild { throw ValidationError("--rebuild clears the shared index: run it once without --worker") }
     }
 
     func run() throws {
-        let workspace = Workspace(library: try library.open())
+        let workspace = index.workspace(try library.open())
+        if status { return try showStatus(workspace) }
         if rebuild { try workspace.index().clear() }
         let indexer = try workspace.indexer()
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
-        let report = try indexer.run(jobs: jobs, shard: try shard.map(Shard.init(parsing:)) ?? .all) { done, total in
-            progress.update(done, of: total)
+        let report: IndexingReport
+        if let queue = indexer.index as? any PageQueue {
+            report = try indexer.work(queue, jobs: jobs, lease: lease, adoptTags: !worker) { done, total in progress.update(done, of: total) }
+        } else {
+            report = try indexer.run(jobs: jobs, shard: try shard.map(Shard.init(parsing:)) ?? .all) { done, total in
+                progress.update(done, of: total)
+            }
         }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) page \(failure.page): \(failure.reason)") }
@@ -49,6 +77,23 @@ struct IndexCommand: ParsableCommand {
         }
         if !report.failed.isEmpty { throw ExitCode.failure }
     }
+
+    /// Progress across every worker: from the queue on PostgreSQL, from the page states on SQLite.
+    private func showStatus(_ workspace: Workspace) throws {
+        let status: QueueStatus
+        if let queue = try workspace.index() as? any PageQueue {
+            status = try queue.status()
+        } else {
+            let counts = PageState.counts(try pageStates(of: try workspace.library.notes(), in: workspace).values)
+            status = QueueStatus(done: counts[.recognised] ?? 0, leased: counts[.processing] ?? 0, pending: counts[.pending] ?? 0,
+                                 failed: counts[.failed] ?? 0, pagesPerSecond: 0, workers: 0)
+        }
+        if output.json { return try printJSON(status) }
+        print("\(try workspace.index().location)")
+        print("done \(status.done), leased \(status.leased), pending \(status.pending), failed \(status.failed)"
+              + (workspace.indexURL == nil ? "" : "; \(status.workers) worker\(status.workers == 1 ? "" : "s"), "
+                 + String(format: "%.2f", status.pagesPerSecond) + " pages/s over the last minute"))
+    }
 }
 
 struct ConvertCommand: ParsableCommand {
@@ -59,6 +104,7 @@ struct ConvertCommand: ParsableCommand {
     )
 
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var index: IndexOptions
     @Argument(help: "The note.") var note: String
     @OptionGroup var output: OutputOptions
 
@@ -68,7 +114,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let workspace = Workspace(library: try library.open())
+        let workspace = index.workspace(try library.open())
         let stored = try workspace.library.note(matching: note)
         let indexer = try workspace.indexer()
         let progress = Progress(total: 1, label: "recognising", countsPages: true)

@@ -66,6 +66,7 @@ struct NoteCommand: ParsableCommand {
                 """
         )
         @OptionGroup var library: LibraryOptions
+        @OptionGroup var index: IndexOptions
         @Argument(help: "The note.") var note: String
         @OptionGroup var output: OutputOptions
 
@@ -93,7 +94,7 @@ struct NoteCommand: ParsableCommand {
         func run() throws {
             let library = try library.open()
             let stored = try library.note(matching: note)
-            let states = try pageStates(of: [stored], in: library)
+            let states = try pageStates(of: [stored], in: index.workspace(library))
             let rows = stored.note.pages.enumerated().map { index, id in
                 let state = states[id] ?? PageState(status: .pending)
                 var row = PageRow(number: index + 1, id: id.rawValue, width: 0, height: 0, template: "-", strokes: 0, points: 0,
@@ -225,6 +226,7 @@ struct NoteCommand: ParsableCommand {
                 the Inbox whose new tags match a routing rule is filed at once, as `inkwell index` would.
                 """)
         @OptionGroup var library: LibraryOptions
+        @OptionGroup var index: IndexOptions
         @Argument(help: "The note.") var note: String
         @Option(name: .customLong("add"), help: "A tag to add (repeatable).") var add: [String] = []
         @Option(name: .customLong("remove"), help: "A tag to remove (repeatable).") var remove: [String] = []
@@ -241,7 +243,7 @@ struct NoteCommand: ParsableCommand {
         }
 
         func run() throws {
-            let workspace = Workspace(library: try library.open())
+            let workspace = index.workspace(try library.open())
             let added = try Set(add.map(parseTag)), removed = try Set(remove.map(parseTag))
             let (stored, routed) = try workspace.tag(try workspace.library.note(matching: note).note.id, add: added, remove: removed)
             if output.json { return try printJSON(Report(note: NoteRow(stored), routed: routed)) }

@@ -14,6 +14,7 @@ extension NoteCommand {
                 """
         )
         @OptionGroup var library: LibraryOptions
+        @OptionGroup var index: IndexOptions
         @Argument(help: "The note.") var note: String
         @Option(name: .customLong("set"), help: ArgumentHelp("Replace the text with this file's (- reads standard input).", valueName: "file"))
         var replacement: String?
@@ -67,7 +68,7 @@ extension NoteCommand {
         }
 
         func run() throws {
-            let workspace = Workspace(library: try library.open())
+            let workspace = index.workspace(try library.open())
             let library = workspace.library
             let stored = try library.note(matching: note)
             if let source = replacement ?? append {

@@ -19,6 +19,23 @@ struct LibraryOptions: ParsableArguments {
     }
 }
 
+/// `--index URL`: where the search index is, for the commands that use it.
+struct IndexOptions: ParsableArguments {
+    @Option(name: .customLong("index"),
+            help: ArgumentHelp("The search index: a PostgreSQL URL (postgres://user@host/database) shared by many machines. Default: $INKWELL_INDEX_URL, else the library's own index.sqlite.", valueName: "url"))
+    var url: String?
+
+    /// The URL in effect (the option, else $INKWELL_INDEX_URL), nil for the library's own index.
+    var effectiveURL: String? {
+        url ?? ProcessInfo.processInfo.environment["INKWELL_INDEX_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The workspace of `library` with this index.
+    func workspace(_ library: Library) -> Workspace {
+        Workspace(library: library, indexURL: effectiveURL)
+    }
+}
+
 /// `--json`: one JSON document on standard output instead of text.
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print one JSON document (stable keys, ids included) instead of text.")
@@ -58,8 +75,8 @@ func printJSONLine<T: Encodable>(_ value: T) {
 /// Says once, on standard error, that `index` could only be opened for reading, so what it
 /// answers is as of the last time the library could be written; returns `index`.
 @discardableResult
-func announcingReadOnly(_ index: SearchIndex) -> SearchIndex {
-    if index.isReadOnly { readOnlyNotice.get { printError("note: \(index.url.path) could only be opened for reading (read-only library or full disk); it was not refreshed, so changes since it was last written are not in it") } }
+func announcingReadOnly(_ index: any IndexBackend) -> any IndexBackend {
+    if index.isReadOnly { readOnlyNotice.get { printError("note: \(index.location) could only be opened for reading (read-only library or full disk); it was not refreshed, so changes since it was last written are not in it") } }
     return index
 }
 

@@ -15,6 +15,7 @@ struct SearchCommand: ParsableCommand {
     )
 
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var index: IndexOptions
     @Argument(help: "Words to look for (may be empty with --tag).") var words: [String] = []
     @Option(name: .customLong("tag"), help: "Only notes with this tag (repeatable: all must match).") var tags: [String] = []
     @Option(help: "Only notes in this notebook and the notebooks inside it.") var notebook: String?
@@ -28,7 +29,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let library = try library.open()
-        let index = announcingReadOnly(try SearchIndex(library: library))
+        let index = announcingReadOnly(try self.index.workspace(library).index())
         try index.refresh(from: library)
         let query = SearchQuery(text: words.joined(separator: " "), tags: try tags.map(parseTag),
                                 notebook: try notebook.map(notebookPath), limit: limit)

@@ -5,6 +5,7 @@ import InkwellKit
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count notes, pages, strokes and bytes.")
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var index: IndexOptions
     @OptionGroup var output: OutputOptions
 
     /// The library's counts and, from the search index, how many pages are in each recognition state.
@@ -16,7 +17,7 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let library = try library.open()
         let stats = try library.stats()
-        let states = try pageStates(of: try library.notes(), in: library)
+        let states = try pageStates(of: try library.notes(), in: index.workspace(library))
         let recognition = Dictionary(uniqueKeysWithValues: PageState.counts(states.values).map { ($0.key.rawValue, $0.value) })
         if output.json { return try printJSON(Report(library: stats, recognition: recognition)) }
         print("""
@@ -33,8 +34,9 @@ struct StatsCommand: ParsableCommand {
 }
 
 /// Each page's recognition state from the search index; every page is pending when there is no index yet.
-func pageStates(of notes: [StoredNote], in library: Library) throws -> [PageID: PageState] {
-    guard let index = try Workspace(library: library).existingIndex() else {
+func pageStates(of notes: [StoredNote], in workspace: Workspace) throws -> [PageID: PageState] {
+    let library = workspace.library
+    guard let index = try workspace.existingIndex() else {
         return Dictionary(uniqueKeysWithValues: notes.flatMap(\.note.pages).map { ($0, PageState(status: .pending)) })
     }
     return try announcingReadOnly(index).pageStates(of: notes, in: library)

@@ -4,6 +4,8 @@ import InkwellKit
 import InkStore
 import Testing
 import GRDB
+import InkIndexPostgres
+import TestSupport
 @testable import InkIndex
 
 /// A recogniser for tests: "reads" each page as the text the test wrote for it (by the page's first
@@ -37,15 +39,28 @@ final class ScriptedRecognizer: PageRecognizer, @unchecked Sendable {
     }
 }
 
-/// A library with its index in a temporary folder, removed with this value.
+/// The index backends every shared search and indexing test runs against.
+enum IndexKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The library's own `index.sqlite`.
+    case sqlite
+    /// A database of its own on the suite's PostgreSQL server.
+    case postgres
+
+    var description: String { rawValue }
+}
+
+/// A library with its index (in the library, or in a new PostgreSQL database), removed with this value.
 final class Fixture {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-index-\(UUID().uuidString)")
     let library: Library
-    let index: SearchIndex
+    let index: any IndexBackend
 
-    init() throws {
+    init(_ kind: IndexKind = .sqlite) throws {
         library = try Library.create(at: root)
-        index = try SearchIndex(library: library)
+        switch kind {
+        case .sqlite: index = try SearchIndex(library: library)
+        case .postgres: index = try PostgresIndex(url: try PostgresTestServer.newDatabase())
+        }
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }
@@ -81,9 +96,9 @@ struct IndexTests {
         4: "second page of planning\nmeeting minutes",
     ]
 
-    @Test("the first run recognises every page; an unchanged library recognises none")
-    func incremental() throws {
-        let fixture = try Fixture()
+    @Test("the first run recognises every page; an unchanged library recognises none", arguments: IndexKind.allCases)
+    func incremental(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         try fixture.note("Planning", in: "Work/Meetings", keys: [1, 4])
         try fixture.note("Shopping", keys: [2])
         let recognizer = ScriptedRecognizer(texts: texts)
@@ -94,9 +109,9 @@ struct IndexTests {
         #expect(recognizer.calls == 3)
     }
 
-    @Test("text recognised elsewhere (an import) is searchable at once and the job skips those pages until they change")
-    func recordedElsewhere() throws {
-        let fixture = try Fixture()
+    @Test("text recognised elsewhere (an import) is searchable at once and the job skips those pages until they change", arguments: IndexKind.allCases)
+    func recordedElsewhere(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         let note = try fixture.note("Planning", keys: [1, 4])
         let pages = try fixture.library.pages(of: note)
         let elsewhere = ScriptedRecognizer(texts: texts)
@@ -118,9 +133,9 @@ struct IndexTests {
         #expect(try fixture.indexer(recognizer).run().recognised == 1)
     }
 
-    @Test("a changed page is recognised again; a compacted but unchanged one is not")
-    func changedPages() throws {
-        let fixture = try Fixture()
+    @Test("a changed page is recognised again; a compacted but unchanged one is not", arguments: IndexKind.allCases)
+    func changedPages(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         let note = try fixture.note("Planning", keys: [1, 4])
         let recognizer = ScriptedRecognizer(texts: texts)
         _ = try fixture.indexer(recognizer).run()
@@ -133,9 +148,9 @@ struct IndexTests {
         #expect(try fixture.indexer(recognizer).run().recognised == 0)
     }
 
-    @Test("search finds words by prefix and despite typos, ranks, and reports pages and snippets")
-    func search() throws {
-        let fixture = try Fixture()
+    @Test("search finds words by prefix and despite typos, ranks, and reports pages and snippets", arguments: IndexKind.allCases)
+    func search(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         try fixture.note("Planning", in: "Work/Meetings", keys: [1, 4])
         try fixture.note("Shopping", keys: [2])
         try fixture.note("Retro", in: "Work", keys: [3])
@@ -157,9 +172,9 @@ struct IndexTests {
         #expect(try index.search(SearchQuery(text: "notes", notebook: try NotebookPath("Personal"))).isEmpty)
     }
 
-    @Test("hashtags become tags, tag filters combine with AND, and a tag removed by hand stays removed")
-    func hashtagsAndTags() throws {
-        let fixture = try Fixture()
+    @Test("hashtags become tags, tag filters combine with AND, and a tag removed by hand stays removed", arguments: IndexKind.allCases)
+    func hashtagsAndTags(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         try fixture.note("Planning", keys: [1], tags: [InkCore.Tag("budget")!])
         let retro = try fixture.note("Retro", keys: [3])
         try fixture.library.updateNote(retro.note.id) { $0.removedTags.insert(InkCore.Tag("team")!) }
@@ -174,9 +189,9 @@ struct IndexTests {
         #expect(try index.search(SearchQuery(text: "review", tags: [InkCore.Tag("budget")!])).map(\.title) == ["Planning"])
     }
 
-    @Test("tag and notebook filters are exact: a tag is not part of a longer one, a notebook is not a longer name")
-    func exactFilters() throws {
-        let fixture = try Fixture()
+    @Test("tag and notebook filters are exact: a tag is not part of a longer one, a notebook is not a longer name", arguments: IndexKind.allCases)
+    func exactFilters(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         try fixture.note("In work", in: "Work", keys: [2], tags: [InkCore.Tag("q3")!])
         try fixture.note("In meetings", in: "Work/Meetings", keys: [2], tags: [InkCore.Tag("q3-plan")!])
         try fixture.note("In workshop", in: "Workshop", keys: [2], tags: [InkCore.Tag("plan")!, InkCore.Tag("q3x")!])
@@ -191,9 +206,9 @@ struct IndexTests {
         #expect(try titles(SearchQuery(text: "cheese", tags: [InkCore.Tag("plan")!])) == ["In workshop"])
     }
 
-    @Test("a typo finds words the recogniser misread, whatever their accents")
-    func typosAgainstMisreadings() throws {
-        let fixture = try Fixture()
+    @Test("a typo finds words the recogniser misread, whatever their accents", arguments: IndexKind.allCases)
+    func typosAgainstMisreadings(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         try fixture.note("Café", keys: [7])
         _ = try fixture.indexer(ScriptedRecognizer(texts: [7: "Résumé of the bugdet talks"])).run()
         #expect(try fixture.index.search(SearchQuery(text: "budget")).map(\.title) == ["Café"])
@@ -225,9 +240,9 @@ struct IndexTests {
         #expect(hits.first?.pages == [1])
     }
 
-    @Test("a page that fails is recorded and reported; the others are indexed; the next run retries it")
-    func failures() throws {
-        let fixture = try Fixture()
+    @Test("a page that fails is recorded and reported; the others are indexed; the next run retries it", arguments: IndexKind.allCases)
+    func failures(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         try fixture.note("Planning", keys: [1, 4])
         let report = try fixture.indexer(ScriptedRecognizer(texts: texts, failing: [4])).run()
         #expect(report.recognised == 1 && report.failed.count == 1)
@@ -250,9 +265,9 @@ struct IndexTests {
         #expect(try Shard(parsing: "1/4") == (try Shard(index: 1, count: 4)))
     }
 
-    @Test("notes deleted, renamed or retagged in the library are followed by the index")
-    func followsLibrary() throws {
-        let fixture = try Fixture()
+    @Test("notes deleted, renamed or retagged in the library are followed by the index", arguments: IndexKind.allCases)
+    func followsLibrary(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         let planning = try fixture.note("Planning", keys: [1])
         try fixture.note("Shopping", keys: [2])
         _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()

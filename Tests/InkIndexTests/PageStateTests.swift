@@ -59,7 +59,8 @@ struct PageStateTests {
         _ = try fixture.indexer(ScriptedRecognizer(texts: [:])).run()
         let dead = try deadProcessID()
         let host = ProcessInfo.processInfo.hostName
-        try fixture.index.database.write { db in
+        let index = try #require(fixture.index as? SearchIndex)
+        try index.database.write { db in
             try db.execute(sql: "UPDATE page SET status = 'processing', worker = ?, started_at = ? WHERE id = ?",
                            arguments: ["\(host):\(dead)", Date().timeIntervalSince1970, note.note.pages[0].rawValue])
             // This process is alive: its claim holds.
@@ -69,7 +70,7 @@ struct PageStateTests {
         #expect(try states(fixture, note).map(\.status) == [.pending, .processing])
 
         // A live claim older than the lease no longer holds either.
-        try fixture.index.database.write { db in
+        try index.database.write { db in
             try db.execute(sql: "UPDATE page SET started_at = ? WHERE id = ?",
                            arguments: [Date().timeIntervalSince1970 - Worker.lease - 1, note.note.pages[1].rawValue])
         }

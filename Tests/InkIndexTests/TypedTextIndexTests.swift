@@ -9,9 +9,9 @@ import Testing
 struct TypedTextIndexTests {
     let texts: [Float: String] = [1: "Weekly planning meeting\nbudget review", 2: "second page\nminutes"]
 
-    @Test("typed words are found and the hit says it is in the typed text; recognised hits do not")
-    func found() throws {
-        let fixture = try Fixture()
+    @Test("typed words are found and the hit says it is in the typed text; recognised hits do not", arguments: IndexKind.allCases)
+    func found(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         let planning = try fixture.note("Planning", keys: [1, 2])
         try fixture.library.setTypedText("# Agenda\n- [ ] ask about the catering invoice\n", of: planning.note.id)
         _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
@@ -29,9 +29,9 @@ struct TypedTextIndexTests {
         #expect(try fixture.index.search(SearchQuery(text: "planning invoice")).map(\.typedText) == [true])
     }
 
-    @Test("a changed text is re-indexed at once, without recognising unchanged pages again")
-    func changedText() throws {
-        let fixture = try Fixture()
+    @Test("a changed text is re-indexed at once, without recognising unchanged pages again", arguments: IndexKind.allCases)
+    func changedText(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         let note = try fixture.note("Planning", keys: [1, 2])
         try fixture.library.setTypedText("old words about zebras\n", of: note.note.id)
         let recognizer = ScriptedRecognizer(texts: texts)
@@ -52,9 +52,9 @@ struct TypedTextIndexTests {
         #expect(try fixture.index.search(SearchQuery(text: "minutes")).map(\.pages) == [[2]])
     }
 
-    @Test("hashtags typed outside Inkwell become tags at the next indexing run, except tags removed by hand")
-    func handTypedHashtags() throws {
-        let fixture = try Fixture()
+    @Test("hashtags typed outside Inkwell become tags at the next indexing run, except tags removed by hand", arguments: IndexKind.allCases)
+    func handTypedHashtags(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         let note = try fixture.note("Ideas", keys: [])
         try fixture.library.updateNote(note.note.id) { $0.removedTags = [InkCore.Tag("old")!] }
         try Data("An #app idea, #old and `#code`\n".utf8).write(to: fixture.library.typedTextURL(of: note))

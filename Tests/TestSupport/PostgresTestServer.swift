@@ -1,0 +1,93 @@
+import Foundation
+
+/// The test suite's PostgreSQL server: a throwaway cluster (scripts/pg-test-server.sh) started on
+/// first use and stopped when the test process exits. Each test gets a database of its own, so tests
+/// run in parallel without seeing each other's rows.
+public enum PostgresTestServer {
+    /// The URL of a new, empty database on the server.
+    public static func newDatabase() throws -> String {
+        let server = try shared.get()
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let created = try run(["psql", "-q", "-v", "ON_ERROR_STOP=1", server.url, "-c", "CREATE DATABASE \(name)"])
+        guard created.status == 0 else { throw ServerError("psql could not create a database: \(created.output)") }
+        return server.url.replacingOccurrences(of: "/inkwell?", with: "/\(name)?")
+    }
+
+    /// The server's base URL (its `inkwell` database), starting it if need be.
+    public static func baseURL() throws -> String { try shared.get().url }
+
+    /// Runs `psql` with `sql` against `url`, returning its output (tuples only, unaligned).
+    public static func psql(_ url: String, _ sql: String) throws -> String {
+        let result = try run(["psql", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
+        guard result.status == 0 else { throw ServerError("psql failed: \(result.output)") }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    private struct Server: Sendable {
+        let folder: String
+        let url: String
+    }
+
+    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../scripts/pg-test-server.sh").standardizedFileURL.path
+
+    private static let shared = Lazily<Server> {
+        let started = try run([script, "start"])
+        let lines = started.output.split(separator: "\n").map(String.init)
+        guard started.status == 0, lines.count >= 2, lines[lines.count - 1].hasPrefix("postgres://") else {
+            throw ServerError("could not start the test PostgreSQL server (scripts/pg-test-server.sh; scripts/install-deps.sh installs postgresql): \(started.output)")
+        }
+        let server = Server(folder: lines[lines.count - 2], url: lines[lines.count - 1])
+        startedFolder.withLock { $0 = server.folder }
+        atexit {
+            if let folder = PostgresTestServer.startedFolder.withLock({ $0 }) {
+                _ = try? PostgresTestServer.run([PostgresTestServer.script, "stop", folder])
+            }
+        }
+        return server
+    }
+
+    private static let startedFolder = Mutex<String?>(nil)
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A value made once, on first use, by whichever thread asks first (a failure is kept and rethrown).
+final class Lazily<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: Result<Value, any Error>?
+    private let make: () throws -> Value
+
+    init(_ make: @escaping () throws -> Value) { self.make = make }
+
+    func get() throws -> Value {
+        try lock.withLock {
+            if made == nil { made = Result { try make() } }
+            return try made!.get()
+        }
+    }
+}
+
+/// A value behind a lock.
+final class Mutex<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+}
