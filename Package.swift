@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "inkwell-bench",
             dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkGeometry", "InkRender", "InkFont",
-                           "InkSamples", "InkRecognize", "InkIndex", "CCairo", "CPNGWriter"]
+                           "InkSamples", "InkRecognize", "InkIndex", "InkIndexPostgres", "CCairo", "CPNGWriter"]
         ),
         // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh).
         .executableTarget(

@@ -4,6 +4,7 @@ import Foundation
 import InkCore
 import InkFont
 import InkIndex
+import InkIndexPostgres
 import InkRecognize
 import InkSamples
 import InkStore
@@ -118,11 +119,17 @@ struct RecognisedTextMaker {
     }
 }
 
-/// `search`: `count` pages of recognised text written straight into an index through
-/// `SearchIndex.record` (no OCR), then the latency of realistic queries.
-@MainActor func searchBenchmark(pages count: Int, queries: Int) throws {
-    try withScratchLibrary("inkwell-search-bench") { library in
-        var writer: SearchIndex? = try SearchIndex(library: library)
+/// `search` (and `pg-search`, with `postgresURL`: on that empty database): `count` pages of
+/// recognised text written straight into an index through `IndexBackend.record` (no OCR), then the
+/// latency of realistic queries. Both backends get the same pages and the same queries.
+@MainActor func searchBenchmark(pages count: Int, queries: Int, postgresURL: String? = nil) throws {
+    let backend = postgresURL == nil ? "search" : "pg-search"
+    try withScratchLibrary("inkwell-\(backend)-bench") { library in
+        func open() throws -> any IndexBackend {
+            if let postgresURL { return try PostgresIndex(url: postgresURL) }
+            return try SearchIndex(library: library)
+        }
+        var writer: (any IndexBackend)? = try open()
         // Notes are index entries only (their page files are not written): one real note lends its
         // folder, the rest are copies with their own ids, titles, notebooks, tags and pages.
         let template = try library.createNote(title: "Template")
@@ -134,7 +141,7 @@ struct RecognisedTextMaker {
         var batch: [(note: StoredNote, pages: [(page: Page, recognition: PageRecognition)])] = []
         let started = DispatchTime.now().uptimeNanoseconds
         let marker = library.root.appendingPathComponent("search-bench-pages")
-        if let kept = (try? String(contentsOf: marker, encoding: .utf8)).flatMap({ Int($0) }), kept >= count {
+        if postgresURL == nil, let kept = (try? String(contentsOf: marker, encoding: .utf8)).flatMap({ Int($0) }), kept >= count {
             built = kept
             report("search: index kept from an earlier run", "\(kept) pages")
         }
@@ -173,13 +180,13 @@ struct RecognisedTextMaker {
         // Closed (SQLite moves the write-ahead log into the database) and opened again, as the
         // `inkwell search` process that follows an `inkwell index` finds it.
         writer = nil
-        let index = try SearchIndex(library: library)
+        let index = try open()
         let bytes = ["index.sqlite", "index.sqlite-wal"].reduce(0) { total, name in
             total + ((try? FileManager.default.attributesOfItem(atPath: library.root.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
         }
-        report("search: index of \(count) pages, \(notes) notes, \(notebooks.count) notebooks (written through SearchIndex.record, no OCR)",
-               String(format: "built in %.1f s; %.0f MB on disk", buildSeconds, Double(bytes) / 1e6))
-        report("search: load average", loadAverages())
+        report("\(backend): index of \(count) pages, \(notes) notes, \(notebooks.count) notebooks (written through IndexBackend.record, no OCR)",
+               String(format: "built in %.1f s", buildSeconds) + (postgresURL == nil ? String(format: "; %.0f MB on disk", Double(bytes) / 1e6) : ""))
+        report("\(backend): load average", loadAverages())
 
         // Queries: words people look for (from the corpus), a misreading of one, a prefix, filters, and a word never written.
         var rng = SeededGenerator(seed: 7)
@@ -214,7 +221,7 @@ struct RecognisedTextMaker {
             wall.sort()
             cpu.sort()
             func p(_ values: [Double], _ percent: Int) -> Double { values[min(values.count - 1, values.count * percent / 100)] }
-            report("search: \(name) (\(queries) queries)",
+            report("\(backend): \(name) (\(queries) queries)",
                    String(format: "p50 %.2f ms, p99 %.2f ms (CPU: p50 %.2f, p99 %.2f ms); %.1f notes found on average",
                           p(wall, 50), p(wall, 99), p(cpu, 50), p(cpu, 99), Double(hits) / Double(queries)))
         }
@@ -226,4 +233,45 @@ func threadCPUTime() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// A recogniser that reads every page as the same few words at once: what remains of the indexing
+/// job is its own cost (scanning, reading pages, claiming, committing).
+struct InstantRecognizer: PageRecognizer {
+    func recognize(_ page: Page) throws -> PageRecognition {
+        let words = ["quarterly", "budget", "review", "#planning"].enumerated().map { column, text in
+            RecognisedWord(text: text, box: Rect(minX: Double(column) * 120, minY: 0, maxX: Double(column) * 120 + 100, maxY: 60),
+                           confidence: 0.9, line: 0)
+        }
+        return PageRecognition(words: words, hashtags: [InkCore.Tag("planning")!])
+    }
+}
+
+/// `pg-queue`: the indexing job's own cost per page, recognition aside (``InstantRecognizer``), on
+/// `count` one-stroke pages: the SQLite job against the PostgreSQL queue at `postgresURL` (scan,
+/// enqueue, claim, commit with the search rows), one thread each.
+@MainActor func queueBenchmark(pages count: Int, postgresURL: String) throws {
+    try withScratchLibrary("inkwell-queue-bench") { library in
+        for start in stride(from: 0, to: count, by: 4) {
+            let note = try library.createNote(title: "Queue \(start / 4 + 1)")
+            try library.save((start..<min(count, start + 4)).map { index in
+                PageDelta(pageID: PageID.random(), isNew: true, addedStrokes: [
+                    Stroke(id: StrokeID(1), points: [InkPoint(x: Float(index % 500), y: 10), InkPoint(x: Float(index % 500) + 40, y: 30)])])
+            }, to: note.note.id)
+        }
+        let backends: [(String, any IndexBackend)] = [("SQLite", try SearchIndex(library: library)), ("PostgreSQL", try PostgresIndex(url: postgresURL))]
+        for (name, index) in backends {
+            let indexer = Indexer(library: library, index: index) { InstantRecognizer() }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let first = try indexer.run(jobs: 1)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            guard first.recognised == count else { throw StoreError.invalid("\(name): \(first.recognised) of \(count) pages") }
+            let again = DispatchTime.now().uptimeNanoseconds
+            _ = try indexer.run(jobs: 1)
+            let unchanged = Double(DispatchTime.now().uptimeNanoseconds - again) / 1e9
+            report("pg-queue: \(name), job cost per page without recognition (\(count) pages, 1 thread)",
+                                String(format: "%.2f ms a page recognised (%.0f pages/s); %.3f ms a page unchanged", seconds * 1000 / Double(count),
+                                       Double(count) / seconds, unchanged * 1000 / Double(count)))
+        }
+    }
 }

@@ -197,6 +197,15 @@ if wanted("search") {
                         queries: environment["INKWELL_BENCH_QUERIES"].flatMap { Int($0) } ?? 200)
 }
 
+// On PostgreSQL, when INKWELL_BENCH_POSTGRES_URL names an empty database (scripts/pg-bench.sh starts one).
+if let url = environment["INKWELL_BENCH_POSTGRES_URL"] {
+    if wanted("pg-queue") { try queueBenchmark(pages: environment["INKWELL_BENCH_QUEUE_PAGES"].flatMap { Int($0) } ?? 1_000, postgresURL: url) }
+    if wanted("pg-search") {
+        try searchBenchmark(pages: environment["INKWELL_BENCH_SEARCH_PAGES"].flatMap { Int($0) } ?? 100_000,
+                            queries: environment["INKWELL_BENCH_QUERIES"].flatMap { Int($0) } ?? 200, postgresURL: url)
+    }
+}
+
 print("| measure | result |")
 print("|---|---|")
 for (name, value) in rows { print("| \(name) | \(value) |") }
