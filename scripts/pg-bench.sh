@@ -25,7 +25,7 @@ row() { # row LABEL PAGES SECONDS_START SECONDS_END: one table row with the rate
 }
 database() { # database NAME: a new empty database's URL
     psql -q "$base" -c "CREATE DATABASE $1"
-    echo "${base/\/inkwell?//$1?}"
+    echo "$base" | sed "s#/inkwell?#/$1?#"
 }
 
 export INKWELL_LIBRARY=$scratch/library
