@@ -14,6 +14,18 @@ public struct RecognisedPageVersion: Sendable, Equatable {
     package init(signature: String?, hash: String?) {
         (self.signature, self.hash) = (signature, hash)
     }
+
+    /// The version to file for `page` of `stored` when it was recognised outside the indexing job
+    /// (an import): the hash of the content read, and the file's signature only when the file still
+    /// holds that content (taken first: if the file changes after, the next run sees a new one).
+    package static func recognisedOutsideTheJob(_ page: Page, of stored: StoredNote, in library: Library) -> (signature: String?, hash: String) {
+        let hash = ContentHash.of(page: page)
+        let url = library.pageURL(page.id, in: stored.folder)
+        let signature = PageFileSignature.of(url)
+        let onDisk = try? library.readPage(url, id: page.id)
+        let matches = onDisk.map { !$0.isDamaged && ContentHash.of(page: $0.page) == hash } ?? false
+        return (matches ? signature : nil, hash)
+    }
 }
 
 /// The index's side of the indexing job: which pages were recognised from what, claims on the pages

@@ -265,25 +265,29 @@ extension SearchIndex {
         var states: [PageID: PageState] = [:]
         for stored in notes {
             for page in stored.note.pages {
-                guard let row = rows[page.rawValue], let status = PageStatus(rawValue: row["status"]) else {
-                    states[page] = PageState(status: .pending)
-                    continue
-                }
-                switch status {
-                case .pending:
-                    states[page] = PageState(status: .pending)
-                case .processing:
-                    let stale = Worker.isStale(row["worker"], startedAt: row["started_at"])
-                    states[page] = PageState(status: stale ? .pending : .processing)
-                case .recognised:
-                    let current = PageFileSignature.of(library.pageURL(page, in: stored.folder))
-                    states[page] = PageState(status: current == row["file_signature"] ? .recognised : .pending)
-                case .failed:
-                    states[page] = PageState(status: .failed, reason: row["error"] ?? "unknown reason")
-                }
+                let row = rows[page.rawValue]
+                states[page] = PageState.derived(
+                    status: row.flatMap { PageStatus(rawValue: $0["status"]) }, signature: row?["file_signature"], reason: row?["error"],
+                    claimIsStale: { Worker.isStale(row?["worker"], startedAt: row?["started_at"]) },
+                    currentSignature: { PageFileSignature.of(library.pageURL(page, in: stored.folder)) })
             }
         }
         return states
+    }
+}
+
+extension PageState {
+    /// A page's state from what an index recorded (`status` nil: never seen), the same in every
+    /// backend: a page never seen is pending, a claim that no longer holds reads pending, a page
+    /// whose file changed since it was recognised (its signature is not `signature`) is pending again.
+    package static func derived(status: PageStatus?, signature: String?, reason: String?, claimIsStale: () -> Bool,
+                                currentSignature: () -> String) -> PageState {
+        switch status {
+        case nil, .pending: return PageState(status: .pending)
+        case .processing: return PageState(status: claimIsStale() ? .pending : .processing)
+        case .recognised: return PageState(status: currentSignature() == signature ? .recognised : .pending)
+        case .failed: return PageState(status: .failed, reason: reason ?? "unknown reason")
+        }
     }
 }
 
@@ -335,13 +339,8 @@ extension SearchIndex {
         try write { db in
             for (stored, recognised) in notes {
                 for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
-                    let hash = ContentHash.of(page: page)
-                    // The signature first: if the file changes after it is taken, the next run sees a new one.
-                    let url = library.pageURL(page.id, in: stored.folder)
-                    let signature = PageFileSignature.of(url)
-                    let onDisk = try? library.readPage(url, id: page.id)
-                    let matches = onDisk.map { !$0.isDamaged && ContentHash.of(page: $0.page) == hash } ?? false
-                    try store(recognition, page: page.id, signature: matches ? signature : nil, hash: hash, db)
+                    let version = RecognisedPageVersion.recognisedOutsideTheJob(page, of: stored, in: library)
+                    try store(recognition, page: page.id, signature: version.signature, hash: version.hash, db)
                 }
                 try SearchIndex.rewriteSearchRows(db, noteID: stored.note.id.rawValue)
             }

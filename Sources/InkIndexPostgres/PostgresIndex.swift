@@ -249,22 +249,12 @@ extension PostgresIndex {
         var states: [PageID: PageState] = [:]
         for stored in notes {
             for page in stored.note.pages {
-                guard let row = byID[page.rawValue], let status = PageStatus(rawValue: row.1) else {
-                    states[page] = PageState(status: .pending)
-                    continue
-                }
-                switch status {
-                case .pending:
-                    states[page] = PageState(status: .pending)
-                case .processing:
-                    let stale = row.5 || row.4.map(Worker.isGone) ?? true
-                    states[page] = PageState(status: stale ? .pending : .processing)
-                case .recognised:
-                    let current = PageFileSignature.of(library.pageURL(page, in: stored.folder))
-                    states[page] = PageState(status: current == row.2 ? .recognised : .pending)
-                case .failed:
-                    states[page] = PageState(status: .failed, reason: row.3 ?? "unknown reason")
-                }
+                let row = byID[page.rawValue]
+                // A claim holds while its lease runs, unless its process is known to be gone.
+                states[page] = PageState.derived(
+                    status: row.flatMap { PageStatus(rawValue: $0.1) }, signature: row?.2, reason: row?.3,
+                    claimIsStale: { row.map { $0.5 || $0.4.map(Worker.isGone) ?? true } ?? true },
+                    currentSignature: { PageFileSignature.of(library.pageURL(page, in: stored.folder)) })
             }
         }
         return states

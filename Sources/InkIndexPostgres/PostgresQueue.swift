@@ -112,12 +112,8 @@ extension PostgresIndex {
         var results: [(note: String, page: String, hash: String, signature: String?, recognition: PageRecognition)] = []
         for (stored, recognised) in notes {
             for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
-                let hash = ContentHash.of(page: page)
-                let url = library.pageURL(page.id, in: stored.folder)
-                let signature = PageFileSignature.of(url)
-                let onDisk = try? library.readPage(url, id: page.id)
-                let matches = onDisk.map { !$0.isDamaged && ContentHash.of(page: $0.page) == hash } ?? false
-                results.append((stored.note.id.rawValue, page.id.rawValue, hash, matches ? signature : nil, recognition))
+                let version = RecognisedPageVersion.recognisedOutsideTheJob(page, of: stored, in: library)
+                results.append((stored.note.id.rawValue, page.id.rawValue, version.hash, version.signature, recognition))
             }
         }
         let notes = notes.map(\.note.note.id.rawValue)

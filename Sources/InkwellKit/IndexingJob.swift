@@ -129,6 +129,11 @@ public struct Indexer: Sendable {
     /// page is recorded as failed with the reason (`inkwell check`, `inkwell compact --salvage`).
     struct PageUnreadable: Error {
         let reason: String
+
+        /// The reason a page file at `url` with `damage` is not recognised, on every path of the job.
+        static func damaged(_ url: URL, _ damage: PageProblem) -> PageUnreadable {
+            PageUnreadable(reason: "\(StoreError.damagedPage(url, damage)) (see `inkwell check`; `inkwell compact --salvage` keeps what survives)")
+        }
     }
 
     /// The page's work, or nil when its content is what was last recognised.
@@ -147,7 +152,7 @@ public struct Indexer: Sendable {
         guard let decoded = read.decoded else { return nil }
         let (url, signature) = (read.url, read.signature)
         if let damage = decoded.problems.first(where: \.isDamage) {
-            throw PageUnreadable(reason: "\(StoreError.damagedPage(url, damage)) (see `inkwell check`; `inkwell compact --salvage` keeps what survives)")
+            throw PageUnreadable.damaged(url, damage)
         }
         let hash = ContentHash.of(page: decoded.page)
         if let known, known.hash == hash {

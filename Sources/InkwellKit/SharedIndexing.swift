@@ -154,17 +154,17 @@ extension Indexer {
             guard let stored = notes[claimed.note] ?? (try? library.note(matching: claimed.note.rawValue)) else {
                 return try failed("the note is no longer in the library")
             }
-            let read: (signature: String, decoded: DecodedPage)
+            let read: (url: URL, signature: String, decoded: DecodedPage)
             do {
                 read = try library.readingNote(stored) { current in
                     let url = library.pageURL(claimed.page, in: current.folder)
-                    return (PageFileSignature.of(url), try library.readPage(url, id: claimed.page))
+                    return (url, PageFileSignature.of(url), try library.readPage(url, id: claimed.page))
                 }
             } catch {
                 return try failed("\(error)")
             }
             if let damage = read.decoded.problems.first(where: \.isDamage) {
-                return try failed("\(damage) (see `inkwell check`; `inkwell compact --salvage` keeps what survives)")
+                return try failed(PageUnreadable.damaged(read.url, damage).reason)
             }
             let hash = ContentHash.of(page: read.decoded.page)
             guard hash == claimed.hash else {

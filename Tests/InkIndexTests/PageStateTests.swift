@@ -19,9 +19,9 @@ struct PageStateTests {
         return current.note.pages.map { states[$0]! }
     }
 
-    @Test("pages are pending, then recognised; a page changed since reads pending again")
-    func pendingToRecognised() throws {
-        let fixture = try Fixture()
+    @Test("pages are pending, then recognised; a page changed since reads pending again", arguments: IndexKind.allCases)
+    func pendingToRecognised(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         let note = try fixture.note("Planning", keys: [1, 2])
         #expect(try states(fixture, note).map(\.status) == [.pending, .pending])
         _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
@@ -31,9 +31,9 @@ struct PageStateTests {
         #expect(try states(fixture, note).map(\.status) == [.recognised, .pending])
     }
 
-    @Test("a page that cannot be recognised is failed with the reason; a damaged page file too")
-    func failedWithReason() throws {
-        let fixture = try Fixture()
+    @Test("a page that cannot be recognised is failed with the reason; a damaged page file too", arguments: IndexKind.allCases)
+    func failedWithReason(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
         let note = try fixture.note("Planning", keys: [1, 2, 3])
         // Damage the third page: flip a byte inside its stroke chunk (the CRC no longer matches).
         let damaged = fixture.library.pageURL(note.note.pages[2], in: note.folder)
