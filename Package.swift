@@ -142,11 +142,11 @@ let package = Package(
         ),
         .testTarget(
             name: "InkExportTests",
-            dependencies: ["InkExport", "InkStore", "InkIndex", "InkRender", "InkwellKit"]
+            dependencies: ["InkExport", "InkStore", "InkIndex", "InkRender", "InkwellKit", "TestSupport"]
         ),
         .testTarget(
             name: "InkObsidianTests",
-            dependencies: ["InkObsidian", "InkExport", "InkStore", "InkIndex", "InkwellKit"]
+            dependencies: ["InkObsidian", "InkExport", "InkStore", "InkIndex", "InkwellKit", "TestSupport"]
         ),
         .testTarget(
             name: "InkRecognizeTests",

@@ -1,5 +1,6 @@
 // Shared by InkExportTests and InkObsidianTests (a symlink there): a library with an index to export from.
 import Foundation
+import TestSupport
 import InkCore
 import InkIndex
 import InkStore
@@ -19,20 +20,6 @@ struct FixedRecognizer: PageRecognizer {
         }
         return PageRecognition(words: words, hashtags: [])
     }
-}
-
-/// Runs a command-line tool, returning its exit status and its combined output.
-func tool(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
 }
 
 let popplerInstalled = (try? tool(["pdftotext", "-v"]).status) == 0

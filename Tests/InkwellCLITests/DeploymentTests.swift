@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The files in deploy/ (a Kubernetes Job, a Slurm batch script, a systemd unit) each start
 /// `inkwell index --worker`. These tests read each file's command the way its runner reads it and
@@ -184,17 +185,8 @@ struct DeploymentTests {
             .write(to: service, atomically: true, encoding: .utf8)
         try DeploymentTests.contents(of: "systemd/inkwell-index-worker@.timer").write(to: timer, atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: analyze)
-        process.arguments = ["verify", "--man=no", service.path, timer.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "systemd-analyze verify: \(said)")
+        let (status, said) = try tool([analyze, "verify", "--man=no", service.path, timer.path])
+        #expect(status == 0, "systemd-analyze verify: \(said)")
         // verify reports unknown keys and bad values as warnings and still exits 0, so any line
         // about these units is a failure too. Lines about other units on this machine are not.
         let complaints = said.split(separator: "\n").filter { $0.contains("inkwell-index-worker") }

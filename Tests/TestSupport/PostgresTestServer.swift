@@ -8,7 +8,7 @@ public enum PostgresTestServer {
     public static func newDatabase() throws -> String {
         let server = try shared.get()
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let created = try run(["psql", "-q", "-v", "ON_ERROR_STOP=1", server.url, "-c", "CREATE DATABASE \(name)"])
+        let created = try tool(["psql", "-q", "-v", "ON_ERROR_STOP=1", server.url, "-c", "CREATE DATABASE \(name)"])
         guard created.status == 0 else { throw ServerError("psql could not create a database: \(created.output)") }
         return server.url.replacingOccurrences(of: "/inkwell?", with: "/\(name)?")
     }
@@ -18,7 +18,7 @@ public enum PostgresTestServer {
 
     /// Runs `psql` with `sql` against `url`, returning its output (tuples only, unaligned).
     public static func psql(_ url: String, _ sql: String) throws -> String {
-        let result = try run(["psql", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
+        let result = try tool(["psql", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
         guard result.status == 0 else { throw ServerError("psql failed: \(result.output)") }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -37,7 +37,7 @@ public enum PostgresTestServer {
         .appendingPathComponent("../../scripts/pg-test-server.sh").standardizedFileURL.path
 
     private static let shared = Lazily<Server> {
-        let started = try run([script, "start"])
+        let started = try tool([script, "start"])
         let lines = started.output.split(separator: "\n").map(String.init)
         guard started.status == 0, lines.count >= 2, lines[lines.count - 1].hasPrefix("postgres://") else {
             throw ServerError("could not start the test PostgreSQL server (scripts/pg-test-server.sh; scripts/install-deps.sh installs postgresql): \(started.output)")
@@ -46,26 +46,13 @@ public enum PostgresTestServer {
         startedFolder.withLock { $0 = server.folder }
         atexit {
             if let folder = PostgresTestServer.startedFolder.withLock({ $0 }) {
-                _ = try? PostgresTestServer.run([PostgresTestServer.script, "stop", folder])
+                _ = try? tool([PostgresTestServer.script, "stop", folder])
             }
         }
         return server
     }
 
     private static let startedFolder = Mutex<String?>(nil)
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 }
 
 /// A value made once, on first use, by whichever thread asks first (a failure is kept and rethrown).
