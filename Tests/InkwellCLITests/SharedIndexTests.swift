@@ -57,6 +57,8 @@ struct SharedIndexTests {
             try SharedIndexTests.start(cli, ["index", "--worker", "--index", url, "--jobs", "1", "--lease", "3"], log: "worker-\($0).log")
         }
         defer { for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        // The first worker to connect creates the schema; until then there is no table to count in.
+        try #require(try SharedIndexTests.waitUntil(seconds: 60) { try PostgresTestServer.psql(url, "SELECT to_regclass('page') IS NOT NULL") == "t" })
         #expect(try SharedIndexTests.waitUntil(seconds: 120) { try SharedIndexTests.count(url, where: "status = 'recognised'") >= 20 })
 
         // One worker dies holding a lease: its pages wait for the lease to run out, then others take them.
