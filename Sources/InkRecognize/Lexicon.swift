@@ -1,0 +1,85 @@
+import Foundation
+
+/// The words a reading may be made of: the system word list for the language plus the words the
+/// library's owner uses (titles, tags, typed text). Several renders of a line vote with it: a
+/// reading made only of known words, numbers and one-letter words counts.
+public struct Lexicon: Sendable {
+    /// Lower-cased words.
+    public private(set) var words: Set<String>
+
+    /// A lexicon of exactly `words` (case folded).
+    public init<Words: Sequence>(_ words: Words) where Words.Element == String {
+        self.words = Set(words.map { $0.lowercased() })
+    }
+
+    /// The lexicon with `more` words added (case folded): the library's own vocabulary.
+    public func adding<Words: Sequence>(_ more: Words) -> Lexicon where Words.Element == String {
+        var copy = self
+        for word in more { copy.words.insert(word.lowercased()) }
+        return copy
+    }
+
+    /// True when `text` is a word a reading may hold: in the lexicon (or every part of a hyphenated
+    /// word is), a number, or a single letter. Punctuation around it is ignored; punctuation alone is
+    /// not a word.
+    public func accepts(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: Self.surrounding)
+        guard !trimmed.isEmpty else { return false }
+        if trimmed.count == 1 { return trimmed.first!.isLetter || trimmed.first!.isNumber }
+        if Self.isNumber(trimmed) { return true }
+        let folded = trimmed.lowercased()
+        if words.contains(folded) { return true }
+        let parts = folded.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count > 1 && parts.allSatisfy { !$0.isEmpty && words.contains(String($0)) }
+    }
+
+    private static let surrounding = CharacterSet.punctuationCharacters.union(.symbols).union(.whitespaces)
+        .subtracting(CharacterSet(charactersIn: "#"))
+
+    /// Digits with the separators numbers, dates, times and prices are written with: `42`, `3.5`,
+    /// `10:30`, `2026-11-25`, `1/2`, `5%`, `$12`.
+    static func isNumber(_ text: String) -> Bool {
+        guard text.contains(where: \.isNumber) else { return false }
+        return text.allSatisfy { $0.isNumber || ".,:/-%$€£".contains($0) }
+    }
+
+    // MARK: System word lists
+
+    /// The system word list for a Tesseract language code: Debian's `wamerican` for `eng`
+    /// (`/usr/share/dict/american-english`), `ngerman` for `deu`, … Empty when none is installed:
+    /// recognition then votes by confidence alone. Each file is read once per process.
+    public static func system(language: String) -> Lexicon {
+        let candidates = (systemLists[language] ?? []) + ["/usr/share/dict/words"]
+        guard let path = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else { return Lexicon([]) }
+        return cache.lexicon(at: path)
+    }
+
+    /// Where Debian's word-list packages put their lists, by Tesseract language code.
+    static let systemLists: [String: [String]] = [
+        "eng": ["/usr/share/dict/american-english", "/usr/share/dict/british-english"],
+        "deu": ["/usr/share/dict/ngerman", "/usr/share/dict/ogerman"],
+        "fra": ["/usr/share/dict/french"],
+        "spa": ["/usr/share/dict/spanish"],
+        "ita": ["/usr/share/dict/italian"],
+        "nld": ["/usr/share/dict/dutch"],
+    ]
+
+    private static let cache = Cache()
+
+    /// Word lists read so far, by path. `@unchecked Sendable`: `lists` is only touched holding `lock`.
+    private final class Cache: @unchecked Sendable {
+        private var lists: [String: Lexicon] = [:]
+        private let lock = NSLock()
+
+        func lexicon(at path: String) -> Lexicon {
+            lock.withLock {
+                if let lexicon = lists[path] { return lexicon }
+                let text = (try? String(contentsOfFile: path, encoding: .utf8))
+                    ?? (try? String(contentsOfFile: path, encoding: .isoLatin1)) ?? ""
+                let lexicon = Lexicon(text.split(whereSeparator: \.isNewline).map(String.init))
+                lists[path] = lexicon
+                return lexicon
+            }
+        }
+    }
+}
