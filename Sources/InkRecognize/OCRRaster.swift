@@ -8,13 +8,17 @@ public enum OCRPen: Sendable, Hashable {
     /// Each stroke's centreline stroked with round caps and joins at one uniform width (raster
     /// pixels), whatever the pressure and tool: clean, even letters.
     case centreline(width: Double)
+    /// Each stroke's centreline with round caps and joins, `width` raster pixels at the line's median
+    /// pressure and `width × clamp(0.5 + 0.5·p/median, 0.5, 1.5)` elsewhere: the pen's own rhythm,
+    /// kept within bounds so that a light touch still reads.
+    case pressure(width: Double)
     /// InkRender's pressure outline of each stroke with the ``StrokeStyle``, its nominal width set so
     /// that full pressure is `width` raster pixels; filled.
     case outline(width: Double, style: StrokeStyle)
 
     var width: Double {
         switch self {
-        case let .centreline(width), let .outline(width, _): width
+        case let .centreline(width), let .pressure(width), let .outline(width, _): width
         }
     }
 }
@@ -111,6 +115,41 @@ struct OCRRaster {
                 if !first { cairo_line_to(cr, last.0, last.1) }
             }
             cairo_stroke(cr)
+        case let .pressure(penWidth):
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            let pressures = strokes.flatMap { page[$0].points.map { Double($0.pressure) } }.filter { $0.isFinite && $0 > 0 }
+            let typical = median(pressures)
+            // Pieces of one width go into one path; widths are rounded to a quarter pixel.
+            func width(_ pressure: Float) -> Double {
+                guard typical > 0, pressure.isFinite else { return penWidth }
+                let factor = min(1.5, max(0.5, 0.5 + 0.5 * Double(pressure) / typical))
+                return (penWidth * factor * 4).rounded() / 4
+            }
+            for index in strokes {
+                let points = page[index].points.filter { $0.x.isFinite && $0.y.isFinite }
+                guard let first = points.first else { continue }
+                var last = (x(first.x, first.y), y(first.y))
+                var current = width(first.pressure)
+                cairo_set_line_width(cr, current)
+                cairo_new_path(cr)
+                cairo_move_to(cr, last.0, last.1)
+                cairo_line_to(cr, last.0, last.1)
+                for point in points.dropFirst() {
+                    let p = (x(point.x, point.y), y(point.y))
+                    guard abs(p.0 - last.0) + abs(p.1 - last.1) >= 0.25 else { continue }
+                    let w = width(point.pressure)
+                    if w != current {
+                        cairo_stroke(cr)
+                        current = w
+                        cairo_set_line_width(cr, w)
+                        cairo_move_to(cr, last.0, last.1)
+                    }
+                    cairo_line_to(cr, p.0, p.1)
+                    last = p
+                }
+                cairo_stroke(cr)
+            }
         case let .outline(penWidth, style):
             let resolution = OutlineResolution.raster(scale: scale)
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)

@@ -1,10 +1,48 @@
 import InkCore
 import InkGeometry
 
-/// How ``TesseractRecognizer`` reads a page. The defaults are what measured best on generated
-/// print and script pages (docs/recognition.md has the tables); the other values exist so that
-/// the benchmark can measure them.
+/// How ``TesseractRecognizer`` reads a page. The defaults are what measured best on real and
+/// generated pages (docs/recognition.md has the tables); the other values exist so that the
+/// benchmark can measure them.
 public struct RecognitionOptions: Sendable, Hashable {
+    /// How hard to look: every line drawn five ways and voted (``best``), or one way (``fast``).
+    public enum Quality: String, Sendable, Hashable, CaseIterable {
+        /// Five renders per line, word slots voted with the lexicon: the most words read; about
+        /// five times the Tesseract time of ``fast``.
+        case best
+        /// One render per line: for bulk runs.
+        case fast
+    }
+
+    /// One way of drawing a line for Tesseract: its x-height in raster pixels, the pen width as a
+    /// fraction of that (scaled by pressure), and whether the line is first stood upright.
+    public struct LineRender: Sendable, Hashable {
+        public var xHeight: Double
+        public var pen: Double
+        public var deslant: Bool
+
+        public init(xHeight: Double, pen: Double, deslant: Bool) {
+            self.xHeight = xHeight
+            self.pen = pen
+            self.deslant = deslant
+        }
+    }
+
+    /// The renders of ``Quality/best``, in order: the first is also ``Quality/fast``'s only one.
+    public static let bestRenders = [
+        LineRender(xHeight: 20, pen: 0.12, deslant: true), LineRender(xHeight: 28, pen: 0.12, deslant: false),
+        LineRender(xHeight: 28, pen: 0.20, deslant: true), LineRender(xHeight: 36, pen: 0.12, deslant: true),
+        LineRender(xHeight: 20, pen: 0.06, deslant: true),
+    ]
+
+    /// Each line is drawn in each of these ways and read; with several, the readings of each word
+    /// slot (strokes apart by more than ``slotGap`` x-heights) vote, and the lexicon decides which
+    /// count. Empty: one image per line drawn as ``textHeight``, ``sizeMeasure``, ``pen`` and
+    /// ``deslant`` say.
+    public var renders: [LineRender]
+    /// Horizontal gap between strokes, in x-heights, that separates word slots.
+    public var slotGap = 1.0
+
     /// Whether Tesseract sees one line at a time or the whole page.
     public enum Layout: String, Sendable, Hashable, CaseIterable {
         /// Lines found from the strokes, each drawn and read on its own.
@@ -14,6 +52,15 @@ public struct RecognitionOptions: Sendable, Hashable {
     }
 
     public var layout: Layout = .lines
+    /// How strokes are grouped into lines.
+    public enum LineFinding: String, Sendable, Hashable, CaseIterable {
+        /// In writing order, each stroke continuing the line being written when it fits (``LineGrouper``).
+        case writingOrder
+        /// By geometry alone, whatever the order (``GeometricLineGrouper``).
+        case geometry
+    }
+
+    public var lineFinding: LineFinding = .writingOrder
     /// How the size of a line of writing is measured, to draw it at ``textHeight``.
     public enum SizeMeasure: String, Sendable, Hashable, CaseIterable {
         /// The median height of its letter-sized strokes (depends on how many letters a stroke joins).
@@ -65,5 +112,11 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// How eraser strokes are applied before reading (what the page looks like).
     public var eraserMode: EraserMode = .split
 
-    public init() {}
+    /// The options of `quality`; the other choices at what measured best.
+    public init(quality: Quality = .best) {
+        switch quality {
+        case .best: renders = Self.bestRenders
+        case .fast: renders = [Self.bestRenders[0]]
+        }
+    }
 }

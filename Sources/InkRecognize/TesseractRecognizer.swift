@@ -19,11 +19,14 @@ public final class TesseractRecognizer: PageRecognizer {
     /// The Tesseract engine this recogniser owns.
     public let engine: TesseractEngine
     private var snapper: TagSnapper
+    /// The words readings are checked against when a line's renders vote: the system word list
+    /// for the language plus, as the caller adds them, the library's own words.
+    public var lexicon: Lexicon
 
     /// Starts a Tesseract engine for `language` from `dataPath` (found from `TESSDATA_PREFIX` or the
     /// usual folders when nil). Throws a ``RecognitionError`` when the language data is missing.
     public init(knownTags: Set<Tag> = [], options: RecognitionOptions = RecognitionOptions(),
-                language: String = "eng", dataPath: String? = nil) throws(RecognitionError) {
+                language: String = "eng", dataPath: String? = nil, lexicon: Lexicon? = nil) throws(RecognitionError) {
         var variables: [(name: String, value: String)] = [
             ("textord_noise_rejrows", options.rejectNoiseRows ? "1" : "0"),
         ]
@@ -31,6 +34,7 @@ public final class TesseractRecognizer: PageRecognizer {
         engine = try TesseractEngine(language: language, dataPath: dataPath, variables: variables)
         self.options = options
         snapper = TagSnapper(known: knownTags)
+        self.lexicon = lexicon ?? .system(language: language)
     }
 
     public func recognize(_ page: Page) throws -> PageRecognition {
@@ -77,7 +81,10 @@ public final class TesseractRecognizer: PageRecognizer {
             candidates.removeAll { dropped.contains($0) }
         }
         let marks = options.detectHashMarks ? HashMarkDetector.find(shapes: shapes, order: candidates, textHeight: height) : []
-        let lines = LineGrouper.group(shapes: shapes, order: candidates, textHeight: height)
+        let lines = switch options.lineFinding {
+        case .writingOrder: LineGrouper.group(shapes: shapes, order: candidates, textHeight: height)
+        case .geometry: GeometricLineGrouper.group(shapes: shapes, order: candidates)
+        }
 
         var readings: [Reading]
         switch options.layout {
@@ -153,6 +160,37 @@ public final class TesseractRecognizer: PageRecognizer {
         return min(8, max(0.1, target / textHeight))
     }
 
+    /// One way of drawing a line: makes its raster at a multiple of the render's scale.
+    private typealias LineImage = (_ factor: Double) throws(RecognitionError) -> OCRRaster
+
+    /// The images of a line's strokes `text`: the ``RecognitionOptions/renders`` (x-height and pen
+    /// from ``LineMetrics``), or the one image ``RecognitionOptions/textHeight`` and the pen ask for.
+    private func images(of ink: [Stroke], shapes: [StrokeShape], text: [Int], lineHeight: Double,
+                        textHeight: Double) -> (images: [LineImage], metrics: LineMetrics?) {
+        let region = text.reduce(Rect.null) { $0.union(shapes[$1].bounds) }
+        let shearOrigin = (region.minY + region.maxY) / 2
+        func image(scale: Double, pen: OCRPen, shear: Double) -> LineImage {
+            let bounds = shear == 0 ? region : OCRRaster.shearedBounds(ink, strokes: text, shear: shear, origin: shearOrigin)
+            return { [options] factor throws(RecognitionError) in
+                try OCRRaster.draw(ink, strokes: text, region: bounds, scale: scale * factor, padding: options.padding,
+                                   pen: pen, antialias: options.antialias, shear: shear, shearOrigin: shearOrigin)
+            }
+        }
+        guard !options.renders.isEmpty else {
+            let scale = scale(forTextHeight: size(of: ink, text, strokeHeight: max(lineHeight, 0.5 * textHeight)))
+            var shear = options.deslant ? slant(of: ink, indices: text, textHeight: lineHeight) : 0
+            if abs(shear) < 0.03 { shear = 0 }
+            return ([image(scale: scale, pen: options.pen, shear: shear)], nil)
+        }
+        let metrics = LineMetrics(ink, indices: text, strokeHeight: max(lineHeight, 0.5 * textHeight))
+        let images = options.renders.map { render in
+            let scale = min(8, max(0.1, render.xHeight / metrics.xHeight))
+            let shear = render.deslant && abs(metrics.slant) >= 0.03 ? metrics.slant : 0
+            return image(scale: scale, pen: .pressure(width: max(1, render.pen * render.xHeight)), shear: shear)
+        }
+        return (images, metrics)
+    }
+
     private func readLines(_ ink: [Stroke], shapes: [StrokeShape], lines: [InkLine], marks: [HashMark],
                            textHeight: Double) throws(RecognitionError) -> [Reading] {
         var markOfStroke: [Int: Int] = [:]
@@ -163,63 +201,80 @@ public final class TesseractRecognizer: PageRecognizer {
             let text = line.strokes.filter { markOfStroke[$0] == nil }
             let lineMarks = Set(line.strokes.compactMap { markOfStroke[$0] }).sorted().map { marks[$0] }
             guard !text.isEmpty else { continue }
-            var region = text.reduce(Rect.null) { $0.union(shapes[$1].bounds) }
             let lineHeight = LineGrouper.typicalHeight(of: text.map { shapes[$0] })
-            let scale = scale(forTextHeight: size(of: ink, text, strokeHeight: max(lineHeight, 0.5 * textHeight)))
-            var shear = 0.0
-            let shearOrigin = (region.minY + region.maxY) / 2
-            if options.deslant {
-                shear = slant(of: ink, indices: text, textHeight: lineHeight)
-                if abs(shear) < 0.03 { shear = 0 }
-                if shear != 0 { region = OCRRaster.shearedBounds(ink, strokes: text, shear: shear, origin: shearOrigin) }
-            }
-            let raster = try OCRRaster.draw(ink, strokes: text, region: region, scale: scale, padding: options.padding,
-                                            pen: options.pen, antialias: options.antialias, shear: shear,
-                                            shearOrigin: shearOrigin)
-            if let folder = options.debugImageFolder {
-                try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber).png"))
-            }
+            let (images, metrics) = images(of: ink, shapes: shapes, text: text, lineHeight: lineHeight, textHeight: textHeight)
             let wantAlternatives = options.tagAlternatives && !snapper.known.isEmpty && !lineMarks.isEmpty
-            let found = try recognise(raster, segmentation: options.lineSegmentation, alternatives: wantAlternatives)
-            var lineReadings = found.map { reading(of: $0, in: raster, line: lineNumber) }
-            attach(lineMarks, to: &lineReadings, textHeight: textHeight)
-            if wantAlternatives, !options.secondLookScales.isEmpty {
-                // A hashtag that is no known tag, or only loosely one, gets a second look at other
-                // scales; the closest reading wins.
-                var looks: [Double: [Reading]] = [:]
-                for index in lineReadings.indices where lineReadings[index].word.text.hasPrefix("#") {
-                    var best = readTag(of: lineReadings, index)
-                    guard (best?.relativeDistance ?? .infinity) > options.confidentTagDistance else { continue }
-                    let box = lineReadings[index].word.box
-                    for factor in options.secondLookScales {
-                        if looks[factor] == nil {
-                            let again = try OCRRaster.draw(ink, strokes: text, region: region, scale: scale * factor,
-                                                           padding: options.padding, pen: options.pen, antialias: options.antialias,
-                                                           shear: shear, shearOrigin: shearOrigin)
-                            var second = try recognise(again, segmentation: options.lineSegmentation, alternatives: true)
-                                .map { reading(of: $0, in: again, line: lineNumber) }
-                            attach(lineMarks, to: &second, textHeight: textHeight)
-                            looks[factor] = second
-                        }
-                        let second = looks[factor]!
-                        guard let match = second.indices.filter({ second[$0].word.text.hasPrefix("#") })
-                            .max(by: { overlap(second[$0].word.box, box) < overlap(second[$1].word.box, box) }),
-                            overlap(second[match].word.box, box) > 0,
-                            let candidate = readTag(of: second, match), let distance = candidate.relativeDistance,
-                            distance < best?.relativeDistance ?? .infinity else { continue }
-                        best = candidate
-                        lineReadings[index].word.text = "#" + candidate.tag.name
-                        lineReadings[index].alternatives = []
-                        lineReadings[index].decided = TagReading(tag: candidate.tag, distance: candidate.distance)
-                        if distance <= options.confidentTagDistance { break }
-                    }
+            let slots = metrics.map { WordSlots(shapes: text.map { shapes[$0] }, gap: options.slotGap * $0.xHeight) }
+            var perRender: [[Reading]] = []
+            var slotsPerRender: [[Int]] = []
+            for (number, image) in images.enumerated() {
+                let raster = try image(1)
+                if let folder = options.debugImageFolder {
+                    let suffix = images.count > 1 ? "-r\(number)" : ""
+                    try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber)\(suffix).png"))
                 }
+                let found = try recognise(raster, segmentation: options.lineSegmentation, alternatives: wantAlternatives && number == 0)
+                var lineReadings = found.map { reading(of: $0, in: raster, line: lineNumber) }
+                // Slots from the ink the words were read from, before a `#` widens a word's box.
+                slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
+                attach(lineMarks, to: &lineReadings, textHeight: textHeight)
+                perRender.append(lineReadings)
+            }
+            var lineReadings = perRender.count == 1 ? perRender[0] : vote(perRender, slots: slotsPerRender)
+            if wantAlternatives, !options.secondLookScales.isEmpty {
+                try secondLook(&lineReadings, image: images[0], marks: lineMarks, line: lineNumber, textHeight: textHeight)
             }
             guard !lineReadings.isEmpty else { continue }
             readings += lineReadings
             lineNumber += 1
         }
         return readings
+    }
+
+    /// A hashtag that is no known tag, or only loosely one, gets a second look: its line drawn again
+    /// at ``RecognitionOptions/secondLookScales``; the reading closest to a known tag wins.
+    private func secondLook(_ lineReadings: inout [Reading], image: LineImage, marks: [HashMark], line: Int,
+                            textHeight: Double) throws(RecognitionError) {
+        var looks: [Double: [Reading]] = [:]
+        for index in lineReadings.indices where lineReadings[index].word.text.hasPrefix("#") {
+            var best = readTag(of: lineReadings, index)
+            guard (best?.relativeDistance ?? .infinity) > options.confidentTagDistance else { continue }
+            let box = lineReadings[index].word.box
+            for factor in options.secondLookScales {
+                if looks[factor] == nil {
+                    let again = try image(factor)
+                    var second = try recognise(again, segmentation: options.lineSegmentation, alternatives: true)
+                        .map { reading(of: $0, in: again, line: line) }
+                    attach(marks, to: &second, textHeight: textHeight)
+                    looks[factor] = second
+                }
+                let second = looks[factor]!
+                guard let match = second.indices.filter({ second[$0].word.text.hasPrefix("#") })
+                    .max(by: { overlap(second[$0].word.box, box) < overlap(second[$1].word.box, box) }),
+                    overlap(second[match].word.box, box) > 0,
+                    let candidate = readTag(of: second, match), let distance = candidate.relativeDistance,
+                    distance < best?.relativeDistance ?? .infinity else { continue }
+                best = candidate
+                lineReadings[index].word.text = "#" + candidate.tag.name
+                lineReadings[index].alternatives = []
+                lineReadings[index].decided = TagReading(tag: candidate.tag, distance: candidate.distance)
+                if distance <= options.confidentTagDistance { break }
+            }
+        }
+    }
+
+    // MARK: Voting
+
+    /// The line's words from several renders' readings, voted slot by slot (``SlotVote``). A word
+    /// counts as valid when the lexicon accepts it; a hashtag when it reads as a known tag (or, with
+    /// no known tags, as lexicon words).
+    private func vote(_ renders: [[Reading]], slots: [[Int]]) -> [Reading] {
+        SlotVote.choose(renders, slots: slots, text: \.word.text, confidence: \.word.confidence) { text in
+            guard text.hasPrefix("#") else { return lexicon.accepts(text) }
+            let body = String(text.drop(while: { $0 == "#" }))
+            if !snapper.known.isEmpty { return readTag(body: body, alternatives: [], next: nil)?.distance != nil }
+            return !body.isEmpty && body.split(separator: "-").allSatisfy { lexicon.accepts(String($0)) }
+        }
     }
 
     private func readPage(_ ink: [Stroke], shapes: [StrokeShape], candidates: [Int], lines: [InkLine], marks: [HashMark],

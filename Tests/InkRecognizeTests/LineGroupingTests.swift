@@ -61,3 +61,22 @@ struct LineGroupingTests {
         }
     }
 }
+
+@Suite("Line grouping by geometry")
+struct GeometricLineGroupingTests {
+    @Test("lines written out of order, with a dot added last, come out as lines in reading order")
+    func outOfOrder() {
+        func letters(_ count: Int, x: Double, baseline y: Double, firstID: Int) -> [Stroke] {
+            (0..<count).map { i in line(firstID + i, from: (x + Double(i) * 15, y - 20), to: (x + Double(i) * 15 + 3, y)) }
+        }
+        // The second line written first, then the first, then one more word at the end of the second.
+        var strokes = letters(6, x: 100, baseline: 200, firstID: 1)
+        strokes += letters(8, x: 100, baseline: 120, firstID: 7)
+        strokes += letters(3, x: 220, baseline: 201, firstID: 15)
+        strokes.append(stroke(18, [(146, 88), (146.5, 88.5)]))  // an i-dot over the first line
+        let lines = GeometricLineGrouper.group(numbered(strokes))
+        #expect(lines.count == 2)
+        #expect(lines.first?.strokes == Array(6..<14) + [17])
+        #expect(lines.last?.strokes == Array(0..<6) + Array(14..<17))
+    }
+}

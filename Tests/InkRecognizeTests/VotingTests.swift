@@ -1,0 +1,95 @@
+import Foundation
+import InkCore
+@testable import InkRecognize
+import Testing
+
+@Suite("Lexicon, word slots and the vote between renders")
+struct VotingTests {
+    let lexicon = Lexicon(["this", "is", "a", "test", "pen", "eraser", "mech", "pencil"])
+
+    @Test("words, numbers and single letters count; junk and bare punctuation do not")
+    func lexiconAccepts() {
+        for word in ["This", "test.", "(pen)", "\"is\"", "mech-pencil", "42", "3.5", "10:30", "2026-11-25", "x", "I"] {
+            #expect(lexicon.accepts(word), "\(word)")
+        }
+        for word in ["Ths", "fo0l", "|", "--", "", "pen-cil", "rnote"] {
+            #expect(!lexicon.accepts(word), "\(word)")
+        }
+        #expect(lexicon.adding(["Rnote"]).accepts("rnote"))
+    }
+
+    @Test("the system word list for English is found (the deps script installs wamerican)")
+    func systemList() {
+        let english = Lexicon.system(language: "eng")
+        #expect(english.words.count > 50_000)
+        #expect(english.accepts("notebook") && english.accepts("Thursday"))
+        #expect(!english.accepts("Ths"))
+    }
+
+    @Test("a reading most renders agree on, all of it words, wins over a surer one-off")
+    func majorityOfValidReadings() {
+        // Five renders of a two-slot line: ("This is" | "test").
+        let renders: [[(String, Float)]] = [
+            [("Ths", 0.9), ("is", 0.9), ("test", 0.5)],
+            [("This", 0.4), ("is", 0.6), ("tesf", 0.9)],
+            [("This", 0.5), ("is", 0.5), ("test", 0.4)],
+            [("Thus", 0.95), ("is", 0.95), ("best", 0.9)],
+            [("T", 0.3), ("h", 0.3), ("is", 0.3), ("test", 0.3)],
+        ]
+        let slots = [[0, 0, 1], [0, 0, 1], [0, 0, 1], [0, 0, 1], [0, 0, 0, 1]]
+        let valid: (String) -> Bool = { ["this", "is", "test", "thus", "best", "t", "h"].contains($0.lowercased()) }
+        let chosen = SlotVote.choose(renders, slots: slots, text: \.0, confidence: \.1, valid: valid)
+        // Slot 0: "This is" twice (1.4 + 1.5) beats "Thus is" (1.95) and "T h is" (1.3).
+        // Slot 1: "test" three times beats "best" once.
+        #expect(chosen.map(\.0) == ["This", "is", "test"])
+    }
+
+    @Test("a slot no render reads as words takes the render with the most words on the line")
+    func fallbackToTheBestLine() {
+        let renders: [[(String, Float)]] = [
+            [("pen", 0.5), ("qwx", 0.9)],
+            [("pen", 0.5), ("eraser", 0.5), ("zzk", 0.2)],
+            [("pcn", 0.9), ("vvk", 0.9)],
+        ]
+        let slots = [[0, 1], [0, 1, 2], [0, 1]]
+        let chosen = SlotVote.choose(renders, slots: slots, text: \.0, confidence: \.1, valid: lexicon.accepts)
+        // Slot 0: "pen" (valid twice). Slot 1: "eraser" (render 1's only valid reading). Slot 2:
+        // nothing valid: render 1 has the most words on its line.
+        #expect(chosen.map(\.0) == ["pen", "eraser", "zzk"])
+        #expect(SlotVote.choose([[("qq", Float(0.5))], []], slots: [[0], []], text: \.0, confidence: \.1, valid: lexicon.accepts).map(\.0) == ["qq"])
+    }
+
+    @Test("strokes further apart than the gap start a new slot; words go to the slot under their centre")
+    func wordSlots() {
+        let strokes = [(100.0, 130.0), (128.0, 160.0), (200.0, 240.0), (238.0, 250.0), (400.0, 420.0)].enumerated().map { i, x in
+            StrokeShape(Stroke(id: StrokeID(UInt64(i + 1)), points: [InkPoint(x: Float(x.0), y: 100), InkPoint(x: Float(x.1), y: 120)]), index: i)
+        }
+        let slots = WordSlots(shapes: strokes, gap: 20)
+        #expect(slots.extents.map(\.minX) == [100, 200, 400])
+        #expect(slots.extents.map(\.maxX) == [160, 250, 420])
+        #expect(slots.slot(of: Rect(minX: 95, minY: 0, maxX: 165, maxY: 10)) == 0)
+        #expect(slots.slot(of: Rect(minX: 190, minY: 0, maxX: 260, maxY: 10)) == 1)
+        #expect(slots.slot(of: Rect(minX: 330, minY: 0, maxX: 360, maxY: 10)) == 2)
+    }
+
+    @Test("a line's x-height is where its ink is densest, and its slant is measured from the strokes")
+    func lineMetrics() {
+        // Letters with a 20 px x-height (y 100…120): stems, every third one an ascender to y 80, and
+        // round letters (o) between them, all leaning right by 0.3 (x grows by 0.3 per pixel going up).
+        var strokes: [Stroke] = []
+        func lean(_ x: Float, _ y: Float) -> InkPoint { InkPoint(x: x + 0.3 * (120 - y), y: y) }
+        for i in 0..<30 {
+            let x = Float(100 + 30 * i), top: Float = i % 3 == 0 ? 80 : 100
+            strokes.append(Stroke(id: StrokeID(UInt64(i + 1)), points: stride(from: Float(120), through: top, by: -2).map { lean(x, $0) }))
+            let o = (0...24).map { k -> InkPoint in
+                let angle = Float(k) / 24 * 2 * .pi
+                return lean(x + 15 + 7 * cos(angle), 110 + 10 * sin(angle))
+            }
+            strokes.append(Stroke(id: StrokeID(UInt64(100 + i)), points: o))
+        }
+        let metrics = LineMetrics(strokes, indices: Array(strokes.indices), strokeHeight: 20)
+        #expect(abs(metrics.xHeight - 20) <= 4, "x-height \(metrics.xHeight)")
+        #expect(abs(metrics.slant - (-0.3)) <= 0.05, "slant \(metrics.slant)")
+        #expect(LineMetrics([Stroke(id: StrokeID(1), points: [InkPoint(x: 0, y: 0)])], indices: [0], strokeHeight: 10).xHeight >= 3)
+    }
+}
