@@ -6,6 +6,9 @@ import InkRecognize
 import InkStore
 import InkText
 
+/// How hard recognition looks at each line: ``RecognitionOptions/Quality``.
+public typealias RecognitionQuality = RecognitionOptions.Quality
+
 /// One library as front ends use it: the operations that change notes go through here, so the same
 /// rules hold whichever front end (the command line, the web notebook) asks. Recognised and typed
 /// hashtags become tags by ``NoteTags``; whenever tags change, ``AfterChange`` files the note and
@@ -47,27 +50,38 @@ public final class Workspace: Sendable {
 
     // MARK: Recognition
 
-    /// Recognition during an import or ingest, on `jobs` threads, keeping what was read in the index.
-    public func recognition(jobs: Int) -> ImportRecognition {
-        ImportRecognition(jobs: jobs, makeRecognizer: { known in
-            try TesseractRecognizer(knownTags: known)
+    /// Recognition during an import or ingest, on `jobs` threads at `quality`, keeping what was read
+    /// in the index.
+    public func recognition(jobs: Int, quality: RecognitionQuality = .best) -> ImportRecognition {
+        let lexicon = Once<Lexicon>()
+        return ImportRecognition(jobs: jobs, makeRecognizer: { [library] known in
+            try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality),
+                                    lexicon: try lexicon.get { try Self.lexicon(of: library) })
         }, keep: { [self] note, pages in
             try index().record([(note, pages.map { ($0.page, $0.recognition) })], in: library)
         })
     }
 
-    /// The indexing job over this library, recognising with Tesseract.
-    public func indexer() throws -> Indexer {
+    /// The indexing job over this library, recognising with Tesseract at `quality`.
+    public func indexer(quality: RecognitionQuality = .best) throws -> Indexer {
         let known = try library.knownTags()
-        return Indexer(library: library, index: try index()) { try TesseractRecognizer(knownTags: known) }
+        let lexicon = try Self.lexicon(of: library)
+        return Indexer(library: library, index: try index()) {
+            try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality), lexicon: lexicon)
+        }
+    }
+
+    /// The words recognition counts: the system word list and the library's own vocabulary.
+    static func lexicon(of library: Library) throws -> Lexicon {
+        Lexicon.system(language: "eng").adding(try library.vocabulary())
     }
 
     // MARK: Intake
 
     /// An importer into this library, recognising on `jobs` threads unless `recognize` is false.
-    public func importer(recognize: Bool, jobs: Int) -> Importer {
+    public func importer(recognize: Bool, jobs: Int, quality: RecognitionQuality = .best) -> Importer {
         var importer = Importer(library: library)
-        if recognize { importer.recognition = recognition(jobs: jobs) }
+        if recognize { importer.recognition = recognition(jobs: jobs, quality: quality) }
         return importer
     }
 

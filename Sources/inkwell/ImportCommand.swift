@@ -30,6 +30,8 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Import the files that are good and report the others.") var keepGoing = false
     @Flag(inversion: .prefixedNo, help: "Recognise the handwriting as it is imported (hashtags become tags).") var recognize = true
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "How hard recognition looks: best (each line drawn five ways, the readings voted) or fast (one way, for bulk runs).")
+    var quality: RecognitionQuality = .best
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -38,7 +40,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        var importer = index.workspace(try library.open()).importer(recognize: recognize, jobs: jobs)
+        var importer = index.workspace(try library.open()).importer(recognize: recognize, jobs: jobs, quality: quality)
         importer.notebook = try notebookPath(notebook)
         importer.title = title
         let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import InkwellKit
 
+extension RecognitionQuality: ExpressibleByArgument {}
+
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
@@ -27,6 +29,8 @@ struct IndexCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var index: IndexOptions
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "How hard recognition looks: best (each line drawn five ways, the readings voted) or fast (one way, for bulk runs).")
+    var quality: RecognitionQuality = .best
     @Option(help: "Only this shard of the pages, written i/n (0 ≤ i < n); the SQLite index only.") var shard: String?
     @Flag(help: "Forget every earlier result and recognise every page again.") var rebuild = false
     @Flag(help: "Work on a PostgreSQL index's queue with other workers, without writing to the library; exits 0 when no page is left.")
@@ -52,7 +56,7 @@ struct IndexCommand: ParsableCommand {
         let workspace = index.workspace(try library.open())
         if status { return try showStatus(workspace) }
         if rebuild { try workspace.index().clear() }
-        let indexer = try workspace.indexer()
+        let indexer = try workspace.indexer(quality: quality)
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
         let report: IndexingReport
         if let queue = indexer.index as? any PageQueue {

@@ -33,6 +33,20 @@ struct IndexCommandTests {
         #expect((stats["recognition"] as! [String: Int])["recognised"] == 2)
     }
 
+    @Test("--quality fast reads the samples' hashtags too, a --rebuild at best quality reads them again; an unknown quality is refused")
+    func qualities() throws {
+        try cli.ok(["init"])
+        try cli.ok(["import", "--no-recognize", samplesFolder.appendingPathComponent("sprint-retro-hashtags.jsonl").path])
+        let fast = try cli.json(["index", "--quality", "fast"]) as! [String: Any]
+        #expect(fast["recognised"] as? Int == 1)
+        let retro = (try cli.json(["note", "show", "Sprint retro"]) as! [String: Any])["note"] as! [String: Any]
+        #expect(Set(retro["tags"] as! [String]).isSuperset(of: ["retro", "process", "wins"]))
+        let best = try cli.json(["index", "--rebuild", "--quality", "best"]) as! [String: Any]
+        #expect(best["recognised"] as? Int == 1)
+        let refused = try cli.run(["index", "--quality", "slow"])
+        #expect(refused.status != 0 && refused.stderr.contains("--quality") && refused.stderr.contains("best"))
+    }
+
     @Test("a run killed with SIGKILL loses nothing and the next run does nothing twice")
     func killAndResume() throws {
         try cli.ok(["init"])

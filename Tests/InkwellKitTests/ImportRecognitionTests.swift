@@ -166,3 +166,20 @@ struct ImportRecognitionTests {
         #expect(try scratch.library.notes().count == 7)
     }
 }
+
+@Suite("The library's own words")
+struct VocabularyTests {
+    @Test("titles, tag parts and typed text become words recognition counts, besides the system list")
+    func vocabulary() throws {
+        let scratch = try ScratchLibrary()
+        let stored = try scratch.library.createNote(title: "Kubernetes rollout: Q3", tags: [InkCore.Tag("okr-review")!])
+        _ = try scratch.library.setTypedText("- [ ] ask Ingrid about the PgBouncer pool\n", of: stored.note.id)
+        let words = try scratch.library.vocabulary()
+        for word in ["kubernetes", "rollout", "q3", "okr", "review", "ingrid", "pgbouncer", "pool"] {
+            #expect(words.contains(word), "\(word)")
+        }
+        #expect(!words.contains("a") && !words.contains("-"))
+        let lexicon = try Workspace.lexicon(of: scratch.library)
+        #expect(lexicon.accepts("PgBouncer") && lexicon.accepts("notebook"))
+    }
+}
