@@ -19,24 +19,38 @@ func sweepVariants(_ filter: String?) -> [Variant] {
         change(&options)
         return Variant(name: name, options: options)
     }
+    /// One image per line, drawn as the single-render knobs say (the defaults before the renders vote).
+    func classic(_ name: String, _ change: (inout RecognitionOptions) -> Void = { _ in }) -> Variant {
+        variant("one image: " + name) { $0.renders = []; change(&$0) }
+    }
     var variants: [Variant] = [Variant(name: "defaults", options: base)]
     variants.append(Variant(name: "defaults, no known tags", options: base, knownTags: false))
+    variants.append(Variant(name: "fast (first render only)", options: RecognitionOptions(quality: .fast)))
+    for (number, render) in RecognitionOptions.bestRenders.enumerated().dropFirst() {
+        variants.append(variant("render \(number + 1) only (\(Int(render.xHeight)) px, pen \(render.pen), deslant \(render.deslant ? "on" : "off"))") {
+            $0.renders = [render]
+        })
+    }
+    variants.append(variant("slot gap 0.7 x-height") { $0.slotGap = 0.7 })
+    variants.append(variant("slot gap 1.5 x-heights") { $0.slotGap = 1.5 })
+    variants.append(variant("lines by geometry") { $0.lineFinding = .geometry })
+    variants.append(classic("ink spread 12 px, pen 2.5 px"))
     for height in [10.0, 14, 16, 18] {
-        variants.append(variant("ink spread \(Int(height)) px") { $0.textHeight = height })
+        variants.append(classic("ink spread \(Int(height)) px") { $0.textHeight = height })
     }
     for height in [20.0, 24, 28] {
-        variants.append(variant("stroke height \(Int(height)) px") { $0.textHeight = height; $0.sizeMeasure = .strokeHeight })
+        variants.append(classic("stroke height \(Int(height)) px") { $0.textHeight = height; $0.sizeMeasure = .strokeHeight })
     }
     for scale in [1.0, 1.5, 2.0] {
-        variants.append(variant("fixed scale \(scale)x") { $0.textHeight = nil; $0.scale = scale })
+        variants.append(classic("fixed scale \(scale)x") { $0.textHeight = nil; $0.scale = scale })
     }
     for width in [1.5, 2.0, 3.0, 3.5, 4.5] {
-        variants.append(variant("pen \(width) px") { $0.pen = .centreline(width: width) })
+        variants.append(classic("pen \(width) px") { $0.pen = .centreline(width: width) })
     }
-    variants.append(variant("outline (InkRender pen style) 2.5 px") { $0.pen = .outline(width: 2.5, style: .pen) })
-    variants.append(variant("outline (InkRender fineliner) 2.5 px") { $0.pen = .outline(width: 2.5, style: .fineliner) })
+    variants.append(classic("outline (InkRender pen style) 2.5 px") { $0.pen = .outline(width: 2.5, style: .pen) })
+    variants.append(classic("outline (InkRender fineliner) 2.5 px") { $0.pen = .outline(width: 2.5, style: .fineliner) })
     variants.append(variant("no antialiasing") { $0.antialias = false })
-    variants.append(variant("deslant") { $0.deslant = true })
+    variants.append(classic("deslant") { $0.deslant = true })
     variants.append(variant("psm 13 (raw line)") { $0.lineSegmentation = .rawLine })
     variants.append(variant("psm 6 (block) per line") { $0.lineSegmentation = .singleBlock })
     variants.append(variant("textord_noise_rejrows on") { $0.rejectNoiseRows = true })

@@ -27,7 +27,7 @@ struct SharedIndexTests {
         environment["INKWELL_LIBRARY"] = cli.library.path
         process.environment = environment
         let output = cli.root.appendingPathComponent(log)
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle
