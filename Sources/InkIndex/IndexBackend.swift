@@ -16,7 +16,9 @@ public protocol IndexBackend: AnyObject, Sendable {
     /// True when the index can only be read (searches and page states work; changes are refused).
     var isReadOnly: Bool { get }
 
-    /// Brings titles, notebooks, tags and typed text up to date with the library without recognising anything.
+    /// Brings titles, notebooks, tags and typed text up to date with the library without recognising
+    /// anything. The embedded index also drops notes gone from the library; a shared one drops none
+    /// (a host with an older view of the library must not undo another's notes).
     func refresh(from library: Library) throws
     /// Makes the index's copy of these notes' metadata and typed text match the library (with
     /// `complete`, `notes` is the whole library and notes not in it are removed).

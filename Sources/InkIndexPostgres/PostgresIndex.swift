@@ -142,8 +142,12 @@ struct IndexedNoteRecord: Sendable {
 }
 
 extension PostgresIndex {
+    /// Adds and updates the notes of this host's view of the library, but removes none: hosts share
+    /// the database, and one whose view of a shared mount is older must not take out notes another
+    /// has just added. `inkwell index` (not `--worker`), run where the library lives, removes notes
+    /// gone from it (``update(_:library:complete:)`` with `complete`).
     public func refresh(from library: Library) throws {
-        try sync(try library.notes(), library: library, complete: true)
+        try sync(try library.notes(), library: library, complete: false)
     }
 
     public func update(_ notes: [StoredNote], library: Library, complete: Bool) throws {

@@ -26,8 +26,10 @@ extension Indexer {
         var notes: [StoredNote] = []
         let outcome = Locked(Outcome())
         while true {
+            // Only a run that owns the library removes notes missing from its view: a worker's view
+            // of a shared mount may be older than another host's, and must not undo its notes.
             let all = try library.notes()
-            try queue.update(all, library: library, complete: true)
+            try queue.update(all, library: library, complete: adoptTags)
             notes = only.map { wanted in all.filter { wanted.contains($0.note.id) } } ?? all
             let scan = try self.scan(notes, queue)
             if firstPass {

@@ -92,6 +92,32 @@ struct SharedIndexTests {
         #expect(!(try cli.json(["tags"]) as? [Any] ?? []).isEmpty)
     }
 
+    @Test("a host with an older view of the library removes no note from the shared index; `inkwell index` where the library lives does")
+    func staleViewsRemoveNothing() throws {
+        let cli = CLI()
+        try cli.ok(["init"])
+        let url = try PostgresTestServer.newDatabase()
+        try cli.ok(["note", "create", "Budget review", "--notebook", "Work"])
+        // Another host's view of the shared mount: taken before the second note was written.
+        let stale = cli.root.appendingPathComponent("stale-view")
+        try FileManager.default.copyItem(at: cli.library, to: stale)
+        try cli.ok(["note", "create", "Caterer budget", "--notebook", "Work"])
+        try cli.ok(["index", "--index", url])
+        func indexed() throws -> String { try PostgresTestServer.psql(url, "SELECT string_agg(title, ',' ORDER BY title) FROM note") }
+        #expect(try indexed() == "Budget review,Caterer budget")
+
+        let onStale = try cli.run(["search", "budget", "--json", "--index", url], environment: ["INKWELL_LIBRARY": stale.path])
+        #expect(onStale.status == 0)
+        #expect(try cli.run(["index", "--worker", "--index", url], environment: ["INKWELL_LIBRARY": stale.path]).status == 0)
+        #expect(try indexed() == "Budget review,Caterer budget", "the stale views must not remove the newer note")
+
+        try cli.ok(["note", "delete", "Budget review"])
+        #expect(try cli.run(["index", "--worker", "--index", url]).status == 0)
+        #expect(try indexed() == "Budget review,Caterer budget", "a worker removes nothing")
+        try cli.ok(["index", "--index", url])
+        #expect(try indexed() == "Caterer budget")
+    }
+
     @Test("search on PostgreSQL gives the notes, pages and typed-text hits SQLite gives, for the same library")
     func sameAnswersAsSQLite() throws {
         let cli = try SharedIndexTests.library(notes: 12, pages: 2)
