@@ -103,10 +103,12 @@ let package = Package(
             dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkGeometry", "InkRender", "InkFont",
                            "InkSamples", "InkRecognize", "InkIndex", "InkIndexPostgres", "CCairo", "CPNGWriter"]
         ),
-        // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh).
+        // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh), also on
+        // the corpus's real pages imported as `inkwell import` does.
         .executableTarget(
             name: "recognition-bench",
-            dependencies: ["InkCore", "InkFont", "InkSamples", "InkGeometry", "InkRender", "InkRecognize"]
+            dependencies: ["InkCore", "InkFont", "InkSamples", "InkGeometry", "InkRender", "InkRecognize", "InkInterchange",
+                           "InkStore", "InkwellKit"]
         ),
         // What several test targets share: the throwaway PostgreSQL server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

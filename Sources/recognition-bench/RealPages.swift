@@ -1,102 +1,122 @@
 import Foundation
 import InkCore
+import InkInterchange
 import InkRecognize
+import InkStore
+import InkwellKit
 
-/// Strokes of a reMarkable v6 page, read with `rmscene` (and `rmc`'s placement of groups anchored
-/// to typed text), as JSON: `[{"tool": n, "color": n, "width": w, "points": [[x, y, p], …]}, …]`
-/// with x still centred on 0. Only used here, to measure; the importer in InkInterchange is separate.
-private let rmToJSON = #"""
-import json, sys
-from rmscene import read_tree, scene_items as si
-try:
-    from rmc.exporters.svg import build_anchor_pos, get_anchor
-except Exception:
-    build_anchor_pos = None
-
-def walk(group, dx, dy, anchors, out):
-    ax, ay = get_anchor(group, anchors) if build_anchor_pos else (0.0, 0.0)
-    dx, dy = dx + ax, dy + ay
-    for child in group.children.values():
-        if isinstance(child, si.Group):
-            walk(child, dx, dy, anchors, out)
-        elif isinstance(child, si.Line):
-            pts = [[p.x + dx, p.y + dy, p.pressure / 255.0 if p.pressure > 1 else p.pressure] for p in child.points]
-            widths = sorted(p.width for p in child.points) or [2]
-            out.append({"tool": int(child.tool), "color": int(child.color),
-                        "width": float(widths[len(widths) // 2]) * float(child.thickness_scale or 1) / 2.0, "points": pts})
-
-with open(sys.argv[1], "rb") as f:
-    tree = read_tree(f)
-anchors = build_anchor_pos(tree.root_text) if build_anchor_pos else {}
-out = []
-walk(tree.root, 0.0, 0.0, anchors, out)
-json.dump(out, sys.stdout)
-"""#
-
-private struct RMStroke: Decodable {
-    var tool: Int
-    var color: Int
-    var width: Double
-    var points: [[Double]]
-}
-
-/// reMarkable tool numbers to ours.
-private func tool(_ number: Int) -> Tool {
-    switch number {
-    case 1, 14, 7, 13: .pencil
-    case 3, 16: .marker
-    case 4, 17: .fineliner
-    case 5, 18, 23: .highlighter
-    case 6, 8: .eraser
-    default: .pen
-    }
-}
-
-/// One transcribed page: the transcription, the page file and the region read.
+/// One transcribed page: what a person reads on it, the page file, and the region read in the file's
+/// own units (reMarkable: x centred on 0; Rnote: document units).
 private struct Transcribed {
-    var transcription: URL
+    var name: String
+    var lines: [String]
     var pageFile: URL
-    var minX: Double, minY: Double, maxX: Double, maxY: Double
+    var region: Rect
 }
 
-/// Rows of the transcriptions README table: `| x-p1.txt | rm/… | −702, 0 – 702, 1872 | n |`.
+/// Rows of the transcriptions README table: `| x-p1.txt | rm/… (remark) | −702, 0 – 702, 1872 (remark) | n |`.
 private func transcribed(in corpus: URL) throws -> [Transcribed] {
     let folder = corpus.appendingPathComponent("transcriptions")
     let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
     var rows: [Transcribed] = []
     for line in readme.split(separator: "\n") where line.hasPrefix("|") && line.contains(".txt") {
         let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard cells.count >= 3 else { continue }
-        let numbers = cells[2].replacingOccurrences(of: "\u{2212}", with: "-")
+        guard cells.count >= 3, let file = cells[1].split(separator: " ").first else { continue }
+        let numbers = cells[2].prefix { $0 != "(" }.replacingOccurrences(of: "\u{2212}", with: "-")
             .split(whereSeparator: { $0 == "," || $0 == "\u{2013}" || $0 == " " })
             .compactMap { Double($0) }
         guard numbers.count == 4 else { continue }
-        rows.append(Transcribed(transcription: folder.appendingPathComponent(cells[0]),
-                                pageFile: corpus.appendingPathComponent(cells[1]),
-                                minX: numbers[0], minY: numbers[1], maxX: numbers[2], maxY: numbers[3]))
+        let text = try String(contentsOf: folder.appendingPathComponent(cells[0]), encoding: .utf8)
+        rows.append(Transcribed(name: URL(fileURLWithPath: cells[0]).deletingPathExtension().lastPathComponent,
+                                lines: text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
+                                pageFile: corpus.appendingPathComponent(String(file)),
+                                region: Rect(minX: numbers[0], minY: numbers[1], maxX: numbers[2], maxY: numbers[3])))
     }
     return rows
 }
 
-private func readStrokes(_ file: URL) throws -> [RMStroke] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", rmToJSON, file.path]
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw RecognitionError.recognitionFailed("python3/rmscene could not read \(file.path): \(String(decoding: message, as: UTF8.self))")
+/// Imports `file` into `library` as `inkwell import` does, in a note titled `title`; returns the note,
+/// its first page and the file's format.
+private func importFirstPage(_ file: URL, title: String, into library: Library) throws -> (note: StoredNote, page: Page, format: String) {
+    var importer = Importer(library: library)
+    importer.title = title
+    let report = importer.run([file], replayer: NoteReplayer(), keepGoing: false)
+    guard let imported = report.imported.first, let id = imported.notes.first?.id else {
+        throw StoreError.invalid("\(file.path) did not import: \(report.failures.joined(separator: "; "))")
     }
-    return try JSONDecoder().decode([RMStroke].self, from: data)
+    let stored = try library.note(matching: id.rawValue)
+    guard let page = try library.pages(of: stored).first else { throw StoreError.invalid("\(file.path) imported without a page") }
+    return (stored, page, imported.format)
 }
 
-/// Reads the transcribed reMarkable pages of the corpus (`--corpus`, `INKWELL_CORPUS`, or
-/// `../shared/corpus` beside the repository) with the recogniser and with the CLI.
+/// A region given in a file's own units, in the page coordinates its importer gives: reMarkable x
+/// moves by half the page width (``RemarkableDecoder/xOffset``); Rnote keeps its document units (its
+/// importer moves the page's corner only for ink above or left of the origin, which the check shows).
+private func importedRegion(_ region: Rect, format: String) -> Rect {
+    let dx = format == RecordingFormat.remarkable.rawValue ? Double(RemarkableDecoder.xOffset) : 0
+    return Rect(minX: region.minX + dx, minY: region.minY, maxX: region.maxX + dx, maxY: region.maxY)
+}
+
+/// How a page's ink sits against the region read: the ink's bounds, the share of its points inside,
+/// the share in strokes lying wholly far outside, and how many of those were left out.
+private struct Placement {
+    var ink: Rect
+    var region: Rect
+    var inside: Double
+    var farOutside: Double
+    var dropped: Int
+
+    /// The import and the transcription disagree on where the ink is.
+    var misplaced: Bool { inside < 0.5 || farOutside > Placement.strays }
+    /// The largest share of the ink that may lie far outside and be left out as ink nobody read.
+    static let strays = 0.1
+}
+
+/// `page` without its strokes lying wholly more than a tenth of the region's size outside `region`
+/// (ink the transcription did not read), and how the ink sits against the region. When more than
+/// ``Placement/strays`` of the ink is that far out, the import and the region disagree: the page is
+/// kept whole, as `inkwell index` would read it.
+private func clipped(_ page: Page, to region: Rect) -> (page: Page, placement: Placement) {
+    let margin = 0.1 * min(region.width, region.height)
+    let grown = Rect(minX: region.minX - margin, minY: region.minY - margin, maxX: region.maxX + margin, maxY: region.maxY + margin)
+    let points = page.strokes.flatMap(\.points)
+    let share = { (count: Int) in points.isEmpty ? 0 : Double(count) / Double(points.count) }
+    let inside = points.filter {
+        Double($0.x) >= region.minX && Double($0.x) <= region.maxX && Double($0.y) >= region.minY && Double($0.y) <= region.maxY
+    }.count
+    let far = page.strokes.filter { !$0.bounds.intersects(grown) }
+    var placement = Placement(ink: page.strokes.reduce(Rect.null) { $0.union($1.bounds) }, region: region,
+                              inside: points.isEmpty ? 1 : share(inside), farOutside: share(far.reduce(0) { $0 + $1.points.count }),
+                              dropped: 0)
+    guard !far.isEmpty, placement.farOutside <= Placement.strays else { return (page, placement) }
+    var kept = page
+    kept.strokes.removeAll { !$0.bounds.intersects(grown) }
+    placement.dropped = far.count
+    return (kept, placement)
+}
+
+/// One imported, transcribed page as the readers get it.
+private struct RealPage {
+    var truth: Transcribed
+    var note: StoredNote
+    var page: Page
+    var placement: Placement
+}
+
+/// What one reader made of one page (or of all, summed).
+private struct Outcome {
+    var score = Score()
+    var cpu = 0.0
+
+    static func + (a: Outcome, b: Outcome) -> Outcome {
+        Outcome(score: a.score + b.score, cpu: a.cpu + b.cpu)
+    }
+}
+
+/// Reads the transcribed pages of the corpus (`--corpus`, `INKWELL_CORPUS`, or `../shared/corpus` beside
+/// the repository), imported with Inkwell's importers, with the recogniser and with the `tesseract` CLI;
+/// scores the text.
+/// INKWELL_REAL_DUMP=folder keeps our line images.
 func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
     let candidates = [explicit, ProcessInfo.processInfo.environment["INKWELL_CORPUS"],
                       sourceRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path].compactMap { $0 }
@@ -106,79 +126,96 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
         say("skipped: no corpus with transcriptions/README.md (looked in \(candidates.joined(separator: ", ")))")
         return
     }
-    let corpus = URL(fileURLWithPath: corpusPath)
-    let rows = try transcribed(in: corpus)
     guard let cliPath = TesseractCLI.find() else { fatalError("the tesseract command is not installed") }
     let cli = TesseractCLI(executable: cliPath, arguments: [])
-    // Knobs for measuring choices on these pages: REAL_TEXT_HEIGHT=px, REAL_STROKE_HEIGHT=1 (measure
-    // lines by stroke height), REAL_FIXED_SCALE=x, REAL_PEN=px; INKWELL_REAL_DUMP=folder keeps the line images.
-    var realOptions = RecognitionOptions()
-    if let value = ProcessInfo.processInfo.environment["REAL_TEXT_HEIGHT"], let height = Double(value) { realOptions.textHeight = height }
-    if ProcessInfo.processInfo.environment["REAL_STROKE_HEIGHT"] != nil { realOptions.sizeMeasure = .strokeHeight }
-    if let value = ProcessInfo.processInfo.environment["REAL_FIXED_SCALE"], let scale = Double(value) {
-        realOptions.textHeight = nil
-        realOptions.scale = scale
-    }
-    if let value = ProcessInfo.processInfo.environment["REAL_PEN"], let width = Double(value) { realOptions.pen = .centreline(width: width) }
     let dumpRoot = ProcessInfo.processInfo.environment["INKWELL_REAL_DUMP"]
-    var pageOptions = RecognitionOptions()
-    pageOptions.textHeight = nil
-    let imager = try TesseractRecognizer(options: pageOptions)
-    // The CLI also on the page drawn at our scale (ink spread 12 px), which suits it better on these
-    // large hands than 1x.
-    let scaledImager = try TesseractRecognizer()
     let folder = scratch.appendingPathComponent("real")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
-    say("Real reMarkable pages of \(corpusPath)/transcriptions (strokes read with rmscene; no known tags).\n")
-    row(["page", "words", "bag of words: ours", "bag of words: CLI 1x", "bag of words: CLI scaled", "words in order: ours",
-         "words in order: CLI 1x", "CER: ours", "CER: CLI 1x", "CER: CLI scaled"])
-    row(Array(repeating: "---", count: 10))
-    var total = (Score(), Score(), Score())
-    for item in rows {
-        let truth = try String(contentsOf: item.transcription, encoding: .utf8)
-            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let strokes = try readStrokes(item.pageFile)
-        var page = Page(id: PageID(rawValue: "realpage0001"), size: PageSize(width: Float(item.maxX - item.minX), height: Float(item.maxY - item.minY)))
-        for (index, s) in strokes.enumerated() {
-            let points = s.points.compactMap { p -> InkPoint? in
-                guard p.count >= 2 else { return nil }
-                let x = p[0] - item.minX, y = p[1] - item.minY
-                guard x >= -50, y >= -50, x <= item.maxX - item.minX + 50, y <= item.maxY - item.minY + 50 else { return nil }
-                return InkPoint(x: Float(x), y: Float(y), pressure: Float(p.count > 2 ? min(1, max(0, p[2])) : 0.5))
-            }
-            guard !points.isEmpty else { continue }
-            page.strokes.append(Stroke(id: StrokeID(UInt64(index + 1)), tool: tool(s.tool), width: Float(max(1, s.width)),
-                                       startTime: Double(index) * 500, points: points))
+    // One note per transcribed page in a throwaway library.
+    let library = try Library.create(at: folder.appendingPathComponent("library"))
+    var pages: [RealPage] = []
+    for (number, truth) in try transcribed(in: URL(fileURLWithPath: corpusPath)).enumerated() {
+        let imported = try importFirstPage(truth.pageFile, title: String(format: "%02d", number + 1), into: library)
+        let (page, placement) = clipped(imported.page, to: importedRegion(truth.region, format: imported.format))
+        pages.append(RealPage(truth: truth, note: imported.note, page: page, placement: placement))
+    }
+
+    var readers: [(name: String, outcomes: [Outcome], texts: [String])] = []
+    func read(_ name: String, _ recognise: (RealPage) throws -> (text: String, cpu: Double)) throws {
+        var outcomes: [Outcome] = [], texts: [String] = []
+        for page in pages {
+            let (text, cpu) = try recognise(page)
+            var outcome = Outcome(cpu: cpu)
+            outcome.score.add(truthLines: page.truth.lines, truthTags: [], text: text, tags: [])
+            outcomes.append(outcome)
+            texts.append(text)
         }
+        readers.append((name, outcomes, texts))
+    }
+    let begin = wallSeconds()
+    let shared = try TesseractRecognizer()
+    let engineStart = wallSeconds() - begin
+    try read("ours") { page in
+        var recognizer = shared
         if let dumpRoot {
-            realOptions.debugImageFolder = dumpRoot + "/" + item.transcription.deletingPathExtension().lastPathComponent
-            try FileManager.default.createDirectory(atPath: realOptions.debugImageFolder!, withIntermediateDirectories: true)
+            var options = RecognitionOptions()
+            options.debugImageFolder = "\(dumpRoot)/\(page.truth.name)"
+            try FileManager.default.createDirectory(atPath: options.debugImageFolder!, withIntermediateDirectories: true)
+            recognizer = try TesseractRecognizer(options: options)
         }
-        let result = try TesseractRecognizer(options: realOptions).recognize(page)
-        var a = Score(), c = Score(), d = Score()
-        a.add(truthLines: truth, truthTags: [], text: result.text, tags: [])
-        let name = item.transcription.deletingPathExtension().lastPathComponent
-        for (imageMaker, suffix) in [(imager, ""), (scaledImager, "-scaled")] {
-            let image = folder.appendingPathComponent(name + suffix + ".png").path
-            var text = ""
-            if !page.strokes.isEmpty {
-                try imageMaker.writeImage(of: page, to: image)
-                text = try cli.read(image).text
-            }
-            if suffix.isEmpty { c.add(truthLines: truth, truthTags: [], text: text, tags: []) } else {
-                d.add(truthLines: truth, truthTags: [], text: text, tags: [])
-            }
-        }
-        total = (total.0 + a, total.1 + c, total.2 + d)
-        row([item.transcription.lastPathComponent, "\(a.truthWords)", percent(a.bagRecall), percent(c.bagRecall), percent(d.bagRecall),
-             percent(a.wordAccuracy), percent(c.wordAccuracy), percent(a.characterErrorRate), percent(c.characterErrorRate),
-             percent(d.characterErrorRate)])
-        if verbose {
-            say("    ours: " + result.words.map { "\($0.text)(\(Int($0.confidence * 100)))" }.joined(separator: " "))
+        let start = cpuSeconds()
+        let text = try recognizer.recognize(page.page).text
+        return (text, cpuSeconds() - start)
+    }
+    // The CLI on the page drawn at 1x (reMarkable and Rnote units as pixels), one process per page as a user runs it.
+    var imageOptions = RecognitionOptions()
+    imageOptions.textHeight = nil
+    let imager = try TesseractRecognizer(options: imageOptions)
+    try read("tesseract CLI") { page in
+        guard !page.page.strokes.isEmpty else { return ("", 0) }
+        let image = folder.appendingPathComponent(page.truth.name + ".png").path
+        try imager.writeImage(of: page.page, to: image)
+        let start = cpuSeconds(children: true)
+        let text = try cli.read(image).text
+        return (text, cpuSeconds(children: true) - start)
+    }
+
+    say("Real pages of \(corpusPath)/transcriptions: each file imported by Inkwell (`inkwell import`), its first page read;")
+    say("no known tags.\n")
+    row(["page", "words", "reader", "words in order", "bag of words", "CER", "CPU s/page"])
+    row(["---", "---:", "---", "---:", "---:", "---:", "---:"])
+    func cells(_ o: Outcome, pages: Int) -> [String] {
+        [percent(o.score.wordAccuracy), percent(o.score.bagRecall), percent(o.score.characterErrorRate),
+         String(format: "%.2f", o.cpu / Double(max(1, pages)))]
+    }
+    for (i, page) in pages.enumerated() {
+        for (r, reader) in readers.enumerated() {
+            let o = reader.outcomes[i]
+            let lead = r == 0 ? [page.truth.name, "\(o.score.truthWords)"] : ["", ""]
+            row(lead + [reader.name] + cells(o, pages: 1))
         }
     }
-    row(["**all**", "\(total.0.truthWords)", percent(total.0.bagRecall), percent(total.1.bagRecall), percent(total.2.bagRecall),
-         percent(total.0.wordAccuracy), percent(total.1.wordAccuracy), percent(total.0.characterErrorRate),
-         percent(total.1.characterErrorRate), percent(total.2.characterErrorRate)])
+    for (r, reader) in readers.enumerated() {
+        let all = reader.outcomes.reduce(Outcome(), +)
+        let lead = r == 0 ? ["**all**", "\(all.score.truthWords)"] : ["", ""]
+        row(lead + ["**\(reader.name)**"] + cells(all, pages: pages.count))
+    }
+    say("")
+    say("CPU: ours, recognising the page with the engine loaded (engine start, not counted: \(String(format: "%.2f s", engineStart)));")
+    say("the CLI, its process (model load included) reading the page drawn at 1x.")
+    say("\nInk against the region read (README, moved into the importer's coordinates):")
+    for page in pages {
+        let p = page.placement
+        say("- \(page.truth.name): " + String(format: "ink x %.0f…%.0f, y %.0f…%.0f; region x %.0f…%.0f, y %.0f…%.0f; points inside %.0f%%, far outside %.0f%%; strokes left out %d",
+                                              p.ink.minX, p.ink.maxX, p.ink.minY, p.ink.maxY, p.region.minX, p.region.maxX, p.region.minY,
+                                              p.region.maxY, p.inside * 100, p.farOutside * 100, p.dropped)
+            + (p.misplaced ? " — MISPLACED: the import and the region disagree" : ""))
+    }
+    if verbose {
+        for (i, page) in pages.enumerated() {
+            say("\n== \(page.truth.name)\n  truth: \(page.truth.lines.joined(separator: " / "))")
+            for reader in readers { say("  \(reader.name): \(Score.flat(reader.texts[i]))") }
+        }
+    }
 }
