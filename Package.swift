@@ -104,11 +104,11 @@ let package = Package(
                            "InkSamples", "InkRecognize", "InkIndex", "InkIndexPostgres", "CCairo", "CPNGWriter"]
         ),
         // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh), also on
-        // the corpus's real pages imported as `inkwell import` does.
+        // the corpus's real pages imported and searched as `inkwell import` and `inkwell search` do.
         .executableTarget(
             name: "recognition-bench",
             dependencies: ["InkCore", "InkFont", "InkSamples", "InkGeometry", "InkRender", "InkRecognize", "InkInterchange",
-                           "InkStore", "InkwellKit"]
+                           "InkStore", "InkIndex", "InkwellKit"]
         ),
         // What several test targets share: the throwaway PostgreSQL server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

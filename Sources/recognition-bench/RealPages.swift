@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkIndex
 import InkInterchange
 import InkRecognize
 import InkStore
@@ -106,16 +107,42 @@ private struct RealPage {
 /// What one reader made of one page (or of all, summed).
 private struct Outcome {
     var score = Score()
+    /// Distinct transcribed words of 3+ letters searched for, and those whose search returned the page.
+    var searched = 0
+    var found = 0
     var cpu = 0.0
 
+    var searchRecall: Double { searched == 0 ? 0 : Double(found) / Double(searched) }
+
     static func + (a: Outcome, b: Outcome) -> Outcome {
-        Outcome(score: a.score + b.score, cpu: a.cpu + b.cpu)
+        Outcome(score: a.score + b.score, searched: a.searched + b.searched, found: a.found + b.found, cpu: a.cpu + b.cpu)
     }
+}
+
+/// Distinct words of 3+ letters in `lines`, as someone would search for them: case folded, punctuation stripped.
+private func searchWords(_ lines: [String]) -> [String] {
+    var words: [String] = []
+    for word in lines.flatMap(Score.words) {
+        let bare = word.hasPrefix("#") ? String(word.dropFirst()) : word
+        if bare.filter(\.isLetter).count >= 3, !words.contains(bare) { words.append(bare) }
+    }
+    return words
+}
+
+/// The `tesseract` CLI's text as a page's recognition: one word per space-separated piece, its line kept.
+private func recognition(ofCLIText text: String) -> PageRecognition {
+    let lines = text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+    let words = lines.enumerated().flatMap { number, line in
+        line.split(whereSeparator: \.isWhitespace).map {
+            RecognisedWord(text: String($0), box: Rect(minX: 0, minY: 0, maxX: 0, maxY: 0), confidence: 1, line: number)
+        }
+    }
+    return PageRecognition(words: words, hashtags: hashtagsInText(text).compactMap { Tag($0) })
 }
 
 /// Reads the transcribed pages of the corpus (`--corpus`, `INKWELL_CORPUS`, or `../shared/corpus` beside
 /// the repository), imported with Inkwell's importers, with the recogniser and with the `tesseract` CLI;
-/// scores the text.
+/// scores the text and searches each reader's own index for the written words.
 /// INKWELL_REAL_DUMP=folder keeps our line images.
 func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
     let candidates = [explicit, ProcessInfo.processInfo.environment["INKWELL_CORPUS"],
@@ -132,7 +159,8 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
     let folder = scratch.appendingPathComponent("real")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
-    // One note per transcribed page in a throwaway library.
+    // One note per transcribed page in a throwaway library, titled by number so that no searched word
+    // is in a title.
     let library = try Library.create(at: folder.appendingPathComponent("library"))
     var pages: [RealPage] = []
     for (number, truth) in try transcribed(in: URL(fileURLWithPath: corpusPath)).enumerated() {
@@ -141,15 +169,26 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
         pages.append(RealPage(truth: truth, note: imported.note, page: page, placement: placement))
     }
 
+    // Each reader records its text in its own index, then every written word is searched for.
     var readers: [(name: String, outcomes: [Outcome], texts: [String])] = []
-    func read(_ name: String, _ recognise: (RealPage) throws -> (text: String, cpu: Double)) throws {
+    func read(_ name: String, _ recognise: (RealPage) throws -> (PageRecognition, text: String, cpu: Double)) throws {
+        let index = try SearchIndex(url: folder.appendingPathComponent("index-\(readers.count).sqlite"))
         var outcomes: [Outcome] = [], texts: [String] = []
         for page in pages {
-            let (text, cpu) = try recognise(page)
+            let (recognition, text, cpu) = try recognise(page)
+            try index.record([(note: page.note, pages: [(page: page.page, recognition: recognition)])], in: library)
             var outcome = Outcome(cpu: cpu)
             outcome.score.add(truthLines: page.truth.lines, truthTags: [], text: text, tags: [])
             outcomes.append(outcome)
             texts.append(text)
+        }
+        for (i, page) in pages.enumerated() {
+            let words = searchWords(page.truth.lines)
+            outcomes[i].searched = words.count
+            // Found when a hit is the page's note with its page 1 among the matching pages.
+            outcomes[i].found = try words.filter { word in
+                try index.search(SearchQuery(text: word)).contains { $0.note == page.note.note.id && $0.pages.contains(1) }
+            }.count
         }
         readers.append((name, outcomes, texts))
     }
@@ -165,40 +204,41 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
             recognizer = try TesseractRecognizer(options: options)
         }
         let start = cpuSeconds()
-        let text = try recognizer.recognize(page.page).text
-        return (text, cpuSeconds() - start)
+        let recognition = try recognizer.recognize(page.page)
+        return (recognition, recognition.text, cpuSeconds() - start)
     }
     // The CLI on the page drawn at 1x (reMarkable and Rnote units as pixels), one process per page as a user runs it.
     var imageOptions = RecognitionOptions()
     imageOptions.textHeight = nil
     let imager = try TesseractRecognizer(options: imageOptions)
     try read("tesseract CLI") { page in
-        guard !page.page.strokes.isEmpty else { return ("", 0) }
+        guard !page.page.strokes.isEmpty else { return (recognition(ofCLIText: ""), "", 0) }
         let image = folder.appendingPathComponent(page.truth.name + ".png").path
         try imager.writeImage(of: page.page, to: image)
         let start = cpuSeconds(children: true)
         let text = try cli.read(image).text
-        return (text, cpuSeconds(children: true) - start)
+        return (recognition(ofCLIText: text), text, cpuSeconds(children: true) - start)
     }
 
     say("Real pages of \(corpusPath)/transcriptions: each file imported by Inkwell (`inkwell import`), its first page read;")
-    say("no known tags.\n")
-    row(["page", "words", "reader", "words in order", "bag of words", "CER", "CPU s/page"])
-    row(["---", "---:", "---", "---:", "---:", "---:", "---:"])
+    say("no known tags. Search recall: distinct written words of 3+ letters whose search (`inkwell search WORD`) returns the page,")
+    say("each reader's text recorded in an index of its own over one library.\n")
+    row(["page", "words", "search words", "reader", "words in order", "bag of words", "CER", "search recall", "CPU s/page"])
+    row(["---", "---:", "---:", "---", "---:", "---:", "---:", "---:", "---:"])
     func cells(_ o: Outcome, pages: Int) -> [String] {
         [percent(o.score.wordAccuracy), percent(o.score.bagRecall), percent(o.score.characterErrorRate),
-         String(format: "%.2f", o.cpu / Double(max(1, pages)))]
+         "\(percent(o.searchRecall)) (\(o.found)/\(o.searched))", String(format: "%.2f", o.cpu / Double(max(1, pages)))]
     }
     for (i, page) in pages.enumerated() {
         for (r, reader) in readers.enumerated() {
             let o = reader.outcomes[i]
-            let lead = r == 0 ? [page.truth.name, "\(o.score.truthWords)"] : ["", ""]
+            let lead = r == 0 ? [page.truth.name, "\(o.score.truthWords)", "\(o.searched)"] : ["", "", ""]
             row(lead + [reader.name] + cells(o, pages: 1))
         }
     }
     for (r, reader) in readers.enumerated() {
         let all = reader.outcomes.reduce(Outcome(), +)
-        let lead = r == 0 ? ["**all**", "\(all.score.truthWords)"] : ["", ""]
+        let lead = r == 0 ? ["**all**", "\(all.score.truthWords)", "\(all.searched)"] : ["", "", ""]
         row(lead + ["**\(reader.name)**"] + cells(all, pages: pages.count))
     }
     say("")

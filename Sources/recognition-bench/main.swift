@@ -3,7 +3,7 @@
 //   recognition-bench accuracy [--pages N]   generated pages per style × jitter: ours vs the tesseract CLI
 //   recognition-bench sweep [--pages N]      every measured choice (scale, pen, psm, layout…) on a few cells
 //   recognition-bench speed [--pages N]      pages/s per core, ours vs the CLI, and with 2 threads
-//   recognition-bench real                   the transcribed pages of ../shared/corpus, imported and read
+//   recognition-bench real                   the transcribed pages of ../shared/corpus, imported, read and searched
 //   recognition-bench show STYLE JITTER [N]  recognised text next to the truth, page by page (--dump DIR, --only NAME)
 //   recognition-bench tags STYLE JITTER      every hashtag missed or invented, with its line
 //   recognition-bench calibrate              how every hashtag word was decided, and whether rightly
