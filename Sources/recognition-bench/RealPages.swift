@@ -141,10 +141,10 @@ private func recognition(ofCLIText text: String) -> PageRecognition {
 }
 
 /// Reads the transcribed pages of the corpus (`--corpus`, `INKWELL_CORPUS`, or `../shared/corpus` beside
-/// the repository), imported with Inkwell's importers, with the recogniser and with the `tesseract` CLI;
-/// scores the text and searches each reader's own index for the written words.
+/// the repository), imported with Inkwell's importers, with the recogniser at each of `qualities` and
+/// with the `tesseract` CLI; scores the text and searches each reader's own index for the written words.
 /// INKWELL_REAL_DUMP=folder keeps our line images.
-func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
+func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], scratch: URL, verbose: Bool) throws {
     let candidates = [explicit, ProcessInfo.processInfo.environment["INKWELL_CORPUS"],
                       sourceRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path].compactMap { $0 }
     guard let corpusPath = candidates.first(where: {
@@ -171,6 +171,7 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
 
     // Each reader records its text in its own index, then every written word is searched for.
     var readers: [(name: String, outcomes: [Outcome], texts: [String])] = []
+    var engineStarts: [String] = []
     func read(_ name: String, _ recognise: (RealPage) throws -> (PageRecognition, text: String, cpu: Double)) throws {
         let index = try SearchIndex(url: folder.appendingPathComponent("index-\(readers.count).sqlite"))
         var outcomes: [Outcome] = [], texts: [String] = []
@@ -192,20 +193,22 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
         }
         readers.append((name, outcomes, texts))
     }
-    let begin = wallSeconds()
-    let shared = try TesseractRecognizer()
-    let engineStart = wallSeconds() - begin
-    try read("ours") { page in
-        var recognizer = shared
-        if let dumpRoot {
-            var options = RecognitionOptions()
-            options.debugImageFolder = "\(dumpRoot)/\(page.truth.name)"
-            try FileManager.default.createDirectory(atPath: options.debugImageFolder!, withIntermediateDirectories: true)
-            recognizer = try TesseractRecognizer(options: options)
+    for quality in qualities {
+        let begin = wallSeconds()
+        let shared = try TesseractRecognizer(options: RecognitionOptions(quality: quality))
+        engineStarts.append(quality.rawValue + String(format: " %.2f s", wallSeconds() - begin))
+        try read("ours, \(quality.rawValue)") { page in
+            var recognizer = shared
+            if let dumpRoot {
+                var options = RecognitionOptions(quality: quality)
+                options.debugImageFolder = "\(dumpRoot)/\(quality.rawValue)/\(page.truth.name)"
+                try FileManager.default.createDirectory(atPath: options.debugImageFolder!, withIntermediateDirectories: true)
+                recognizer = try TesseractRecognizer(options: options)
+            }
+            let start = cpuSeconds()
+            let recognition = try recognizer.recognize(page.page)
+            return (recognition, recognition.text, cpuSeconds() - start)
         }
-        let start = cpuSeconds()
-        let recognition = try recognizer.recognize(page.page)
-        return (recognition, recognition.text, cpuSeconds() - start)
     }
     // The CLI on the page drawn at 1x (reMarkable and Rnote units as pixels), one process per page as a user runs it.
     var imageOptions = RecognitionOptions()
@@ -242,7 +245,7 @@ func runReal(corpus explicit: String?, scratch: URL, verbose: Bool) throws {
         row(lead + ["**\(reader.name)**"] + cells(all, pages: pages.count))
     }
     say("")
-    say("CPU: ours, recognising the page with the engine loaded (engine start, not counted: \(String(format: "%.2f s", engineStart)));")
+    say("CPU: ours, recognising the page with the engine loaded (engine start, not counted: \(engineStarts.joined(separator: ", ")));")
     say("the CLI, its process (model load included) reading the page drawn at 1x.")
     say("\nInk against the region read (README, moved into the importer's coordinates):")
     for page in pages {

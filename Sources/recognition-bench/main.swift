@@ -3,12 +3,13 @@
 //   recognition-bench accuracy [--pages N]   generated pages per style × jitter: ours vs the tesseract CLI
 //   recognition-bench sweep [--pages N]      every measured choice (scale, pen, psm, layout…) on a few cells
 //   recognition-bench speed [--pages N]      pages/s per core, ours vs the CLI, and with 2 threads
-//   recognition-bench real                   the transcribed pages of ../shared/corpus, imported, read and searched
+//   recognition-bench real [--quality Q]     the transcribed pages of ../shared/corpus, imported, read and searched
+//                                            (ours at --quality best|fast, both when absent, and the CLI)
 //   recognition-bench show STYLE JITTER [N]  recognised text next to the truth, page by page (--dump DIR, --only NAME)
 //   recognition-bench tags STYLE JITTER      every hashtag missed or invented, with its line
 //   recognition-bench calibrate              how every hashtag word was decided, and whether rightly
 //
-// Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR.
+// Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR, --quality best|fast (real).
 import Foundation
 import InkCore
 import InkRecognize
@@ -28,6 +29,7 @@ let corpusOption = option("--corpus")
 let seedOption = UInt64(option("--seed") ?? "")
 let dumpOption = option("--dump")
 let onlyOption = option("--only")
+let qualityOption = option("--quality")
 let section = arguments.first ?? "accuracy"
 
 let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -188,7 +190,15 @@ case "speed":
     try runSpeed(pageCount: pageCount, scratch: scratch)
 
 case "real":
-    try runReal(corpus: corpusOption, scratch: scratch, verbose: arguments.contains("--verbose"))
+    var qualities = RecognitionOptions.Quality.allCases
+    if let qualityOption {
+        guard let quality = RecognitionOptions.Quality(rawValue: qualityOption) else {
+            FileHandle.standardError.write(Data("--quality is best or fast, not \(qualityOption)\n".utf8))
+            exit(2)
+        }
+        qualities = [quality]
+    }
+    try runReal(corpus: corpusOption, qualities: qualities, scratch: scratch, verbose: arguments.contains("--verbose"))
 
 default:
     FileHandle.standardError.write(Data("unknown section \(section)\n".utf8))
