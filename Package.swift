@@ -103,8 +103,8 @@ let package = Package(
             dependencies: ["InkCore", "InkStore", "InkSession", "InkInterchange", "InkwellKit", "InkGeometry", "InkRender", "InkFont",
                            "InkSamples", "InkRecognize", "InkIndex", "InkIndexPostgres", "CCairo", "CPNGWriter"]
         ),
-        // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh), also on
-        // the corpus's real pages imported and searched as `inkwell import` and `inkwell search` do.
+        // Release-build benchmark of recognition against the tesseract CLI (scripts/recognition-bench.sh), and on
+        // the corpus's real pages imported and searched as `inkwell import` and `inkwell search` do (scripts/real-bench.sh).
         .executableTarget(
             name: "recognition-bench",
             dependencies: ["InkCore", "InkFont", "InkSamples", "InkGeometry", "InkRender", "InkRecognize", "InkInterchange",

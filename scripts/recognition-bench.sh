@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Release-build benchmark of handwriting recognition (InkRecognize) against the `tesseract` CLI.
 #
-#   scripts/recognition-bench.sh                 accuracy, speed and the real reMarkable pages
+#   scripts/recognition-bench.sh                 accuracy, speed and the real pages
 #   scripts/recognition-bench.sh accuracy --pages 20
 #   scripts/recognition-bench.sh sweep --pages 16        every measured choice (SWEEP=name,… to pick)
 #   scripts/recognition-bench.sh speed --pages 20
-#   scripts/recognition-bench.sh real [--verbose]        needs python3 with rmscene (and rmc)
+#   scripts/recognition-bench.sh real [--quality best|fast] [--verbose]   the real pages (scripts/real-bench.sh)
 #   scripts/recognition-bench.sh show script mild 3      recognised text next to the truth (--dump DIR: line images)
 #   scripts/recognition-bench.sh tags script strong      every hashtag missed or invented
 #   scripts/recognition-bench.sh calibrate --pages 12    how every hashtag word was decided
