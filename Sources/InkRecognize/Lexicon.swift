@@ -45,19 +45,20 @@ public struct Lexicon: Sendable {
 
     // MARK: System word lists
 
-    /// The system word list for a Tesseract language code: Debian's `wamerican` for `eng`
-    /// (`/usr/share/dict/american-english`), `ngerman` for `deu`, … Empty when none is installed:
-    /// recognition then votes by confidence alone. Each file is read once per process.
+    /// The system word lists for a Tesseract language code: Debian's `wamerican` and `wbritish` for
+    /// `eng` (people write "colour" and "color"), `ngerman` for `deu`, …; `/usr/share/dict/words` when
+    /// none of those is installed. Empty when there is no list at all: recognition then votes by
+    /// confidence alone. Each file is read once per process.
     public static func system(language: String) -> Lexicon {
-        let candidates = (systemLists[language] ?? []) + ["/usr/share/dict/words"]
-        guard let path = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else { return Lexicon([]) }
-        return cache.lexicon(at: path)
+        var paths = (systemLists[language] ?? []).filter { FileManager.default.isReadableFile(atPath: $0) }
+        if paths.isEmpty, FileManager.default.isReadableFile(atPath: "/usr/share/dict/words") { paths = ["/usr/share/dict/words"] }
+        return cache.lexicon(of: paths)
     }
 
     /// Where Debian's word-list packages put their lists, by Tesseract language code.
     static let systemLists: [String: [String]] = [
         "eng": ["/usr/share/dict/american-english", "/usr/share/dict/british-english"],
-        "deu": ["/usr/share/dict/ngerman", "/usr/share/dict/ogerman"],
+        "deu": ["/usr/share/dict/ngerman"],
         "fra": ["/usr/share/dict/french"],
         "spa": ["/usr/share/dict/spanish"],
         "ita": ["/usr/share/dict/italian"],
@@ -66,18 +67,21 @@ public struct Lexicon: Sendable {
 
     private static let cache = Cache()
 
-    /// Word lists read so far, by path. `@unchecked Sendable`: `lists` is only touched holding `lock`.
+    /// Lexicons read so far, by the word lists they were read from. `@unchecked Sendable`: `lists`
+    /// is only touched holding `lock`.
     private final class Cache: @unchecked Sendable {
-        private var lists: [String: Lexicon] = [:]
+        private var lists: [[String]: Lexicon] = [:]
         private let lock = NSLock()
 
-        func lexicon(at path: String) -> Lexicon {
+        func lexicon(of paths: [String]) -> Lexicon {
             lock.withLock {
-                if let lexicon = lists[path] { return lexicon }
-                let text = (try? String(contentsOfFile: path, encoding: .utf8))
-                    ?? (try? String(contentsOfFile: path, encoding: .isoLatin1)) ?? ""
-                let lexicon = Lexicon(text.split(whereSeparator: \.isNewline).map(String.init))
-                lists[path] = lexicon
+                if let lexicon = lists[paths] { return lexicon }
+                let lexicon = Lexicon(paths.flatMap { path -> [String] in
+                    let text = (try? String(contentsOfFile: path, encoding: .utf8))
+                        ?? (try? String(contentsOfFile: path, encoding: .isoLatin1)) ?? ""
+                    return text.split(whereSeparator: \.isNewline).map(String.init)
+                })
+                lists[paths] = lexicon
                 return lexicon
             }
         }

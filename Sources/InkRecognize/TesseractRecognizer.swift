@@ -267,12 +267,19 @@ public final class TesseractRecognizer: PageRecognizer {
 
     /// The line's words from several renders' readings, voted slot by slot (``SlotVote``). A word
     /// counts as valid when the lexicon accepts it; a hashtag when it reads as a known tag (or, with
-    /// no known tags, as lexicon words).
+    /// no known tags, as lexicon words). Words vote by their letters whatever the case; hashtags by
+    /// the known tag they read as, however misspelt.
     private func vote(_ renders: [[Reading]], slots: [[Int]]) -> [Reading] {
-        SlotVote.choose(renders, slots: slots, text: \.word.text, confidence: \.word.confidence) { text in
+        func knownTag(_ text: String) -> Tag? {
+            guard text.hasPrefix("#"), !snapper.known.isEmpty else { return nil }
+            let reading = readTag(body: String(text.drop(while: { $0 == "#" })), alternatives: [], next: nil)
+            return reading?.distance != nil ? reading?.tag : nil
+        }
+        return SlotVote.choose(renders, slots: slots, text: \.word.text, confidence: \.word.confidence,
+                               meaning: { knownTag($0).map { "#" + $0.name } ?? $0.lowercased() }) { text in
             guard text.hasPrefix("#") else { return lexicon.accepts(text) }
-            let body = String(text.drop(while: { $0 == "#" }))
-            if !snapper.known.isEmpty { return readTag(body: body, alternatives: [], next: nil)?.distance != nil }
+            if !snapper.known.isEmpty { return knownTag(text) != nil }
+            let body = text.drop(while: { $0 == "#" })
             return !body.isEmpty && body.split(separator: "-").allSatisfy { lexicon.accepts(String($0)) }
         }
     }
