@@ -22,10 +22,23 @@ public struct PageRecognition: Sendable, Hashable, Codable {
     public var words: [RecognisedWord]
     /// Hashtags written on the page (without `#`).
     public var hashtags: [Tag]
+    /// Other readings of the page's writing that the recogniser weighed and did not take (up to four
+    /// per word slot, each one or more words): search matches them too, ranked below the words read.
+    public var alternatives: [String]
 
-    public init(words: [RecognisedWord], hashtags: [Tag]) {
+    public init(words: [RecognisedWord], hashtags: [Tag], alternatives: [String] = []) {
         self.words = words
         self.hashtags = hashtags
+        self.alternatives = alternatives
+    }
+
+    private enum CodingKeys: String, CodingKey { case words, hashtags, alternatives }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        words = try container.decode([RecognisedWord].self, forKey: .words)
+        hashtags = try container.decode([Tag].self, forKey: .hashtags)
+        alternatives = try container.decodeIfPresent([String].self, forKey: .alternatives) ?? []
     }
 
     /// The page's text: one line of text per recognised line, words separated by spaces.

@@ -73,7 +73,7 @@ extension SearchIndex {
     }
 
     /// The search rows of a note: one for the note itself (title, typed text, tags) and one per page
-    /// (title, recognised text, tags), each with the keys of the note's tags and notebooks. A search's
+    /// (title, recognised text and the readings recognition did not take, tags), each with the keys of the note's tags and notebooks. A search's
     /// words must all match within one row. Their words join the vocabulary (words no longer used stay
     /// in it, harmlessly, until the index is rebuilt) or count once more there.
     static func rewriteSearchRows(_ db: Database, noteID: String) throws {
@@ -84,16 +84,16 @@ extension SearchIndex {
         let title: String = note["title"], tags: String = note["tags"], notebook: String = note["notebook"]
         let body: String = note["body"] ?? ""
         let keys = SearchKey.keys(tags: tags, notebook: notebook).joined(separator: " ")
-        let pages = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, text FROM page WHERE note_id = ? ORDER BY number"),
+        let pages = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, text, alternatives FROM page WHERE note_id = ? ORDER BY number"),
                                      arguments: [noteID])
-        let rows: [(page: String?, text: String, body: String)] = [(nil, "", body)]
-            + pages.map { ($0["id"], ($0["text"] as String?) ?? "", "") }
+        let rows: [(page: String?, text: String, body: String, alternatives: String)] = [(nil, "", body, "")]
+            + pages.map { ($0["id"], ($0["text"] as String?) ?? "", "", ($0["alternatives"] as String?) ?? "") }
         var terms = Set(SearchTerms.terms(in: title + " " + tags + " " + body))
         for row in rows {
             try db.cachedStatement(sql: "INSERT INTO search_row (note_id, page_id) VALUES (?, ?)").execute(arguments: [noteID, row.page])
-            try db.cachedStatement(sql: "INSERT INTO search (rowid, title, text, body, tags, keys) VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [db.lastInsertedRowID, title, row.text, row.body, tags, keys])
-            terms.formUnion(SearchTerms.terms(in: row.text))
+            try db.cachedStatement(sql: "INSERT INTO search (rowid, title, text, body, tags, keys, alternatives) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [db.lastInsertedRowID, title, row.text, row.body, tags, keys, row.alternatives])
+            terms.formUnion(SearchTerms.terms(in: row.text + " " + row.alternatives))
         }
         let insert = try db.cachedStatement(sql: """
             INSERT INTO vocabulary (initial, length, term, uses) VALUES (?, ?, ?, 1)

@@ -125,10 +125,11 @@ package struct SearchPlan {
     }
 
     /// The hits for `rows` (best first): the best notes up to the limit, then which of their pages
-    /// (or their typed text) hold the words, with a snippet from the best. `note` and `page` read a
-    /// note's fields and a page's number and recognised text from the backend.
-    package func hits(from rows: [MatchedRow], matching alternatives: [WordMatch],
-                      note: (String) throws -> NoteFields?, page: (String) throws -> (number: Int, text: String)?) throws -> [SearchHit] {
+    /// (or their typed text) hold the words — in the text recognised, or only in the readings
+    /// recognition did not take — with a snippet from the best. `note` and `page` read a note's fields
+    /// and a page's number, recognised text and other readings from the backend.
+    package func hits(from rows: [MatchedRow], matching alternatives: [WordMatch], note: (String) throws -> NoteFields?,
+                      page: (String) throws -> (number: Int, text: String, alternatives: String)?) throws -> [SearchHit] {
         var hits: [SearchHit] = []
         var position: [String: Int] = [:]
         var bodies: [String: String] = [:]
@@ -143,8 +144,12 @@ package struct SearchPlan {
             }
             guard let at = position[row.note], !words.isEmpty else { continue }
             if let pageID = row.page {
-                guard let found = try page(pageID), let snippet = Snippet.make(from: found.text, matching: alternatives) else { continue }
-                if !hits[at].snippet.contains("«") { hits[at].snippet = snippet }
+                guard let found = try page(pageID) else { continue }
+                if let snippet = Snippet.make(from: found.text, matching: alternatives) {
+                    if !hits[at].snippet.contains("«") { hits[at].snippet = snippet }
+                } else if Snippet.make(from: found.alternatives, matching: alternatives) == nil {
+                    continue
+                }
                 hits[at].pages.append(found.number)
             } else if let snippet = Snippet.make(from: bodies[row.note] ?? "", matching: alternatives) {
                 hits[at].typedText = true
@@ -172,7 +177,7 @@ extension SearchIndex {
             // The latest matching rows come straight from the FTS index in rowid order, stopping at the
             // cap, and only those are ranked; their note and page are read from `search_row`, for the
             // best only. Without words, the most recently indexed come first.
-            let rank = plan.words.isEmpty ? "0" : "bm25(search, 10.0, 1.0, 2.0, 5.0, 0.0)"
+            let rank = plan.words.isEmpty ? "0" : "bm25(search, 10.0, 1.0, 2.0, 5.0, 0.0, 0.3)"
             let rows = try Row.fetchAll(db, sql: """
                 SELECT top.rank AS rank, search_row.note_id AS note_id, search_row.page_id AS page_id
                 FROM (SELECT * FROM (SELECT rowid, \(rank) AS rank FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ?)
@@ -182,7 +187,7 @@ extension SearchIndex {
                 ORDER BY top.rank, top.rowid DESC
                 """, arguments: [phrases.joined(separator: " AND "), SearchPlan.rankedAtMost, plan.limit * 20])
             let note = try db.cachedStatement(sql: "SELECT title, notebook, tags, body FROM note WHERE id = ?")
-            let page = try db.cachedStatement(sql: "SELECT number, text FROM page WHERE id = ?")
+            let page = try db.cachedStatement(sql: "SELECT number, text, alternatives FROM page WHERE id = ?")
             return try plan.hits(
                 from: rows.map { SearchPlan.MatchedRow(note: $0["note_id"], page: $0["page_id"], score: 0 - (($0["rank"] as Double?) ?? 0)) },
                 matching: alternatives,
@@ -191,7 +196,9 @@ extension SearchIndex {
                         SearchPlan.NoteFields(title: $0["title"], notebook: $0["notebook"], tags: $0["tags"], body: $0["body"] ?? "")
                     }
                 },
-                page: { id in try Row.fetchOne(page, arguments: [id]).map { ($0["number"], ($0["text"] as String?) ?? "") } })
+                page: { id in
+                    try Row.fetchOne(page, arguments: [id]).map { ($0["number"], ($0["text"] as String?) ?? "", ($0["alternatives"] as String?) ?? "") }
+                })
         }
     }
 

@@ -188,6 +188,18 @@ public final class SearchIndex: Sendable {
                 ) WITHOUT ROWID;
                 CREATE INDEX vocabulary_by_term ON vocabulary(term);
                 """)
+            // The rows are written by "v5: other readings", which always follows.
+        }
+        migrator.registerMigration("v5: other readings") { db in
+            // The readings recognition weighed and did not take, one per line: search matches them
+            // (their own full-text column, ranked below the text read) but shows the text read.
+            try db.execute(sql: """
+                ALTER TABLE page ADD COLUMN alternatives TEXT;
+                DROP TABLE search;
+                DELETE FROM search_row;
+                CREATE VIRTUAL TABLE search USING fts5(title, text, body, tags, keys, alternatives,
+                                                       tokenize = 'unicode61 remove_diacritics 2');
+                """)
             for note in try String.fetchAll(db, sql: "SELECT id FROM note") {
                 try SearchIndex.rewriteSearchRows(db, noteID: note)
             }
@@ -351,9 +363,9 @@ extension SearchIndex {
     func store(_ recognition: PageRecognition, page: PageID, signature: String?, hash: String, _ db: Database) throws {
         try db.cachedStatement(sql: """
             UPDATE page SET status = 'recognised', file_signature = ?, content_hash = ?, text = ?, hashtags = ?,
-                error = NULL, recognised_at = ?, worker = NULL, started_at = NULL WHERE id = ?
+                alternatives = ?, error = NULL, recognised_at = ?, worker = NULL, started_at = NULL WHERE id = ?
             """).execute(arguments: [signature, hash, recognition.text, recognition.hashtags.map(\.name).joined(separator: " "),
-                                     Date().timeIntervalSince1970, page.rawValue])
+                                     recognition.alternatives.joined(separator: "\n"), Date().timeIntervalSince1970, page.rawValue])
         try db.cachedStatement(sql: "DELETE FROM word WHERE page_id = ?").execute(arguments: [page.rawValue])
         let insert = try db.cachedStatement(sql: """
             INSERT INTO word (page_id, position, line, text, min_x, min_y, max_x, max_y, confidence)

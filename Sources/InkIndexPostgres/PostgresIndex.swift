@@ -18,7 +18,7 @@ public final class PostgresIndex: PageQueue {
     public var isReadOnly: Bool { false }
 
     /// The schema version this Inkwell writes, and the migrations that lead to it, in order.
-    static let migrations: [String] = [PostgresSchema.version1]
+    static let migrations: [String] = [PostgresSchema.version1, PostgresSchema.version2]
     public static var schemaVersion: Int { migrations.count }
 
     /// Connects to the database at `url` and creates or migrates the index's schema there. A database
@@ -56,6 +56,15 @@ public final class PostgresIndex: PageQueue {
 /// its status, the content hash it is for, who holds it until when), recognised words, one search row
 /// per note and per page with a `tsvector` of exact terms, and the vocabulary for prefixes and typos.
 enum PostgresSchema {
+    /// The readings recognition weighed and did not take: kept with the page, searched through their
+    /// own `tsvector` beside each row's document (one GIN index over both), ranked below the text read.
+    static let version2 = """
+        ALTER TABLE page ADD COLUMN alternatives text;
+        ALTER TABLE search_row ADD COLUMN alternatives tsvector NOT NULL DEFAULT ''::tsvector;
+        DROP INDEX search_row_document;
+        CREATE INDEX search_row_terms ON search_row USING gin((document || alternatives))
+        """
+
     static let version1 = """
         CREATE TABLE note (
             id text PRIMARY KEY,
@@ -213,18 +222,19 @@ extension PostgresIndex {
         else { return }
         let (title, tags, notebook, body) = try row.decode((String, String, String, String).self)
         let keys = SearchKey.keys(tags: tags, notebook: notebook)
-        let pages = try connection.rows("SELECT id, coalesce(text, '') FROM page WHERE note_id = \(note) ORDER BY number")
-            .map { try $0.decode((String, String).self) }
+        let pages = try connection.rows("SELECT id, coalesce(text, ''), coalesce(alternatives, '') FROM page WHERE note_id = \(note) ORDER BY number")
+            .map { try $0.decode((String, String, String).self) }
         let titleTerms = SearchTerms.terms(in: title), tagTerms = SearchTerms.terms(in: tags), bodyTerms = SearchTerms.terms(in: body)
         var vocabulary = Set(titleTerms + tagTerms + bodyTerms)
-        let rows: [(page: String?, body: [String], text: [String])] = [(nil, bodyTerms, [])]
-            + pages.map { ($0.0, [], SearchTerms.terms(in: $0.1)) }
+        let rows: [(page: String?, body: [String], text: [String], alternatives: [String])] = [(nil, bodyTerms, [], [])]
+            + pages.map { ($0.0, [], SearchTerms.terms(in: $0.1), SearchTerms.terms(in: $0.2)) }
         for row in rows {
-            vocabulary.formUnion(row.text)
+            vocabulary.formUnion(row.text + row.alternatives)
             try connection.run("""
-                INSERT INTO search_row (note_id, page_id, document) VALUES (\(note), \(row.page),
+                INSERT INTO search_row (note_id, page_id, document, alternatives) VALUES (\(note), \(row.page),
                     setweight(array_to_tsvector(\(titleTerms)::text[]), 'A') || setweight(array_to_tsvector(\(tagTerms)::text[]), 'B')
-                    || setweight(array_to_tsvector(\(row.body)::text[]), 'C') || array_to_tsvector(\(row.text + keys)::text[]))
+                    || setweight(array_to_tsvector(\(row.body)::text[]), 'C') || array_to_tsvector(\(row.text + keys)::text[]),
+                    array_to_tsvector(\(Array(Set(row.alternatives)))::text[]))
                 """)
         }
         // In one order everywhere, so that two writers never wait on each other's words.
@@ -327,25 +337,28 @@ extension PostgresIndex {
             let groups = alternatives.map { "(" + ([$0.word] + $0.alternatives.sorted()).map(PostgresIndex.lexeme).joined(separator: " | ") + ")" }
             let condition = (groups + plan.keys.map(PostgresIndex.lexeme)).joined(separator: " & ")
             // The latest matching rows (the GIN index finds them), at most the cap, and only those ranked.
-            let score = plan.words.isEmpty ? "0::float8" : "ts_rank('{0.1, 0.2, 0.5, 1.0}', document, query)::float8"
+            // A row that matches only through readings recognition did not take ranks below one whose text matches.
+            let score = plan.words.isEmpty ? "0::float8" : """
+                (ts_rank('{0.1, 0.2, 0.5, 1.0}', document || alternatives, query) * CASE WHEN document @@ query THEN 1 ELSE 0.3 END)::float8
+                """
             let rows = try connection.rows("""
                 WITH matching AS (
-                    SELECT id, note_id, page_id, document, query
+                    SELECT id, note_id, page_id, document, alternatives, query
                     FROM search_row, (SELECT \(condition)::tsquery AS query) AS q
-                    WHERE document @@ query ORDER BY id DESC LIMIT \(SearchPlan.rankedAtMost))
+                    WHERE (document || alternatives) @@ query ORDER BY id DESC LIMIT \(SearchPlan.rankedAtMost))
                 SELECT note_id, page_id, \(unescaped: score) AS score FROM matching
                 ORDER BY score DESC, id DESC LIMIT \(plan.limit * 20)
                 """).map { try $0.decode((String, String?, Double).self) }
             var notes: [String: SearchPlan.NoteFields] = [:]
-            var pages: [String: (number: Int, text: String)] = [:]
+            var pages: [String: (number: Int, text: String, alternatives: String)] = [:]
             let noteIDs = Array(Set(rows.map(\.0))), pageIDs = rows.compactMap(\.1)
             for row in try connection.rows("SELECT id, title, notebook, tags, coalesce(body, '') FROM note WHERE id = ANY(\(noteIDs))") {
                 let (id, title, notebook, tags, body) = try row.decode((String, String, String, String, String).self)
                 notes[id] = SearchPlan.NoteFields(title: title, notebook: notebook, tags: tags, body: body)
             }
-            for row in try connection.rows("SELECT id, number, coalesce(text, '') FROM page WHERE id = ANY(\(pageIDs))") {
-                let (id, number, text) = try row.decode((String, Int, String).self)
-                pages[id] = (number, text)
+            for row in try connection.rows("SELECT id, number, coalesce(text, ''), coalesce(alternatives, '') FROM page WHERE id = ANY(\(pageIDs))") {
+                let (id, number, text, alternatives) = try row.decode((String, Int, String, String).self)
+                pages[id] = (number, text, alternatives)
             }
             return try plan.hits(from: rows.map { SearchPlan.MatchedRow(note: $0.0, page: $0.1, score: $0.2) }, matching: alternatives,
                                  note: { notes[$0] }, page: { pages[$0] })

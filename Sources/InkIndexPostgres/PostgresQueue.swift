@@ -59,7 +59,7 @@ extension PostgresIndex {
         return try database.write { connection in
             let filed = try connection.rows("""
                 UPDATE page SET status = 'recognised', file_signature = \(signature), text = \(recognition.text), hashtags = \(hashtags),
-                    error = NULL, recognised_at = now(), claimed_by = NULL, lease_until = NULL, recognitions = recognitions + 1
+                    alternatives = \(recognition.alternatives.joined(separator: "\n")), error = NULL, recognised_at = now(), claimed_by = NULL, lease_until = NULL, recognitions = recognitions + 1
                 WHERE id = \(claimed.page.rawValue) AND status = 'processing' AND claimed_by = \(me) AND content_hash = \(claimed.hash)
                 RETURNING id
                 """)
@@ -122,7 +122,8 @@ extension PostgresIndex {
                 let hashtags = result.recognition.hashtags.map(\.name).joined(separator: " ")
                 try connection.run("""
                     UPDATE page SET status = 'recognised', content_hash = \(result.hash), file_signature = \(result.signature),
-                        text = \(result.recognition.text), hashtags = \(hashtags), error = NULL, recognised_at = now(),
+                        text = \(result.recognition.text), hashtags = \(hashtags),
+                        alternatives = \(result.recognition.alternatives.joined(separator: "\n")), error = NULL, recognised_at = now(),
                         claimed_by = NULL, lease_until = NULL, recognitions = recognitions + 1
                     WHERE id = \(result.page)
                     """)

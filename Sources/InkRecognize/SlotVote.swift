@@ -10,15 +10,16 @@
 /// words and one misread word would otherwise let a worse render speak for all of them.
 enum SlotVote {
     /// `renders[r]` are render r's words in reading order; `slots[r][i]` the slot of its word i;
-    /// `confidence` is 0…1.
+    /// `confidence` is 0…1. Returns the chosen words, and the other distinct readings of each slot
+    /// (its words joined by spaces), most voted first.
     static func choose<Word>(_ renders: [[Word]], slots: [[Int]], text: (Word) -> String, confidence: (Word) -> Float,
-                             meaning: (String) -> String = { $0 }, valid: (String) -> Bool) -> [Word] {
+                             meaning: (String) -> String = { $0 }, valid: (String) -> Bool) -> (words: [Word], alternatives: [String]) {
         let lineScores = renders.map { words -> Double in
             let mean = words.isEmpty ? 0 : words.reduce(0.0) { $0 + Double(confidence($1)) } / Double(words.count)
             return Double(words.filter { valid(text($0)) }.count) + mean
         }
         let slotCount = (slots.joined().max() ?? -1) + 1
-        var chosen: [Word] = []
+        var chosen: [Word] = [], alternatives: [String] = []
         for slot in 0..<slotCount {
             let readings = renders.indices.map { r in renders[r].indices.filter { slots[r][$0] == slot }.map { renders[r][$0] } }
             var votes: [String: (votes: Double, render: Int, weight: Double)] = [:]
@@ -30,15 +31,26 @@ enum SlotVote {
                 if weight > entry.weight { (entry.render, entry.weight) = (r, weight) }
                 votes[key] = entry
             }
+            var taken: Int?
             if let winner = votes.values.max(by: { ($0.votes, -$0.render) < ($1.votes, -$1.render) }) {
-                chosen += readings[winner.render]
+                taken = winner.render
             } else if let fallback = readings.indices.filter({ !readings[$0].isEmpty }).max(by: {
                 let a = readings[$0].filter { valid(text($0)) }.count, b = readings[$1].filter { valid(text($0)) }.count
                 return (a, lineScores[$0], -$0) < (b, lineScores[$1], -$1)
             }) {
-                chosen += readings[fallback]
+                taken = fallback
             }
+            guard let taken else { continue }
+            chosen += readings[taken]
+            let winner = readings[taken].map(text).joined(separator: " ")
+            var others: [(reading: String, votes: Double)] = []
+            for words in readings where !words.isEmpty {
+                let reading = words.map(text).joined(separator: " ")
+                guard reading != winner, !others.contains(where: { $0.reading == reading }) else { continue }
+                others.append((reading, votes[words.map { meaning(text($0)) }.joined(separator: " ")]?.votes ?? 0))
+            }
+            alternatives += others.sorted { $0.votes > $1.votes }.map(\.reading)
         }
-        return chosen
+        return (chosen, alternatives)
     }
 }

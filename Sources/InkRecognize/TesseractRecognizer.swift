@@ -87,15 +87,16 @@ public final class TesseractRecognizer: PageRecognizer {
         }
 
         var readings: [Reading]
+        var alternatives: [String] = []
         switch options.layout {
         case .lines:
-            readings = try readLines(ink, shapes: shapes, lines: lines, marks: marks, textHeight: height)
+            (readings, alternatives) = try readLines(ink, shapes: shapes, lines: lines, marks: marks, textHeight: height)
         case .page:
             readings = try readPage(ink, shapes: shapes, candidates: candidates, lines: lines, marks: marks, textHeight: height)
         }
         let (hashtags, decisions) = extractHashtags(&readings)
         return Analysis(lines: lines, hashMarks: marks, nonText: nonText, hashtagReadings: decisions,
-                        recognition: PageRecognition(words: readings.map(\.word), hashtags: hashtags))
+                        recognition: PageRecognition(words: readings.map(\.word), hashtags: hashtags, alternatives: alternatives))
     }
 
     /// Draws the ink of `page` as recognition sees it (black on white, the OCR pen, at the scale
@@ -191,11 +192,13 @@ public final class TesseractRecognizer: PageRecognizer {
         return (images, metrics)
     }
 
+    /// Reads each line; returns the words, and the other readings the renders' vote weighed.
     private func readLines(_ ink: [Stroke], shapes: [StrokeShape], lines: [InkLine], marks: [HashMark],
-                           textHeight: Double) throws(RecognitionError) -> [Reading] {
+                           textHeight: Double) throws(RecognitionError) -> (words: [Reading], alternatives: [String]) {
         var markOfStroke: [Int: Int] = [:]
         for (m, mark) in marks.enumerated() { for s in mark.strokes { markOfStroke[s] = m } }
         var readings: [Reading] = []
+        var alternatives: [String] = []
         var lineNumber = 0
         for line in lines {
             let text = line.strokes.filter { markOfStroke[$0] == nil }
@@ -220,7 +223,12 @@ public final class TesseractRecognizer: PageRecognizer {
                 attach(lineMarks, to: &lineReadings, textHeight: textHeight)
                 perRender.append(lineReadings)
             }
-            var lineReadings = perRender.count == 1 ? perRender[0] : vote(perRender, slots: slotsPerRender)
+            var lineReadings = perRender[0]
+            if perRender.count > 1 {
+                let voted = vote(perRender, slots: slotsPerRender)
+                lineReadings = voted.words
+                alternatives += voted.alternatives
+            }
             if wantAlternatives, !options.secondLookScales.isEmpty {
                 try secondLook(&lineReadings, image: images[0], marks: lineMarks, line: lineNumber, textHeight: textHeight)
             }
@@ -228,7 +236,7 @@ public final class TesseractRecognizer: PageRecognizer {
             readings += lineReadings
             lineNumber += 1
         }
-        return readings
+        return (readings, alternatives)
     }
 
     /// A hashtag that is no known tag, or only loosely one, gets a second look: its line drawn again
@@ -269,7 +277,7 @@ public final class TesseractRecognizer: PageRecognizer {
     /// counts as valid when the lexicon accepts it; a hashtag when it reads as a known tag (or, with
     /// no known tags, as lexicon words). Words vote by their letters whatever the case; hashtags by
     /// the known tag they read as, however misspelt.
-    private func vote(_ renders: [[Reading]], slots: [[Int]]) -> [Reading] {
+    private func vote(_ renders: [[Reading]], slots: [[Int]]) -> (words: [Reading], alternatives: [String]) {
         func knownTag(_ text: String) -> Tag? {
             guard text.hasPrefix("#"), !snapper.known.isEmpty else { return nil }
             let reading = readTag(body: String(text.drop(while: { $0 == "#" })), alternatives: [], next: nil)

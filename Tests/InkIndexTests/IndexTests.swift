@@ -172,6 +172,35 @@ struct IndexTests {
         #expect(try index.search(SearchQuery(text: "notes", notebook: try NotebookPath("Personal"))).isEmpty)
     }
 
+    @Test("readings recognition weighed and did not take are found too, ranked below pages whose text holds the word", arguments: IndexKind.allCases)
+    func otherReadings(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
+        func record(_ title: String, key: Float, text: String, alternatives: [String]) throws {
+            let note = try fixture.note(title, keys: [key])
+            let words = text.split(separator: " ").enumerated().map {
+                RecognisedWord(text: String($0.element), box: Rect(minX: Double($0.offset) * 100, minY: 0, maxX: Double($0.offset) * 100 + 90, maxY: 60),
+                               confidence: 0.5, line: 0)
+            }
+            let page = try fixture.library.pages(of: note)[0]
+            try fixture.index.record([(note, [(page, PageRecognition(words: words, hashtags: [], alternatives: alternatives))])], in: fixture.library)
+        }
+        // Notes without the word, so that it is a rare one, as in a real library.
+        for filler in 0..<8 {
+            try record("Filler \(filler)", key: Float(10 + filler), text: "groceries apples bread cheese", alternatives: ["grocerles"])
+        }
+        // Beta first: on a tie the note indexed last would rank first. Beta's text is long and Alpha's
+        // readings short, which alone would rank Alpha first.
+        try record("Beta", key: 2, text: "budget plan for the quarterly meeting with the whole team", alternatives: [])
+        try record("Alpha", key: 1, text: "quarterly reviow", alternatives: ["budget", "review"])
+        let hits = try fixture.index.search(SearchQuery(text: "budget"))
+        #expect(hits.map(\.title) == ["Beta", "Alpha"])
+        #expect(hits.map(\.pages) == [[1], [1]])
+        #expect(hits.first?.snippet.contains("«budget»") == true)
+        #expect(hits.last?.snippet.contains("budget") == false, "the snippet shows the text read")
+        #expect(try fixture.index.search(SearchQuery(text: "review budget")).map(\.title) == ["Alpha"])
+        #expect(try fixture.index.pageTexts(of: try fixture.library.note(matching: "Alpha").note.id).values.first == "quarterly reviow")
+    }
+
     @Test("hashtags become tags, tag filters combine with AND, and a tag removed by hand stays removed", arguments: IndexKind.allCases)
     func hashtagsAndTags(_ kind: IndexKind) throws {
         let fixture = try Fixture(kind)

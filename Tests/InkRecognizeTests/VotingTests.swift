@@ -41,7 +41,9 @@ struct VotingTests {
         let chosen = SlotVote.choose(renders, slots: slots, text: \.0, confidence: \.1, valid: valid)
         // Slot 0: "This is" twice (1.4 + 1.5) beats "Thus is" (1.95) and "T h is" (1.3).
         // Slot 1: "test" three times beats "best" once.
-        #expect(chosen.map(\.0) == ["This", "is", "test"])
+        #expect(chosen.words.map(\.0) == ["This", "is", "test"])
+        // What lost is kept, most voted first, for search.
+        #expect(chosen.alternatives == ["Thus is", "T h is", "Ths is", "best", "tesf"])
     }
 
     @Test("a slot no render reads as words takes the render with the most words on the line")
@@ -55,8 +57,8 @@ struct VotingTests {
         let chosen = SlotVote.choose(renders, slots: slots, text: \.0, confidence: \.1, valid: lexicon.accepts)
         // Slot 0: "pen" (valid twice). Slot 1: "eraser" (render 1's only valid reading). Slot 2:
         // nothing valid: render 1 has the most words on its line.
-        #expect(chosen.map(\.0) == ["pen", "eraser", "zzk"])
-        #expect(SlotVote.choose([[("qq", Float(0.5))], []], slots: [[0], []], text: \.0, confidence: \.1, valid: lexicon.accepts).map(\.0) == ["qq"])
+        #expect(chosen.words.map(\.0) == ["pen", "eraser", "zzk"])
+        #expect(SlotVote.choose([[("qq", Float(0.5))], []], slots: [[0], []], text: \.0, confidence: \.1, valid: lexicon.accepts).words.map(\.0) == ["qq"])
     }
 
     @Test("strokes further apart than the gap start a new slot; words go to the slot under their centre")
