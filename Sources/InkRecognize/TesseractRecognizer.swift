@@ -274,14 +274,16 @@ public final class TesseractRecognizer: PageRecognizer {
     // MARK: Voting
 
     /// The line's words from several renders' readings, voted slot by slot (``SlotVote``). A word
-    /// counts as valid when the lexicon accepts it; a hashtag when it reads as a known tag (or, with
-    /// no known tags, as lexicon words). Words vote by their letters whatever the case; hashtags by
-    /// the known tag they read as, however misspelt.
+    /// counts as valid when the lexicon accepts it; a hashtag when it reads as a known tag closely
+    /// (within ``RecognitionOptions/confidentTagDistance``: loose snaps of several misreadings would
+    /// outvote the one render that read the tag right), or, with no known tags, as lexicon words.
+    /// Words vote by their letters whatever the case; hashtags by the known tag they read as.
     private func vote(_ renders: [[Reading]], slots: [[Int]]) -> (words: [Reading], alternatives: [String]) {
         func knownTag(_ text: String) -> Tag? {
-            guard text.hasPrefix("#"), !snapper.known.isEmpty else { return nil }
-            let reading = readTag(body: String(text.drop(while: { $0 == "#" })), alternatives: [], next: nil)
-            return reading?.distance != nil ? reading?.tag : nil
+            guard text.hasPrefix("#"), !snapper.known.isEmpty,
+                  let reading = readTag(body: String(text.drop(while: { $0 == "#" })), alternatives: [], next: nil),
+                  let distance = reading.relativeDistance, distance <= options.confidentTagDistance else { return nil }
+            return reading.tag
         }
         return SlotVote.choose(renders, slots: slots, text: \.word.text, confidence: \.word.confidence,
                                meaning: { knownTag($0).map { "#" + $0.name } ?? $0.lowercased() }) { text in
