@@ -113,6 +113,8 @@ private struct InkMLReader {
     var title: String?
     var created: Date?
     var skippedHover = 0
+    /// Traces left out for a bad value, each alone (the rest of the file is imported).
+    var recovery = Recovery()
     var traceNumber = 0
 
     init(file: String) { self.file = file }
@@ -409,7 +411,12 @@ private struct InkMLReader {
         text.withUTF8 { p in
             do throws(ImportError) { try parser.parse(p, hasCommas: hasCommas) } catch { failure = error }
         }
-        if let failure { throw failure }
+        if let failure {
+            // A bad value costs its trace only; a file over the size limits is still refused.
+            if parser.overLimit { throw failure }
+            recovery.note("trace skipped", "traces skipped", failure)
+            return
+        }
         totalPoints = parser.totalPoints
         guard !parser.xs.isEmpty else { return }
 
@@ -486,7 +493,7 @@ private struct InkMLReader {
             strokeCount += page.strokes.count
         }
         guard strokeCount > 0 || pages.contains(where: { $0.size != nil }) else {
-            throw ImportError(file: file, reason: "the InkML holds no pen traces")
+            throw recovery.firstProblem ?? ImportError(file: file, reason: "the InkML holds no pen traces")
         }
         for page in imported {
             for stroke in page.strokes {
@@ -498,6 +505,7 @@ private struct InkMLReader {
         }
         let note = RecordedNote(title: title, created: created, events: ImportedPage.events(imported))
         var recording = Recording(notes: [note], format: "inkml")
+        recording.warnings += recovery.warnings
         if skippedHover > 0 {
             recording.warnings.append("\(file): \(skippedHover) hover trace\(skippedHover == 1 ? "" : "s") (type=\"penUp\") skipped: they are not ink")
         }
@@ -633,6 +641,8 @@ private struct TraceParser {
     var rawPressures: [Double] = []
     var tilts: [Tilt?] = []
     var times: [Double] = []
+    /// Set when the trace or the file passed ``ImportLimits`` (a refusal, not a bad value).
+    var overLimit = false
 
     init(channels: [Channel], x: Int, y: Int, pressure: Int?, time: Int?, tiltX: Int?, tiltY: Int?, azimuth: Int?,
          elevation: Int?, position: String, file: String, pointsBefore: Int) {
@@ -772,6 +782,7 @@ private struct TraceParser {
         }
         tilts.append(tilt)
         totalPoints += 1
+        overLimit = xs.count > ImportLimits.pointsPerStroke || totalPoints > ImportLimits.pointsPerFile
         if xs.count > ImportLimits.pointsPerStroke { throw fail("a stroke has more than \(ImportLimits.pointsPerStroke) points") }
         if totalPoints > ImportLimits.pointsPerFile { throw fail("the file has more than \(ImportLimits.pointsPerFile) points") }
     }

@@ -140,3 +140,37 @@ public enum ImportLimits {
     public static let coordinate: Float = 1_000_000
     public static let maxWidth: Float = 1_000
 }
+
+/// What a decoder mended or left out instead of refusing a whole file for one bad value: per kind, how
+/// many, and the first one's position and reason. A file where nothing could be kept is refused with the
+/// first reason (``firstProblem``).
+struct Recovery {
+    struct Entry {
+        var one: String
+        var many: String
+        var count: Int
+        var first: ImportError
+    }
+
+    private(set) var entries: [Entry] = []
+
+    /// Notes one more of a kind, `one`/`many` saying what happened ("trace skipped", "traces skipped").
+    mutating func note(_ one: String, _ many: String, _ problem: ImportError) {
+        if let index = entries.firstIndex(where: { $0.one == one }) {
+            entries[index].count += 1
+        } else {
+            entries.append(Entry(one: one, many: many, count: 1, first: problem))
+        }
+    }
+
+    var firstProblem: ImportError? { entries.first?.first }
+
+    /// One warning per kind: "FILE: 2 traces skipped, the first at POSITION: REASON".
+    var warnings: [String] {
+        entries.map { entry in
+            let at = entry.first.position.map { " at \($0)" } ?? ""
+            let lead = entry.count == 1 ? "1 \(entry.one)" : "\(entry.count) \(entry.many), the first"
+            return "\(entry.first.file): \(lead)\(at): \(entry.first.reason)"
+        }
+    }
+}

@@ -37,6 +37,8 @@ public enum XournalDecoder {
         return data
     }
 
+    /// Xournal++'s medium pen, points: the width of a stroke whose own width is not a positive number.
+    static let defaultWidth = 1.41
     static let keptElements: Set<String> = ["xournal", "MrWriter", "page", "background", "layer", "stroke", "text", "image", "teximage"]
 }
 
@@ -52,6 +54,11 @@ private struct XournalReader {
     var pressureMismatch = 0
     var repairedWidths = 0
     var commaDecimals = 0
+    /// Strokes mended or left out for a bad value, each alone.
+    var recovery = Recovery()
+    /// Strokes drawn more plainly than Xournal++ draws them: filled shapes as outlines, dashes solid.
+    var filled = 0
+    var dashed = 0
 
     init(file: String) { self.file = file }
 
@@ -126,11 +133,14 @@ private struct XournalReader {
         default: pen.tool = .pen
         }
         if let text = element["color"] {
-            guard let color = strokeColor(text, highlighter: pen.tool == .highlighter) else {
-                throw fail(element, "stroke colour \"\(text.prefix(40))\" is not a colour")
+            if let color = strokeColor(text, highlighter: pen.tool == .highlighter) {
+                pen.color = color
+            } else {
+                recovery.note("stroke drawn black", "strokes drawn black", fail(element, "stroke colour \"\(text.prefix(40))\" is not a colour"))
             }
-            pen.color = color
         }
+        if let fill = element["fill"].flatMap(NumberScanner.leading), fill > 0 { filled += 1 }
+        if let style = element["style"], style != "plain", !style.isEmpty { dashed += 1 }
         var (coordinates, bad) = NumberScanner.list(element.text, limit: 2 * ImportLimits.pointsPerStroke + 1)
         if let offset = bad, element.text.utf8.contains(UInt8(ascii: ",")) {
             // Xournal++ 1.0 wrote decimal commas under some locales.
@@ -141,7 +151,8 @@ private struct XournalReader {
             if coordinates.count > 2 * ImportLimits.pointsPerStroke {
                 throw fail(element, "a stroke has more than \(ImportLimits.pointsPerStroke) points")
             }
-            throw fail(element, "stroke coordinates are not numbers (at character \(offset + 1) of the stroke)")
+            recovery.note("stroke skipped", "strokes skipped", fail(element, "stroke coordinates are not numbers (at character \(offset + 1) of the stroke)"))
+            return nil
         }
         if coordinates.count % 2 == 1 {
             coordinates.removeLast()
@@ -157,10 +168,16 @@ private struct XournalReader {
             throw fail(element, "the file has more than \(ImportLimits.pointsPerFile) points")
         }
         let widthText = element["width"] ?? "1"
-        let (widths, badWidth) = NumberScanner.list(widthText, comma: widthText.contains(","), limit: count + 1)
-        guard badWidth == nil, let nominal = widths.first, nominal.isFinite, nominal > 0 else {
-            throw fail(element, "stroke width \"\(widthText.prefix(40))\" is not a positive number")
+        // Each value on its own: one that is not a number (NaN, garbage) is mended below, not the whole list lost.
+        var widths = widthText.split(whereSeparator: \.isWhitespace).prefix(count + 2).map {
+            Double($0.replacingOccurrences(of: ",", with: ".")) ?? .nan
         }
+        if widths.isEmpty || !(widths[0].isFinite && widths[0] > 0) {
+            recovery.note("stroke width mended", "stroke widths mended",
+                          fail(element, "stroke width \"\(widthText.prefix(40))\" is not a positive number; drawn \(XournalDecoder.defaultWidth) pt wide (Xournal++'s medium pen)"))
+            if widths.isEmpty { widths = [XournalDecoder.defaultWidth] } else { widths[0] = XournalDecoder.defaultWidth }
+        }
+        let nominal = widths[0]
         var pressures: [Float]?
         let extra = widths.dropFirst()
         if !extra.isEmpty {
@@ -187,16 +204,19 @@ private struct XournalReader {
             }
         }
         if pressures == nil { pen.width = Float(nominal) }
-        guard pen.width <= ImportLimits.maxWidth else {
-            throw fail(element, "stroke width \(pen.width) is over \(Int(ImportLimits.maxWidth))")
+        if pen.width > ImportLimits.maxWidth {
+            recovery.note("stroke width capped", "stroke widths capped", fail(element, "stroke width \(pen.width) is over \(Int(ImportLimits.maxWidth)); drawn \(Int(ImportLimits.maxWidth)) wide"))
+            pen.width = ImportLimits.maxWidth
         }
         var points: [RecordedPoint] = []
         points.reserveCapacity(count)
         for i in 0..<count {
             let x = coordinates[2 * i], y = coordinates[2 * i + 1]
             guard x.isFinite, y.isFinite, abs(x) <= Double(ImportLimits.coordinate), abs(y) <= Double(ImportLimits.coordinate) else {
-                throw ImportError(file: file, position: "\(element.position), point \(i + 1)",
-                                  reason: "coordinate (\(x), \(y)) is beyond ±\(Int(ImportLimits.coordinate))")
+                recovery.note("stroke skipped", "strokes skipped", ImportError(file: file, position: "\(element.position), point \(i + 1)",
+                                                                               reason: "coordinate (\(x), \(y)) is beyond ±\(Int(ImportLimits.coordinate))"))
+                totalPoints -= count
+                return nil
             }
             points.append(RecordedPoint(x: Float(x), y: Float(y), pressure: pressures?[i] ?? 0.5))
         }
@@ -227,6 +247,9 @@ private struct XournalReader {
 
     func finish() throws(ImportError) -> Recording {
         guard !pages.isEmpty else { throw ImportError(file: file, reason: "the Xournal file has no pages") }
+        if let problem = recovery.firstProblem, pages.allSatisfy({ $0.strokes.isEmpty }), textBoxes.isEmpty {
+            throw problem // nothing could be kept
+        }
         let reading = textBoxes.sorted { ($0.page, $0.y, $0.x) < ($1.page, $1.y, $1.x) }
         var recording = Recording(notes: [RecordedNote(events: ImportedPage.events(pages),
                                                        typedText: reading.map(\.text).joined(separator: "\n\n"))],
@@ -243,6 +266,13 @@ private struct XournalReader {
         }
         if repairedWidths > 0 {
             recording.warnings.append("\(file): \(repairedWidths) per-point width\(repairedWidths == 1 ? " was" : "s were") negative or not a number: each took the width before it")
+        }
+        recording.warnings += recovery.warnings
+        if filled > 0 {
+            recording.warnings.append("\(file): \(filled) filled stroke\(filled == 1 ? "" : "s") drawn as outline\(filled == 1 ? "" : "s") (Inkwell does not fill shapes yet)")
+        }
+        if dashed > 0 {
+            recording.warnings.append("\(file): \(dashed) dashed or dotted stroke\(dashed == 1 ? "" : "s") drawn solid (Inkwell draws no dashes yet)")
         }
         if pressureMismatch > 0 {
             recording.warnings.append("\(file): \(pressureMismatch) stroke\(pressureMismatch == 1 ? "" : "s") whose widths do not match the points: pressure ignored")

@@ -215,6 +215,14 @@ struct InkMLDecoderTests {
         #expect(r.strokes.count == 1)
     }
 
+    @Test("a trace with a value that is not a number is left out alone, with a warning naming it; the rest is imported")
+    func badTraceSkipped() throws {
+        let r = try decode("<ink><trace>1 2, 3 4</trace>\n<trace>5 x, 7 8</trace>\n<trace>9 10, 11 12</trace><trace>1e400 1</trace></ink>")
+        #expect(r.strokes.count == 2)
+        #expect(r.warnings.contains { $0.hasPrefix("test.inkml: 2 traces skipped, the first at line 2") && $0.contains("trace 2, point 1: unexpected \"x\"") },
+                "\(r.warnings)")
+    }
+
     @Test("errors name the file, the line and the trace", arguments: [
         ("<ink><trace>1 2, 3 x</trace></ink>", "trace 1, point 2: unexpected \"x\""),
         ("<ink><trace>1 2 3, 4 5 6</trace></ink>", "a point has more values than the 2 channels"),

@@ -149,14 +149,42 @@ struct XournalDecoderTests {
         #expect(r.warnings.contains { $0.contains("2 per-point widths were negative or not a number") }, "\(r.warnings)")
     }
 
+    @Test("one bad value costs its stroke at most: colours and widths are mended, bad points skip their stroke alone, all said in warnings")
+    func recovery() throws {
+        let xml = ##"""
+            <xournal><page width="100" height="100"><layer>
+            <stroke tool="pen" color="teal" width="1">1 2 3 4</stroke>
+            <stroke tool="pen" color="#000000ff" width="-1">5 6 7 8</stroke>
+            <stroke tool="pen" color="#000000ff" width="2 nan 1 -3">1 1 2 2 3 3 4 4</stroke>
+            <stroke tool="pen" color="#000000ff" width="1">1 2 x 4</stroke>
+            <stroke tool="pen" color="#000000ff" width="1">1e99 2 3 4</stroke>
+            <stroke tool="pen" color="#000000ff" width="1">9 9 9 9</stroke>
+            <stroke tool="pen" color="#ff0000ff" width="1" fill="128">10 10 20 10 20 20</stroke>
+            <stroke tool="pen" color="#ff0000ff" width="1" style="dash">10 10 20 10</stroke>
+            </layer></page></xournal>
+            """##
+        let r = try decode(xml)
+        let strokes = r.strokes
+        #expect(strokes.count == 6)
+        #expect(strokes[0].pen.color == RGBA(red: 0, green: 0, blue: 0))       // "teal": black, as a pen's default
+        #expect(strokes[1].pen.width == Float(XournalDecoder.defaultWidth))     // width -1: the medium pen
+        #expect(strokes[2].points.map(\.pressure) == [1, 0.5, 0.5, 0.5])        // nan takes 2 (the nominal), -3 takes 1
+        #expect(strokes[3].points[0].x == 9)                                     // the two bad strokes left out
+        let warnings = r.warnings.joined(separator: "\n")
+        #expect(warnings.contains("test.xopp: 1 stroke drawn black at line 2"), "\(warnings)")
+        #expect(warnings.contains("stroke colour \"teal\" is not a colour"))
+        #expect(warnings.contains("test.xopp: 1 stroke width mended at line 3"))
+        #expect(warnings.contains("test.xopp: 2 strokes skipped, the first at line 5"), "\(warnings)")
+        #expect(warnings.contains("stroke coordinates are not numbers"))
+        #expect(warnings.contains("2 per-point widths were negative or not a number"))
+        #expect(warnings.contains("1 filled stroke drawn as outline"))
+        #expect(warnings.contains("1 dashed or dotted stroke drawn solid"))
+    }
+
     @Test("errors name the file, the line and the reason", arguments: [
         (##"<xournal><page width="10"><layer/></page></xournal>"##, "line 1, column "),
         (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="1">1 2 x 4</stroke></layer></page></xournal>"##,
          "stroke coordinates are not numbers"),
-        (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="teal" width="1">1 2</stroke></layer></page></xournal>"##,
-         "is not a colour"),
-        (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="-1">1 2</stroke></layer></page></xournal>"##,
-         "is not a positive number"),
         (##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="1">1e99 2</stroke></layer></page></xournal>"##,
          "is beyond"),
         (##"<xournal><page width="nan" height="10"/></xournal>"##, "a page without width and height"),

@@ -57,6 +57,32 @@ struct ImportXournalTests {
         #expect(listed.map { $0["notebook"] as? String } == ["Work"])
     }
 
+    @Test("a stroke with garbage points costs only itself; a file with nothing else is refused and the library is unchanged")
+    func recovery() throws {
+        try cli.ok(["init"])
+        let mixed = try cli.write("mixed.xopp", ##"""
+            <xournal><page width="100" height="100"><layer>
+            <stroke tool="pen" color="#000000ff" width="1">1 2 30 40</stroke>
+            <stroke tool="pen" color="#000000ff" width="1 nan -2">1 2 oops 40</stroke>
+            </layer></page></xournal>
+            """##)
+        let result = try cli.run(["import", mixed, "--no-recognize"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(mixed): 1 stroke skipped at line 3"), "\(result.stderr)")
+        #expect(result.stdout.contains("1 stroke"), "\(result.stdout)")
+
+        let before = try cli.snapshot()
+        let bad = try cli.write("bad.xopp", ##"""
+            <xournal><page width="100" height="100"><layer>
+            <stroke tool="pen" color="#000000ff" width="1">1 2 oops 40</stroke>
+            </layer></page></xournal>
+            """##)
+        let refused = try cli.run(["import", bad])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(bad) && refused.stderr.contains("line 2") && refused.stderr.contains("not numbers"), "\(refused.stderr)")
+        #expect(try cli.snapshot() == before)
+    }
+
     @Test("a gzip bomb is refused, naming the file, and the library is unchanged")
     func hostile() throws {
         try cli.ok(["init"])
