@@ -14,8 +14,9 @@ the peer renders the same file:
   Xournal++ pixel is one Inkwell pixel at `--scale S`, same origin (the top left corner).
 - `.rm`: `rmc -t svg -o peer.svg FILE`. rmc writes tablet pixels × 72/226 with x centred on 0 and a
   viewBox around its bounding box; Inkwell keeps tablet pixels and adds 702 to x. The SVG's viewBox is
-  replaced by Inkwell's page area (x from −702, y from 0, the size of Inkwell's render) in rmc's units,
-  and `rsvg-convert` rasterises it at exactly the size of Inkwell's PNG.
+  replaced by Inkwell's page area (x from −702, y from 0, or 20 px beyond ink that lies left of or above
+  that, the size of Inkwell's render) in rmc's units, and `rsvg-convert` rasterises it at exactly the size
+  of Inkwell's PNG. rmc's typed text is left out (Inkwell keeps it as the note's text, not drawn yet).
 
 Both images are composited on white; ink is luminance (PIL's "L") below --threshold. Each mask is dilated
 by a disk of --dilate pixels to forgive differences of stroke width and placement, and the table gives
@@ -34,6 +35,7 @@ import argparse
 import gzip
 import io
 import json
+import math
 import os
 import re
 import shutil
@@ -163,13 +165,22 @@ def rmc_render(source: Path, work: Path, size: tuple[int, int], scale: int) -> l
     svg_path = work / "peer.svg"
     run(["rmc", "-t", "svg", "-o", str(svg_path), str(source)])
     svg = svg_path.read_text(encoding="utf-8")
+    # Typed text is compared as text (note text), not as pixels: Inkwell does not draw it on the page yet.
+    svg = re.sub(r'<g class="root-text".*?</g>', "", svg, flags=re.S)
     width, height = size
-    x0, w, h = -RM_X_SHIFT * RM_SCALE, width / scale * RM_SCALE, height / scale * RM_SCALE
     header = re.search(r"<svg\b[^>]*>", svg)
     if not header:
         raise RuntimeError("rmc wrote no <svg> element")
+    # rmc's viewBox starts at its ink's top left where that is above or left of the page; Inkwell then moves
+    # the page's corner 20 tablet pixels beyond ink more than 2 px outside (RemarkableDecoder), whole pixels.
+    box = re.search(r'viewBox="([-\d.e]+) ([-\d.e]+)', header.group(0))
+    left, top = (float(box.group(1)) / RM_SCALE, float(box.group(2)) / RM_SCALE) if box else (-RM_X_SHIFT, 0.0)
+    left = math.floor(left - 20) if left < -RM_X_SHIFT - 2 else -RM_X_SHIFT
+    top = math.floor(top - 20) if top < -2 else 0.0
+    x0, y0 = left * RM_SCALE, top * RM_SCALE
+    w, h = width / scale * RM_SCALE, height / scale * RM_SCALE
     new_header = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-                  f'viewBox="{x0} 0 {w} {h}" preserveAspectRatio="none">')
+                  f'viewBox="{x0} {y0} {w} {h}" preserveAspectRatio="none">')
     aligned = work / "peer-aligned.svg"
     aligned.write_text(svg[:header.start()] + new_header + svg[header.end():], encoding="utf-8")
     out = work / "peer.png"

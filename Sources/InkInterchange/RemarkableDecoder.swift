@@ -7,9 +7,10 @@ import InkCore
 /// Strokes are read from the scene tree: layers in their CRDT order, and within a layer the strokes in
 /// the order of the CRDT sequence (a topological sort of the left/right links, as the tablet draws them),
 /// deleted items left out. Points of block version 1 (six floats) and 2 (14 bytes) are read; x is moved by
-/// 702 so the page runs 0…1404 like the tablet's screen (226 dpi). Text, text highlights and area erasers
-/// are skipped with a warning; unknown blocks are skipped. The format has no time: strokes are timed by
-/// ``SyntheticTiming``.
+/// 702 so the page runs 0…1404 like the tablet's screen (226 dpi). Strokes written beside typed text are
+/// moved to the line of the character they are anchored to (``RemarkableText``), and the typed text becomes
+/// the note's typed text. Text highlights and area erasers are skipped with a warning; unknown blocks are
+/// skipped. The format has no time: strokes are timed by ``SyntheticTiming``.
 public enum RemarkableDecoder {
     public static let header = Array("reMarkable .lines file, version=6".utf8)
     static let headerLength = 43
@@ -18,13 +19,20 @@ public enum RemarkableDecoder {
 
     public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
         let page = try decodePage(data, file: file)
-        var recording = Recording(notes: [RecordedNote(events: ImportedPage.events([page.page]))], format: "rm")
+        var recording = Recording(notes: [RecordedNote(events: ImportedPage.events([page.page]), typedText: page.typedText)], format: "rm")
         recording.warnings = page.warnings
         return recording
     }
 
-    /// One page with its warnings.
-    static func decodePage(_ data: Data, file: String) throws(ImportError) -> (page: ImportedPage, warnings: [String]) {
+    /// One decoded page: its ink, its typed text (Markdown) and what was repaired or skipped.
+    struct Page {
+        var page: ImportedPage
+        var typedText: String
+        var warnings: [String]
+    }
+
+    /// One page with its typed text and warnings.
+    static func decodePage(_ data: Data, file: String) throws(ImportError) -> Page {
         let bytes = [UInt8](data)
         guard bytes.count >= headerLength, bytes.starts(with: header) else {
             if bytes.starts(with: Array("reMarkable .lines file, version=".utf8)) {
@@ -55,6 +63,59 @@ struct SequenceItem<Value> {
     var right: CrdtID
     var deleted: Bool
     var value: Value?
+}
+
+extension SequenceItem {
+    /// Items in CRDT sequence order: Kahn's topological sort of "left before item before right", ready items
+    /// taken highest author first, then lowest counter (as rmscene and the tablet do). Unknown neighbours
+    /// count as the sequence's ends; items caught in a cycle follow in id order.
+    static func ordered(_ items: [SequenceItem]) -> [SequenceItem] {
+        guard items.count > 1 else { return items }
+        var index: [CrdtID: Int] = [:]
+        for (i, item) in items.enumerated() { index[item.id] = i } // a repeated id: the last wins, as in rmscene
+        // Nodes: 0 = start, 1 = end, 2 + i = item i.
+        let count = items.count + 2
+        var inDegree = [Int](repeating: 0, count: count)
+        var dependents = [[Int]](repeating: [], count: count)
+        for (i, item) in items.enumerated() where index[item.id] == i {
+            let node = i + 2
+            let left = item.left == .zero ? 0 : index[item.left].map { $0 + 2 } ?? 0
+            let right = item.right == .zero ? 1 : index[item.right].map { $0 + 2 } ?? 1
+            inDegree[node] += 1
+            dependents[left].append(node)
+            inDegree[right] += 1
+            dependents[node].append(right)
+        }
+        func key(_ node: Int) -> (Int, Int, UInt64) {
+            switch node {
+            case 0: (0, 0, 0)
+            case 1: (2, 0, 0)
+            default: (1, -Int(items[node - 2].id.author), items[node - 2].id.counter)
+            }
+        }
+        var heap = Heap<Int>(by: { key($0) < key($1) })
+        for node in 0..<count where inDegree[node] == 0 && (node < 2 || index[items[node - 2].id] == node - 2) { heap.push(node) }
+        var result: [SequenceItem] = []
+        result.reserveCapacity(items.count)
+        var emitted = Set<Int>()
+        while let node = heap.pop() {
+            if node >= 2 {
+                result.append(items[node - 2])
+                emitted.insert(node)
+            }
+            if node == 1 { break }
+            for next in dependents[node] {
+                inDegree[next] -= 1
+                if inDegree[next] == 0 { heap.push(next) }
+            }
+        }
+        if result.count < index.count {
+            let rest = items.indices.filter { index[items[$0].id] == $0 && !emitted.contains($0 + 2) }
+                .sorted { items[$0].id < items[$1].id }
+            result += rest.map { items[$0] }
+        }
+        return result
+    }
 }
 
 /// A stroke as the tablet stores it.
@@ -169,6 +230,17 @@ struct TaggedReader {
         return try u8() != 0
     }
 
+    /// Reads a length-prefixed sub-block with `body`, which cannot read past it; continues after it.
+    mutating func inside<T>(_ index: UInt64, _ body: (inout TaggedReader) throws(ImportError) -> T) throws(ImportError) -> T {
+        let blockEnd = try subblock(index)
+        let outerEnd = end
+        end = blockEnd
+        defer { end = outerEnd }
+        let value = try body(&self)
+        offset = blockEnd
+        return value
+    }
+
     /// A length-prefixed sub-block: returns its end; the caller reads inside and then sets `offset` to it.
     mutating func subblock(_ index: UInt64) throws(ImportError) -> Int {
         try tag(index, 0xC)
@@ -188,6 +260,15 @@ private struct Scene {
     var hidden: Set<CrdtID> = []
     var skippedBlocks: [String: Int] = [:]
     var totalPoints = 0
+    /// Groups written beside typed text: the character they follow and the x their points are relative to.
+    var anchors: [CrdtID: (character: CrdtID, originX: Float)] = [:]
+    var text: RemarkableText?
+    /// Why the typed text could not be read, when it could not (the strokes are still imported).
+    var unreadableText: String?
+    /// Blocks left out for a bad value, each alone.
+    var recovery = Recovery()
+    /// Set when the file passed ``ImportLimits`` (a refusal, not a bad value).
+    var overLimit = false
 
     init(file: String) { self.file = file }
 
@@ -209,7 +290,18 @@ private struct Scene {
                                   reason: "block of type \(type) claims \(length) bytes but only \(bytes.count - start) remain")
             }
             var reader = TaggedReader(bytes: bytes, offset: start, end: start + length, file: file)
-            try readBlock(type: type, minVersion: minVersion, version: version, &reader)
+            do {
+                try readBlock(type: type, minVersion: minVersion, version: version, &reader)
+            } catch {
+                // A bad value costs its block only (its length is known, so the next one is found);
+                // a file over the size limits is still refused.
+                if overLimit { throw error }
+                if type == 0x05 {
+                    recovery.note("stroke skipped", "strokes skipped", error)
+                } else {
+                    recovery.note("block skipped", "blocks skipped", error)
+                }
+            }
             offset = start + length
         }
     }
@@ -243,6 +335,25 @@ private struct Scene {
                 if try !reader.taggedBool(2) { hidden.insert(nodeID) }
                 reader.offset = end
             }
+            // A group of strokes written beside typed text: anchored to one of its characters (7), at x (10).
+            if reader.has(7, 0xC) {
+                let anchor = try reader.inside(7) { (reader: inout TaggedReader) throws(ImportError) in
+                    _ = try reader.taggedID(1)
+                    return try reader.taggedID(2)
+                }
+                for index: UInt64 in 8...9 where reader.has(index, 0xC) { reader.offset = try reader.subblock(index) }
+                var originX: Float = 0
+                if reader.has(10, 0xC) {
+                    originX = try reader.inside(10) { (reader: inout TaggedReader) throws(ImportError) in
+                        _ = try reader.taggedID(1)
+                        return try reader.taggedF32(2)
+                    }
+                }
+                guard originX.isFinite, abs(originX) <= ImportLimits.coordinate else {
+                    throw reader.fail("a stroke group is anchored at x = \(originX), not a finite coordinate within ±\(Int(ImportLimits.coordinate))")
+                }
+                anchors[nodeID] = (anchor, originX)
+            }
         case 0x04, 0x05: // group item, line item
             if type == 0x05, minVersion > 2 {
                 skippedBlocks["stroke written by newer firmware (block version \(minVersion))", default: 0] += 1
@@ -275,7 +386,12 @@ private struct Scene {
         case 0x03:
             skippedBlocks["text highlight", default: 0] += 1
         case 0x07:
-            skippedBlocks["typed text", default: 0] += 1
+            let start = reader.offset
+            do {
+                text = try RemarkableText.read(&reader)
+            } catch {
+                unreadableText = "\(error.reason) (\(error.position ?? "byte \(start)"))"
+            }
         default:
             break // migration info, page info, author ids, scene info, tombstones, text items, unknown: skipped
         }
@@ -296,8 +412,9 @@ private struct Scene {
         let dataLength = pointsEnd - reader.offset
         guard dataLength % size == 0 else { throw reader.fail("\(dataLength) bytes of points is not a multiple of \(size)") }
         let count = dataLength / size
-        guard count <= ImportLimits.pointsPerStroke else { throw reader.fail("a stroke has more than \(ImportLimits.pointsPerStroke) points") }
         totalPoints += count
+        overLimit = count > ImportLimits.pointsPerStroke || totalPoints > ImportLimits.pointsPerFile
+        guard count <= ImportLimits.pointsPerStroke else { throw reader.fail("a stroke has more than \(ImportLimits.pointsPerStroke) points") }
         guard totalPoints <= ImportLimits.pointsPerFile else { throw reader.fail("the file has more than \(ImportLimits.pointsPerFile) points") }
         var points: [RecordedPoint] = []
         var widths: [Float] = []
@@ -319,6 +436,7 @@ private struct Scene {
                 pressure = Float(try reader.u8()) / 255
             }
             guard x.isFinite, y.isFinite, abs(x) <= ImportLimits.coordinate, abs(y) <= ImportLimits.coordinate else {
+                totalPoints -= count
                 throw ImportError(file: file, position: "byte \(at)", reason: "point \(index + 1) of a stroke is at (\(x), \(y)), not a finite coordinate within ±\(Int(ImportLimits.coordinate))")
             }
             if !pressure.isFinite { pressure = 0.5 }
@@ -338,32 +456,70 @@ private struct Scene {
         return RemarkableLine(tool: tool, color: color, rgba: rgba, points: points, widths: widths)
     }
 
-    /// The page: layers from the root in sequence order, each layer's strokes in sequence order.
-    func page() throws(ImportError) -> (page: ImportedPage, warnings: [String]) {
-        var page = ImportedPage(size: .remarkable)
+    /// The page: layers from the root in sequence order, each layer's strokes in sequence order, groups
+    /// written beside typed text moved to their anchor. The page is the tablet's 1404×1872, grown (with
+    /// 20 px of paper) to hold ink more than 2 px below, right of, above or left of it; ink above or left
+    /// moves the page's corner there.
+    func page() throws(ImportError) -> RemarkableDecoder.Page {
+        var strokes: [ImportedStroke] = []
         var visited: Set<CrdtID> = []
         var hiddenLayers = 0
         var reached = 0
-        func walk(_ group: CrdtID, depth: Int, hiddenAbove: Bool) {
+        var unplaced = 0
+        func walk(_ group: CrdtID, depth: Int, hiddenAbove: Bool, dx: Float, dy: Float) {
             guard depth < 64, visited.insert(group).inserted else { return }
             let isHidden = hiddenAbove || hidden.contains(group)
             if hidden.contains(group), !hiddenAbove { hiddenLayers += 1 }
-            for item in Scene.ordered(children[group] ?? []) where !item.deleted {
+            var dx = dx, dy = dy
+            if let anchor = anchors[group] {
+                dx += anchor.originX
+                if let y = text?.anchorY(anchor.character) ?? RemarkableText().anchorY(anchor.character) {
+                    dy += y
+                } else {
+                    unplaced += 1
+                }
+            }
+            for item in SequenceItem.ordered(children[group] ?? []) where !item.deleted {
                 switch item.value {
-                case .group(let child)?: walk(child, depth: depth + 1, hiddenAbove: isHidden)
+                case .group(let child)?: walk(child, depth: depth + 1, hiddenAbove: isHidden, dx: dx, dy: dy)
                 case .line(let line)?:
                     reached += 1
-                    if let stroke = Scene.stroke(line) { page.strokes.append(stroke) }
+                    guard var stroke = Scene.stroke(line) else { break }
+                    if dx != 0 || dy != 0 {
+                        stroke.points = stroke.points.map { RecordedPoint(x: $0.x + dx, y: $0.y + dy, pressure: $0.pressure) }
+                    }
+                    strokes.append(stroke)
                 case nil: break
                 }
             }
         }
-        walk(.root, depth: 0, hiddenAbove: false)
-        var maxY: Float = 0
-        for stroke in page.strokes { for point in stroke.points { maxY = max(maxY, point.y) } }
-        if maxY > page.size.height { page.size.height = (maxY + 20).rounded(.up) }
+        walk(.root, depth: 0, hiddenAbove: false, dx: 0, dy: 0)
 
-        var warnings: [String] = []
+        var page = ImportedPage(size: .remarkable)
+        let margin: Float = 20
+        var minX: Float = 0, minY: Float = 0, maxX = page.size.width, maxY = page.size.height
+        for stroke in strokes {
+            for point in stroke.points {
+                minX = min(minX, point.x); maxX = max(maxX, point.x)
+                minY = min(minY, point.y); maxY = max(maxY, point.y)
+            }
+        }
+        // Samples within a pixel or two of the edge are the pen at the screen's border, not ink beyond it.
+        let edge: Float = 2
+        let left = minX < -edge ? (minX - margin).rounded(.down) : 0
+        let top = minY < -edge ? (minY - margin).rounded(.down) : 0
+        let right = maxX > page.size.width + edge ? (maxX + margin).rounded(.up) : page.size.width
+        let bottom = maxY > page.size.height + edge ? (maxY + margin).rounded(.up) : page.size.height
+        page.size = PageSize(width: right - left, height: bottom - top)
+        if left != 0 || top != 0 {
+            for index in strokes.indices {
+                strokes[index].points = strokes[index].points.map { RecordedPoint(x: $0.x - left, y: $0.y - top, pressure: $0.pressure) }
+            }
+        }
+        page.strokes = strokes
+
+        if strokes.isEmpty, text == nil, let problem = recovery.firstProblem { throw problem } // nothing could be kept
+        var warnings: [String] = recovery.warnings
         let total = children.values.reduce(0) { count, items in
             count + items.filter { if !$0.deleted, case .line? = $0.value { true } else { false } }.count
         }
@@ -373,61 +529,16 @@ private struct Scene {
         if hiddenLayers > 0 {
             warnings.append("\(file): \(hiddenLayers) hidden layer\(hiddenLayers == 1 ? "" : "s") imported as visible ink")
         }
+        if unplaced > 0 {
+            warnings.append("\(file): \(unplaced) stroke group\(unplaced == 1 ? " is" : "s are") anchored to typed text the page does not hold; placed as if at its top")
+        }
+        if let unreadableText {
+            warnings.append("\(file): the typed text could not be read and was skipped: \(unreadableText)")
+        }
         for (kind, count) in skippedBlocks.sorted(by: { $0.key < $1.key }) {
-            warnings.append("\(file): \(count) \(kind)\(count == 1 || kind == "typed text" ? "" : "s") skipped (Inkwell keeps pen strokes only)")
+            warnings.append("\(file): \(count) \(kind)\(count == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and typed text)")
         }
-        return (page, warnings)
-    }
-
-    /// Items in CRDT sequence order: Kahn's topological sort of "left before item before right", ready items
-    /// taken highest author first, then lowest counter (as rmscene and the tablet do). Unknown neighbours
-    /// count as the sequence's ends; items caught in a cycle follow in id order.
-    static func ordered<T>(_ items: [SequenceItem<T>]) -> [SequenceItem<T>] {
-        guard items.count > 1 else { return items }
-        var index: [CrdtID: Int] = [:]
-        for (i, item) in items.enumerated() { index[item.id] = i } // a repeated id: the last wins, as in rmscene
-        // Nodes: 0 = start, 1 = end, 2 + i = item i.
-        let count = items.count + 2
-        var inDegree = [Int](repeating: 0, count: count)
-        var dependents = [[Int]](repeating: [], count: count)
-        for (i, item) in items.enumerated() where index[item.id] == i {
-            let node = i + 2
-            let left = item.left == .zero ? 0 : index[item.left].map { $0 + 2 } ?? 0
-            let right = item.right == .zero ? 1 : index[item.right].map { $0 + 2 } ?? 1
-            inDegree[node] += 1
-            dependents[left].append(node)
-            inDegree[right] += 1
-            dependents[node].append(right)
-        }
-        func key(_ node: Int) -> (Int, Int, UInt64) {
-            switch node {
-            case 0: (0, 0, 0)
-            case 1: (2, 0, 0)
-            default: (1, -Int(items[node - 2].id.author), items[node - 2].id.counter)
-            }
-        }
-        var heap = Heap<Int>(by: { key($0) < key($1) })
-        for node in 0..<count where inDegree[node] == 0 && (node < 2 || index[items[node - 2].id] == node - 2) { heap.push(node) }
-        var result: [SequenceItem<T>] = []
-        result.reserveCapacity(items.count)
-        var emitted = Set<Int>()
-        while let node = heap.pop() {
-            if node >= 2 {
-                result.append(items[node - 2])
-                emitted.insert(node)
-            }
-            if node == 1 { break }
-            for next in dependents[node] {
-                inDegree[next] -= 1
-                if inDegree[next] == 0 { heap.push(next) }
-            }
-        }
-        if result.count < index.count {
-            let rest = items.indices.filter { index[items[$0].id] == $0 && !emitted.contains($0 + 2) }
-                .sorted { items[$0].id < items[$1].id }
-            result += rest.map { items[$0] }
-        }
-        return result
+        return RemarkableDecoder.Page(page: page, typedText: text?.markdown ?? "", warnings: warnings)
     }
 
     static func stroke(_ line: RemarkableLine) -> ImportedStroke? {

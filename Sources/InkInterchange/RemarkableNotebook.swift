@@ -33,6 +33,7 @@ public enum RemarkableNotebook {
         let pageIDs = try pageOrder(object, file: file)
         var pages: [ImportedPage] = []
         var warnings: [String] = []
+        var typedText: [String] = []
         let type = object["fileType"] as? String ?? "notebook"
         let annotates = type == "pdf" || type == "epub"
         if annotates {
@@ -53,12 +54,13 @@ public enum RemarkableNotebook {
             }
             let decoded = try RemarkableDecoder.decodePage(bytes, file: pageURL.path)
             pages.append(decoded.page)
+            if !decoded.typedText.isEmpty { typedText.append(decoded.typedText) }
             warnings += decoded.warnings
         }
         guard !pages.isEmpty else {
             throw ImportError(file: file, reason: annotates ? "the \(type.uppercased()) has no handwritten pages" : "the notebook lists no pages")
         }
-        var note = RecordedNote(events: ImportedPage.events(pages))
+        var note = RecordedNote(events: ImportedPage.events(pages), typedText: typedText.joined(separator: "\n\n"))
         let metadataURL = url.deletingPathExtension().appendingPathExtension("metadata")
         if let metadata = try? Data(contentsOf: metadataURL), metadata.count < 1 << 20,
            let fields = try? JSONSerialization.jsonObject(with: metadata) as? [String: Any] {

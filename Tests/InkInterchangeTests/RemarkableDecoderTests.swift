@@ -5,37 +5,183 @@ import Testing
 
 @Suite("reMarkable .rm v6 decoding")
 struct RemarkableDecoderTests {
-    /// rmscene's reading of every corpus .rm file (scripts/rmscene-counts.py, run on the corpus).
-    static let reference: [String: (strokes: Int, points: Int, first: [[Double]])] = {
+    /// rmscene's reading of every corpus .rm file (scripts/rmscene-counts.py, run on the corpus): strokes,
+    /// points, each stroke's first point relative to its group, and its group's anchor.
+    struct Reference {
+        var strokes: Int
+        var points: Int
+        var first: [[Double]]
+        /// Per stroke: the anchor character (author, counter) and anchor_origin_x, or nil.
+        var anchors: [(character: CrdtID, originX: Double)?]
+    }
+
+    static let reference: [String: Reference] = {
         guard let text = try? String(contentsOf: Fixtures.url("rmscene-counts.jsonl"), encoding: .utf8) else { return [:] }
-        var table: [String: (Int, Int, [[Double]])] = [:]
+        var table: [String: Reference] = [:]
         for line in text.split(separator: "\n") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let file = object["file"] as? String, let strokes = object["strokes"] as? Int,
-                  let points = object["points"] as? Int, let first = object["first"] as? [[Double]] else { continue }
-            table[file] = (strokes, points, first)
+                  let points = object["points"] as? Int, let first = object["first"] as? [[Double]],
+                  let anchors = object["anchors"] as? [Any] else { continue }
+            table[file] = Reference(strokes: strokes, points: points, first: first, anchors: anchors.map { anchor in
+                guard let values = anchor as? [Double], values.count == 3 else { return nil }
+                return (CrdtID(author: UInt8(values[0]), counter: UInt64(values[1])), values[2])
+            })
         }
         return table
     }()
 
-    @Test("every corpus .rm file gives rmscene's strokes and points, in rmscene's drawing order",
+    /// Where each corpus stroke's group sits relative to its anchor's line, minus where the page's corner
+    /// moved: the first point's offset from rmscene's, with the group's anchor_origin_x taken out.
+    static func anchorOffsets(_ name: String) throws -> (recording: Recording, offsets: [(x: Double, y: Double)], reference: Reference) {
+        let root = try #require(Corpus.root)
+        let reference = try #require(Self.reference[name], "no rmscene reference for \(name)")
+        let recording = try RemarkableDecoder.decode(try Data(contentsOf: root.appendingPathComponent(name)), file: name)
+        let offsets = zip(recording.strokes, zip(reference.first, reference.anchors)).map { stroke, expected in
+            (x: Double(stroke.points[0].x) - expected.0[0] - (expected.1?.originX ?? 0), y: Double(stroke.points[0].y) - expected.0[1])
+        }
+        return (recording, offsets, reference)
+    }
+
+    @Test("every corpus .rm file gives rmscene's strokes and points, in rmscene's drawing order, each group moved as one",
           .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
     func corpusMatchesRmscene() throws {
         let files = Corpus.files("rm").filter { $0.pathExtension == "rm" }
         #expect(files.count >= 28)
         for file in files {
             let name = Corpus.relative(file)
-            let expected = try #require(Self.reference[name], "no rmscene reference for \(name)")
-            let recording = try RemarkableDecoder.decode(try Data(contentsOf: file), file: name)
-            let strokes = recording.strokes
-            #expect(strokes.count == expected.strokes, "\(name)")
+            let (recording, offsets, expected) = try Self.anchorOffsets(name)
+            #expect(recording.strokes.count == expected.strokes, "\(name)")
             #expect(recording.pointCount == expected.points, "\(name)")
-            let first = strokes.map { [Double($0.points[0].x), Double($0.points[0].y)] }
-            #expect(first.count == expected.first.count)
-            for (ours, theirs) in zip(first, expected.first) {
-                #expect(abs(ours[0] - theirs[0]) < 0.01 && abs(ours[1] - theirs[1]) < 0.01, "\(name): \(ours) vs \(theirs)")
+            #expect(offsets.count == expected.first.count)
+            // Strokes outside anchored groups keep rmscene's coordinates up to the page's corner; all the
+            // strokes of one anchored group move by the same amount, and x by the page's corner too.
+            let corner = zip(offsets, expected.anchors).first { $0.1 == nil }?.0
+            var byAnchor: [CrdtID: (x: Double, y: Double)] = [:]
+            for (offset, anchor) in zip(offsets, expected.anchors) {
+                if let anchor {
+                    let first = byAnchor[anchor.character, default: offset]
+                    byAnchor[anchor.character] = first
+                    #expect(abs(offset.x - first.x) < 0.01 && abs(offset.y - first.y) < 0.01, "\(name): \(offset) vs \(first)")
+                } else if let corner {
+                    #expect(abs(offset.x - corner.x) < 0.01 && abs(offset.y - corner.y) < 0.01, "\(name): \(offset) vs \(corner)")
+                }
             }
+            if corner == nil, expected.anchors.allSatisfy({ $0 == nil }) {
+                #expect(offsets.isEmpty, "\(name)")
+            }
+            // Nothing is cut: every point lies on the page (the pen at the screen's border up to 2 px beyond it).
+            let size = try #require(recording.pageSizes.first)
+            let points = recording.strokes.flatMap(\.points)
+            #expect(points.allSatisfy { $0.x >= -2 && $0.y >= -2 && $0.x <= size.width + 2 && $0.y <= size.height + 2 }, "\(name)")
         }
+    }
+
+    @Test("handwriting beside typed text lands on the line of the character it follows; the top and end anchors on the first and last lines",
+          .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
+    func anchoredStrokes() throws {
+        // Text at pos_y 234: lines start 88 above it; plain lines are 70 high, headings 150. The first
+        // line's baseline is 234 − 88 + 70 = 216.
+        /// The y each anchor put its strokes at, on the tablet's page (the page's corner, moved `corner`
+        /// px up, taken out).
+        func anchorY(_ name: String, corner: Double = 0) throws -> [CrdtID: Double] {
+            let (_, offsets, reference) = try Self.anchorOffsets(name)
+            var found: [CrdtID: Double] = [:]
+            for (offset, anchor) in zip(offsets, reference.anchors) {
+                if let anchor { found[anchor.character] = offset.y - corner }
+                #expect(abs(offset.x) < 0.01, "\(name): x moves by anchor_origin_x alone")
+            }
+            return found
+        }
+        func same(_ found: [CrdtID: Double], _ expected: [CrdtID: Double]) -> Bool {
+            found.keys == expected.keys && expected.allSatisfy { abs(found[$0.key]! - $0.value) < 0.01 }
+        }
+        // "A" (line 1), "v3.2.2" (line 2), "Normal bold italic" (line 3): a tick after v3.2.2 and
+        // "v3.3.2" handwritten after the third line.
+        let lines = try anchorY("rm/rmscene/Normal_A_stroke_2_layers_v3.3.2.rm")
+        #expect(same(lines, [CrdtID(author: 1, counter: 14): 216, CrdtID(author: 1, counter: 38): 286, CrdtID(author: 1, counter: 63): 356]))
+        // Handwriting anchored to the top of the text sits above its first line, on the page.
+        #expect(same(try anchorY("rm/rmscene/With_SceneInfo_Block.rm"), [RemarkableText.topAnchor: 216]))
+        // Fourteen empty lines, then a heading: the drawing is anchored to the newline ending line 6, the
+        // samples written last to the end of the text (the heading's baseline, 146 + 14 × 70 + 150).
+        let tools = try anchorY("rm/rmc/writing_tools_with_text.rm", corner: 67)
+        #expect(same(tools, [CrdtID(author: 1, counter: 122): 566, RemarkableText.topAnchor: 216, RemarkableText.bottomAnchor: 1276]))
+        // That drawing reaches 46 px above the page: the page's corner moves up to hold it, 20 px beyond.
+        let root = try #require(Corpus.root)
+        let recording = try RemarkableDecoder.decode(Data(contentsOf: root.appendingPathComponent("rm/rmc/writing_tools_with_text.rm")), file: "w.rm")
+        #expect(recording.pageSizes == [PageSize(width: 1404, height: 1872 + 67)])
+        #expect(recording.warnings.isEmpty)
+    }
+
+    @Test("typed text becomes the note's Markdown: headings, bold, bullets, checkboxes, inline bold and italic",
+          .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
+    func typedText() throws {
+        let root = try #require(Corpus.root)
+        func text(_ name: String) throws -> String {
+            let recording = try RemarkableDecoder.decode(Data(contentsOf: root.appendingPathComponent(name)), file: name)
+            #expect(!recording.warnings.contains { $0.contains("text") }, "\(recording.warnings)")
+            return recording.notes[0].typedText
+        }
+        #expect(try text("rm/rmc/Bold_Heading_Bullet_Normal.rm") == "**A**\n\n# new line\n\n- B is a letter of the alphabet\n\nC")
+        #expect(try text("rm/rmc/keyboard-checkboxes-and-bullets.rm") == """
+            # This is a text test file
+
+            - [ ] checkbox
+            - bullet
+
+            small
+
+            **medium**
+
+            # large
+
+            - [x] crossed check
+            """)
+        #expect(try text("rm/rmscene/Normal_A_stroke_2_layers_v3.3.2.rm") == """
+            A
+
+            v3.2.2
+
+            Normal **bold** *italic*
+
+            **Bold** *italic* normal
+
+            **Bold line**
+
+            Normal line
+
+            # Heading line
+            """)
+        // Indented with spaces on the tablet: kept as a paragraph, not turned into a Markdown code block.
+        #expect(try text("rm/rmc/text_multiple_lines.rm").contains("\n\ntext 4\n\n"))
+        #expect(try text("rm/rmc/fullpage.rm") == "")
+    }
+
+    @Test("an unreadable text block costs the text, with a warning naming it, not the page's ink",
+          .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
+    func unreadableText() throws {
+        let root = try #require(Corpus.root)
+        var bytes = [UInt8](try Data(contentsOf: root.appendingPathComponent("rm/rmscene/Normal_A_stroke_2_layers_v3.3.2.rm")))
+        // Find the root text block (type 7) and make its first sub-block claim more bytes than it has.
+        var offset = RemarkableDecoder.headerLength
+        var corrupted = false
+        while offset + 8 <= bytes.count {
+            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+            if bytes[offset + 7] == 7 {
+                // Block content: tag 1 (id: 1 tag byte + 1 author + 1 counter), then tag 2 sub-block length.
+                bytes.replaceSubrange(offset + 8 + 4..<offset + 8 + 8, with: [0xF0, 0xFF, 0xFF, 0x0F])
+                corrupted = true
+                break
+            }
+            offset += 8 + length
+        }
+        #expect(corrupted)
+        let recording = try RemarkableDecoder.decode(Data(bytes), file: "broken-text.rm")
+        #expect(recording.strokes.count == 9)
+        #expect(recording.notes[0].typedText == "")
+        #expect(recording.warnings.contains { $0.contains("broken-text.rm: the typed text could not be read") && $0.contains("byte ") })
+        // Its anchored strokes have no text to follow: they are placed as if at its top, and said so.
+        #expect(recording.warnings.contains { $0.contains("anchored to typed text the page does not hold") })
     }
 
     @Test("ARGB colours of firmware 3.14 and the tools of writing_tools.rm", .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
@@ -148,6 +294,18 @@ struct RemarkableDecoderTests {
     func badHeaders(name: String, data: Data, message: String) throws {
         let error = #expect(throws: ImportError.self) { try RemarkableDecoder.decode(data, file: name) }
         #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+    }
+
+    @Test("a stroke block with a bad value is skipped alone, with a warning naming its byte; the others are imported")
+    func corruptBlockSkipped() throws {
+        var file = RemarkableFile()
+        file.layer(10, item: 11)
+        file.line(layer: 10, item: (1, 20), points: [(1, 1), (2, 2)])
+        file.line(layer: 10, item: (1, 21), left: (1, 20), points: [(.nan, 1)])
+        file.line(layer: 10, item: (1, 22), left: (1, 21), points: [(3, 3)])
+        let r = try RemarkableDecoder.decode(file.data, file: "one-bad.rm")
+        #expect(r.strokes.map { $0.points[0].y } == [1, 3])
+        #expect(r.warnings.contains { $0.hasPrefix("one-bad.rm: 1 stroke skipped at byte ") && $0.contains("not a finite coordinate") }, "\(r.warnings)")
     }
 
     @Test("truncated and overlong blocks, NaN points and huge counts are refused, never trapped")

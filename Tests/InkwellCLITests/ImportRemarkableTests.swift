@@ -17,6 +17,30 @@ struct ImportRemarkableTests {
         #expect(try cli.run(["check"]).status == 0)
     }
 
+    @Test("typed text on a page comes along as the note's Markdown, found by search, and its handwriting stays on the page",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func typedText() throws {
+        try cli.ok(["init"])
+        let result = try cli.run(["import", ImportCorpus.path("rm/rmc/keyboard-checkboxes-and-bullets.rm"),
+                                  ImportCorpus.path("rm/rmc/writing_tools_with_text.rm"), "--no-recognize", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("typed text"), "\(result.stderr)")
+        let imported = try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["imported"] as? [[String: Any]])
+        let ids = imported.compactMap { (($0["notes"] as? [[String: Any]])?.first?["id"] as? String) }
+        #expect(ids.count == 2)
+        let text = try #require((try cli.json(["note", "text", ids[0]]) as? [String: Any])?["text"] as? String)
+        #expect(text.hasPrefix("# This is a text test file\n\n- [ ] checkbox\n- bullet\n\n"), "\(text)")
+        let hits = try cli.run(["search", "crossed", "--json"])
+        #expect(hits.stdout.contains(ids[0]), "\(hits.stdout)")
+        // The handwriting anchored to the text is drawn whole: the page grew 67 px upwards to hold it.
+        let png = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-tools.png")
+        defer { try? FileManager.default.removeItem(at: png) }
+        try cli.ok(["render", ids[1], "-o", png.path])
+        let header = [UInt8](try Data(contentsOf: png).prefix(24))
+        let width = header[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = header[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 1404 && height == 1872 + 67)
+    }
+
     @Test("a notebook folder imports as one note, its pages in the notebook's order", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
     func notebook() throws {
         try cli.ok(["init"])

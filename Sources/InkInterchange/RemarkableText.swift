@@ -1,0 +1,249 @@
+import Foundation
+
+/// The typed text of a reMarkable page (its root text block): paragraphs in reading order, each with
+/// its style and the ids of its characters, where the text column sits, and the baselines of its lines.
+///
+/// Handwriting beside typed text is stored relative to a character of it (a stroke group's anchor),
+/// so the baselines here are what puts such strokes on the page; see ``anchorY(_:)``.
+struct RemarkableText {
+    /// A paragraph's look, as the tablet's keyboard sets it.
+    enum Style: UInt8 {
+        case basic = 0, plain, heading, bold, bullet, bullet2, checkbox, checked
+    }
+
+    struct Paragraph {
+        /// The newline that opens this paragraph (it ends the line before), nil for the first paragraph.
+        var newline: CrdtID?
+        var style: Style
+        /// Markdown: inline bold and italic as `**`/`*`, the paragraph style as a prefix.
+        var markdown: String
+        /// The characters written in it, deleted ones included (they still anchor strokes).
+        var characters: [CrdtID]
+        var hasVisibleText: Bool
+    }
+
+    /// Anchors that name no character: the top and the end of the typed text.
+    static let topAnchor = CrdtID(author: 0, counter: 0xFFFF_FFFF_FFFE)
+    static let bottomAnchor = CrdtID(author: 0, counter: 0xFFFF_FFFF_FFFF)
+    /// Where the special anchors sit on a page without typed text (rmc's value).
+    static let anchorWithoutText: Float = 100
+    /// The first line's top above the text block's `pos_y`, tablet pixels (rmc's measurement).
+    static let topOffset: Float = -88
+    /// Most characters read from one page's text (the format allows 4 G; a page holds a few thousand).
+    static let maxCharacters = 1_000_000
+
+    var x: Float = 0
+    var y: Float = 0
+    var width: Float = 0
+    var paragraphs: [Paragraph] = []
+
+    /// Line height by style, tablet pixels, as `rmc` measured them (its `LINE_HEIGHTS`).
+    static func lineHeight(_ style: Style) -> Float {
+        switch style {
+        case .heading: 150
+        case .bullet, .bullet2, .checkbox, .checked: 35
+        case .basic, .plain, .bold: 70
+        }
+    }
+
+    /// The baseline of each paragraph: the text's top plus the heights of the lines so far, its own included.
+    /// Paragraphs are taken as one line each (the tablet wraps long ones; its font metrics are not known here).
+    var baselines: [Float] {
+        var y = self.y + Self.topOffset
+        return paragraphs.map { paragraph in
+            y += Self.lineHeight(paragraph.style)
+            return y
+        }
+    }
+
+    /// The y, in tablet pixels, that strokes anchored to `id` are relative to: the baseline of the line the
+    /// character sits on. A paragraph's opening newline sits at the end of the line before. The top anchor
+    /// is the first line's baseline, the end anchor the last line with visible text. Nil for an id the text
+    /// does not hold.
+    func anchorY(_ id: CrdtID) -> Float? {
+        let baselines = self.baselines
+        if id == Self.topAnchor { return baselines.first ?? Self.anchorWithoutText }
+        if id == Self.bottomAnchor {
+            guard !paragraphs.isEmpty else { return Self.anchorWithoutText }
+            return paragraphs.indices.last(where: { paragraphs[$0].hasVisibleText }).map { baselines[$0] } ?? y + Self.topOffset
+        }
+        for (index, paragraph) in paragraphs.enumerated() {
+            if paragraph.newline == id { return index == 0 ? y + Self.topOffset : baselines[index - 1] }
+            if paragraph.characters.contains(id) { return baselines[index] }
+        }
+        return nil
+    }
+
+    /// The text as Markdown, paragraphs in order; empty lines left out, list items kept together.
+    var markdown: String {
+        var out = ""
+        var previousWasListItem = false
+        for paragraph in paragraphs where paragraph.hasVisibleText {
+            let isListItem = [.bullet, .bullet2, .checkbox, .checked].contains(paragraph.style)
+            if !out.isEmpty { out += isListItem && previousWasListItem ? "\n" : "\n\n" }
+            out += paragraph.markdown
+            previousWasListItem = isListItem
+        }
+        return out
+    }
+
+    // MARK: Reading
+
+    /// One character (or formatting code) of the text's CRDT sequence.
+    private enum Piece {
+        case character(Character)
+        case format(UInt32)
+        case deleted
+    }
+
+    /// Reads a root text block (type 7) from just after its header.
+    static func read(_ reader: inout TaggedReader) throws(ImportError) -> RemarkableText {
+        var text = RemarkableText()
+        _ = try reader.taggedID(1)
+        var items: [SequenceItem<Piece>] = []
+        var styles: [CrdtID: Style] = [:]
+        try reader.inside(2) { (reader: inout TaggedReader) throws(ImportError) in
+            try reader.inside(1) { (reader: inout TaggedReader) throws(ImportError) in
+                try reader.inside(1) { (reader: inout TaggedReader) throws(ImportError) in
+                    let count = try reader.varuint()
+                    guard count <= UInt64(reader.end - reader.offset) else { throw reader.fail("\(count) text items cannot fit in the block") }
+                    for _ in 0..<count { try readItem(&reader, into: &items) }
+                }
+            }
+            try reader.inside(2) { (reader: inout TaggedReader) throws(ImportError) in
+                try reader.inside(1) { (reader: inout TaggedReader) throws(ImportError) in
+                    let count = try reader.varuint()
+                    guard count <= UInt64(reader.end - reader.offset) else { throw reader.fail("\(count) paragraph styles cannot fit in the block") }
+                    for _ in 0..<count {
+                        let character = try reader.crdtID()
+                        _ = try reader.taggedID(1)
+                        try reader.inside(2) { (reader: inout TaggedReader) throws(ImportError) in
+                            _ = try reader.u8()
+                            let code = try reader.u8()
+                            styles[character] = Style(rawValue: code) ?? .plain
+                        }
+                    }
+                }
+            }
+        }
+        try reader.inside(3) { (reader: inout TaggedReader) throws(ImportError) in
+            text.x = Float(try reader.f64())
+            text.y = Float(try reader.f64())
+        }
+        if reader.has(4, 0x4) { text.width = try reader.taggedF32(4) }
+        guard text.x.isFinite, text.y.isFinite, abs(text.x) <= ImportLimits.coordinate, abs(text.y) <= ImportLimits.coordinate else {
+            throw reader.fail("the text block is at (\(text.x), \(text.y)), not a finite position within ±\(Int(ImportLimits.coordinate))")
+        }
+        text.paragraphs = paragraphs(SequenceItem.ordered(items), styles: styles)
+        return text
+    }
+
+    /// One text item, expanded to a sequence item per character (the item's id names its first character,
+    /// the next ones count up), as `rmscene` does.
+    private static func readItem(_ reader: inout TaggedReader, into items: inout [SequenceItem<Piece>]) throws(ImportError) {
+        try reader.inside(0) { (reader: inout TaggedReader) throws(ImportError) in
+            let id = try reader.taggedID(2)
+            let left = try reader.taggedID(3)
+            let right = try reader.taggedID(4)
+            let deletedLength = Int(try reader.taggedU32(5))
+            var pieces: [Piece] = []
+            if reader.has(6, 0xC) {
+                try reader.inside(6) { (reader: inout TaggedReader) throws(ImportError) in
+                    let length = Int(clamping: try reader.varuint())
+                    _ = try reader.u8()
+                    guard length <= reader.end - reader.offset else { throw reader.fail("a text item of \(length) bytes runs past its block") }
+                    let string = String(decoding: reader.bytes[reader.offset..<reader.offset + length], as: UTF8.self)
+                    reader.offset += length
+                    if reader.has(2, 0x4) {
+                        pieces = [.format(try reader.taggedU32(2))]
+                    } else {
+                        pieces = string.map(Piece.character)
+                    }
+                }
+            }
+            if deletedLength > 0 { pieces = Array(repeating: .deleted, count: deletedLength) }
+            guard items.count + pieces.count <= maxCharacters else {
+                throw reader.fail("the typed text has more than \(maxCharacters) characters")
+            }
+            var previous = left, current = id
+            for (index, piece) in pieces.enumerated() {
+                let next = index == pieces.count - 1 ? right : CrdtID(author: id.author, counter: current.counter &+ 1)
+                items.append(SequenceItem(id: current, left: previous, right: next, deleted: false, value: piece))
+                previous = current
+                current = next
+            }
+        }
+    }
+
+    /// Splits the ordered characters into paragraphs at newlines (the newline opens the next paragraph), as
+    /// `rmscene` does. Inline bold and italic (formatting codes 1–4) become `**` and `*` around the words they
+    /// cover, except in headings and bold paragraphs, which are bold as a whole.
+    private static func paragraphs(_ items: [SequenceItem<Piece>], styles: [CrdtID: Style]) -> [Paragraph] {
+        var paragraphs: [Paragraph] = []
+        var current = Paragraph(newline: nil, style: styles[.zero] ?? .plain, markdown: "", characters: [], hasVisibleText: false)
+        var bold = false, italic = false
+        var shownBold = false, shownItalic = false
+        var body = ""
+        func emphasis() -> (bold: Bool, italic: Bool) {
+            current.style == .heading || current.style == .bold ? (false, false) : (bold, italic)
+        }
+        /// Closes emphasis before the spaces that end the body so far (Markdown needs `word**`, not `word **`).
+        func close(_ marker: String) {
+            let trailing = body.reversed().prefix(while: \.isWhitespace).count
+            body.insert(contentsOf: marker, at: body.index(body.endIndex, offsetBy: -trailing))
+        }
+        func finish() {
+            if shownItalic { close("*") }
+            if shownBold { close("**") }
+            shownBold = false
+            shownItalic = false
+            // Leading spaces would make a Markdown code block; the indent is the tablet's, not a code block.
+            body = String(body.drop(while: \.isWhitespace))
+            current.hasVisibleText = !body.isEmpty
+            current.markdown = prefix(current.style) + (current.style == .bold && current.hasVisibleText ? "**\(body)**" : body)
+            paragraphs.append(current)
+            body = ""
+        }
+        for (index, item) in items.enumerated() {
+            switch item.value {
+            case .character("\n")?:
+                if index > 0 { finish() } // a newline first of all opens the first paragraph
+                current = Paragraph(newline: item.id, style: styles[item.id] ?? .plain, markdown: "", characters: [], hasVisibleText: false)
+            case .character(let character)?:
+                current.characters.append(item.id)
+                let wanted = emphasis()
+                if !character.isWhitespace, wanted != (shownBold, shownItalic) {
+                    if shownItalic { close("*") }
+                    if shownBold, !wanted.bold { close("**") }
+                    if wanted.bold, !shownBold { body += "**" }
+                    if wanted.italic { body += "*" }
+                    (shownBold, shownItalic) = wanted
+                }
+                body.append(character)
+            case .format(let code)?:
+                switch code {
+                case 1: bold = true
+                case 2: bold = false
+                case 3: italic = true
+                case 4: italic = false
+                default: break
+                }
+            case .deleted?, nil:
+                current.characters.append(item.id)
+            }
+        }
+        if !items.isEmpty { finish() }
+        return paragraphs
+    }
+
+    private static func prefix(_ style: Style) -> String {
+        switch style {
+        case .heading: "# "
+        case .bullet: "- "
+        case .bullet2: "  - "
+        case .checkbox: "- [ ] "
+        case .checked: "- [x] "
+        case .basic, .plain, .bold: ""
+        }
+    }
+}
