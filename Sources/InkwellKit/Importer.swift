@@ -196,7 +196,7 @@ public struct Importer {
 
     /// A note replayed to the end of its recording, its pages submitted for recognition.
     private struct NoteInProgress {
-        var replay: ReplayInProgress
+        var replay: ReplayInProgress<StagedNote>
         /// The tags the recording gave the note, before recognition.
         let tags: Set<Tag>
         var submitted: [(page: Page, ticket: Int)] = []

@@ -18,8 +18,57 @@ public struct TraceRecord: Sendable, Codable, Equatable {
     public var message: String?
 }
 
+/// Where a replay's saves go: a note staged in a library (``StagedNote``), or pages kept in memory
+/// (``ScratchNote``, for converting a file without a library).
+public protocol ReplayTarget {
+    /// The note as saved so far: its id, tags and pages in order.
+    var note: Note { get }
+    /// Writes one page change the session asked to save.
+    mutating func apply(_ change: PageDelta) throws
+    /// Changes the note's metadata (the session's tags).
+    mutating func update(_ change: (inout Note) -> Void) throws
+}
+
+extension StagedNote: ReplayTarget {}
+
+/// A note whose pages are kept in memory: what a replay saves, with nothing written anywhere.
+public struct ScratchNote: ReplayTarget {
+    public private(set) var note: Note
+    private var pagesByID: [PageID: Page] = [:]
+
+    public init(title: String, created: Date = Date()) {
+        note = Note(id: .random(), title: title, created: created.wholeSeconds, source: "file")
+    }
+
+    /// The pages in order, as the session saved them and exactly as a page file would give them back
+    /// (points at the file's precision), so a conversion draws what an import would.
+    public func pages() throws -> [Page] {
+        try note.pages.compactMap { id in
+            guard let page = pagesByID[id] else { return nil }
+            return try PageCodec.decodeStrict(PageCodec.encodeFile(page), fallbackID: id)
+        }
+    }
+
+    public mutating func apply(_ change: PageDelta) throws {
+        var page = pagesByID[change.pageID] ?? Page(id: change.pageID, size: change.size, template: change.template)
+        if !change.removedStrokeIDs.isEmpty {
+            let removed = Set(change.removedStrokeIDs)
+            page.strokes.removeAll { removed.contains($0.id) }
+        }
+        page.strokes += change.addedStrokes
+        pagesByID[change.pageID] = page
+        if !note.pages.contains(change.pageID) { note.pages.append(change.pageID) }
+    }
+
+    public mutating func update(_ change: (inout Note) -> Void) throws {
+        let id = note.id
+        change(&note)
+        note.id = id
+    }
+}
+
 /// Replays a recorded note through the editor session in virtual time, carrying out the session's
-/// effects against a staged note: the import produces exactly the pages, saves and tags that live
+/// effects against a staged note (or any ``ReplayTarget``): the import produces exactly the pages, saves and tags that live
 /// writing would have. Saves complete instantly in virtual time.
 ///
 /// Recognition never holds up the replay: the session's `recognize` requests are collected while it
@@ -38,14 +87,14 @@ public struct NoteReplayer {
 
     /// Replays `recorded` into `staged`, which ends up holding every page the session saved.
     /// Nothing is recognised (`inkwell index` does that later).
-    public func replay(_ recorded: RecordedNote, into staged: inout StagedNote) throws {
+    public func replay<Target: ReplayTarget>(_ recorded: RecordedNote, into staged: inout Target) throws {
         var replay = try start(recorded, into: staged)
         staged = try replay.finish([:])
     }
 
     /// Replays `recorded` into `staged` up to the end of the recording: every change is saved and the
     /// note is still open, waiting for the recognition of ``ReplayInProgress/pagesToRecognise``.
-    public func start(_ recorded: RecordedNote, into staged: StagedNote) throws -> ReplayInProgress {
+    public func start<Target: ReplayTarget>(_ recorded: RecordedNote, into staged: Target) throws -> ReplayInProgress<Target> {
         var run = Run(session: Session(config: config), staged: staged, trace: trace)
         let start = recorded.events.first?.time ?? 0
         try run.send(.enterNote(staged.note.id, tags: staged.note.tags, removedTags: staged.note.removedTags, at: start))
@@ -82,12 +131,12 @@ public struct NoteReplayer {
 
 /// A replay at the end of its recording: everything is saved into ``staged``, and the session still
 /// has the note open so that recognition results can reach it.
-public struct ReplayInProgress {
-    fileprivate var run: NoteReplayer.Run
+public struct ReplayInProgress<Target: ReplayTarget> {
+    fileprivate var run: NoteReplayer.Run<Target>
     fileprivate let end: Double
 
     /// The note as staged so far.
-    public var staged: StagedNote { run.staged }
+    public var staged: Target { run.staged }
 
     /// The pages the session asked to have recognised, each once however many saves asked, in page
     /// order. Their final content is stored: read it with ``StagedNote/page(_:)``.
@@ -98,7 +147,7 @@ public struct ReplayInProgress {
     /// Hands the session the outcome of each page's recognition (hashtags found, or why it failed),
     /// at the end of the recording, then leaves the note. Returns the staged note with every tag the
     /// session gave it.
-    public mutating func finish(_ outcomes: [PageID: Result<[Tag], any Error>]) throws -> StagedNote {
+    public mutating func finish(_ outcomes: [PageID: Result<[Tag], any Error>]) throws -> Target {
         for page in pagesToRecognise {
             guard let outcome = outcomes[page] else { continue }
             switch outcome {
@@ -118,9 +167,9 @@ public struct ReplayInProgress {
 
 extension NoteReplayer {
     /// The shell around one replay: sends events, carries out effects, feeds outcomes back.
-    fileprivate struct Run {
+    fileprivate struct Run<Target: ReplayTarget> {
         var session: Session
-        var staged: StagedNote
+        var staged: Target
         let trace: (@Sendable (TraceRecord) -> Void)?
         var pageNumbers: [PageID: Int] = [:]
         /// Pages the session asked to recognise since the replay began.

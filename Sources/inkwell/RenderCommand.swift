@@ -5,14 +5,17 @@ import InkwellKit
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a note to PNG, PDF or SVG.",
+        abstract: "Render a note, or convert a pen file, to PNG, PDF or SVG.",
         discussion: """
             inkwell render "Sprint retro" -o retro.pdf                 every page, one vector PDF
             inkwell render "Sprint retro" --page 2 --scale 2 -o p2.png 2x PNG of page 2
             inkwell render k3m9 --format svg -o retro.svg              retro-p01.svg, retro-p02.svg, …
             inkwell render "Sprint retro" --thumbnail -o thumb.png     small PNG of page 1
+            inkwell render page.rm -o page.svg                         a file, converted without a library
 
-            NOTE is a note id, a unique id prefix (4+ characters) or an exact title. A PDF holds every \
+            NOTE is a note id, a unique id prefix (4+ characters) or an exact title. A path to a file \
+            (.rm, .xopp, .xoj, .inkml, .rnote, .jsonl) is converted without a library: read, replayed as \
+            `inkwell import` would store it, rendered, nothing written but the output. A PDF holds every \
             page (or only --page N), each sized from its page (a 1404×1872 reMarkable page at 226 dpi is \
             447×596 pt). PNG and SVG are one file per page: with several pages and no --page, the page \
             number goes before the extension (-p02, as in `inkwell export`). A PNG at --scale 1 has one pixel per page unit. Files are \
@@ -25,7 +28,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     @OptionGroup var library: LibraryOptions
-    @Argument(help: "The note: id, id prefix or title.") var note: String
+    @Argument(help: "The note (id, id prefix or title), or a pen file to convert.") var note: String
     @Option(help: ArgumentHelp("Render only this page (1 is the first).", valueName: "n")) var page: Int?
     @Option(help: "png, pdf or svg (default: from the extension of the output).") var format: Format?
     @Option(help: ArgumentHelp("PNG pixels per page unit: 1, 2 or 3.", valueName: "1|2|3")) var scale: Int = 1
@@ -43,7 +46,10 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     struct Written: Encodable {
-        var note: String
+        /// The note's id; nil when a file was converted.
+        var note: String?
+        /// The file converted; nil when a note was rendered.
+        var file: String?
         var title: String
         var format: String
         var scale: Int?
@@ -76,15 +82,28 @@ struct RenderCommand: ParsableCommand {
         return format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased())
     }
 
-    func run() throws {
+    /// The pages to render and whose they are: a file converted in memory, else a note of the library.
+    func source() throws -> (title: String, noteID: String?, file: String?, pages: [Page]) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: note, isDirectory: &isFolder), !isFolder.boolValue {
+            let converted = try ConvertedFile.read(URL(fileURLWithPath: note))
+            for warning in converted.warnings { printError("warning: \(warning)") }
+            guard !converted.pages.isEmpty else { throw Failure("\(note): holds no pages") }
+            return (converted.title, nil, note, converted.pages)
+        }
         let library = try library.open()
         let stored = try library.note(matching: note)
-        let allPages = try library.pages(of: stored)
-        guard !allPages.isEmpty else { throw Failure("note \"\(stored.note.title)\" has no pages") }
+        let pages = try library.pages(of: stored)
+        guard !pages.isEmpty else { throw Failure("note \"\(stored.note.title)\" has no pages") }
+        return (stored.note.title, stored.note.id.rawValue, nil, pages)
+    }
+
+    func run() throws {
+        let (title, noteID, file, allPages) = try source()
         var numbers = Array(1...allPages.count)
         if let page {
             guard page <= allPages.count else {
-                throw Failure("note \"\(stored.note.title)\" has \(allPages.count) page\(allPages.count == 1 ? "" : "s"); there is no page \(page)")
+                throw Failure("\(file ?? "note \"\(title)\"") has \(allPages.count) page\(allPages.count == 1 ? "" : "s"); there is no page \(page)")
             }
             numbers = [page]
         } else if thumbnail {
@@ -92,7 +111,7 @@ struct RenderCommand: ParsableCommand {
         }
         let pages = numbers.map { allPages[$0 - 1] }
 
-        var options = RenderOptions(eraserMode: EraserMode(rawValue: eraser) ?? .split, title: stored.note.title)
+        var options = RenderOptions(eraserMode: EraserMode(rawValue: eraser) ?? .split, title: title)
         options.style = options.style.with(smoothing: smoothing, pressureCurve: pressureCurve.flatMap(PressureCurve.init(name:)))
         let renderer = Renderer(options: options)
         let format = resolvedFormat ?? .png
@@ -122,7 +141,7 @@ struct RenderCommand: ParsableCommand {
         }
 
         if outputOptions.json {
-            return try printJSON(Written(note: stored.note.id.rawValue, title: stored.note.title, format: format.rawValue,
+            return try printJSON(Written(note: noteID, file: file, title: title, format: format.rawValue,
                                          scale: format == .png ? (thumbnail ? nil : scale) : nil, files: written))
         }
         for file in written {

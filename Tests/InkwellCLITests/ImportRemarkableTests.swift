@@ -41,6 +41,29 @@ struct ImportRemarkableTests {
         #expect(width == 1404 && height == 1872 + 67)
     }
 
+    @Test("render converts a file without a library: the same pages as import then render, no library created",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func convertWithoutLibrary() throws {
+        let out = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-convert")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let file = ImportCorpus.path("rm/rmc/writing_tools_with_text.rm")
+        let direct = try cli.json(["render", file, "-o", out.appendingPathComponent("direct.svg").path]) as? [String: Any]
+        #expect(direct?["file"] as? String == file && direct?["note"] == nil)
+        #expect(direct?["title"] as? String == "writing_tools_with_text")
+        #expect(!FileManager.default.fileExists(atPath: cli.library.path), "no library is made")
+
+        try cli.ok(["init"])
+        let report = try cli.json(["import", file, "--no-recognize"]) as? [String: Any]
+        let id = try #require(((report?["imported"] as? [[String: Any]])?.first?["notes"] as? [[String: Any]])?.first?["id"] as? String)
+        try cli.ok(["render", id, "-o", out.appendingPathComponent("imported.svg").path])
+        #expect(try Data(contentsOf: out.appendingPathComponent("direct.svg")) == Data(contentsOf: out.appendingPathComponent("imported.svg")))
+
+        let bad = try cli.run(["render", #filePath, "-o", out.appendingPathComponent("bad.svg").path])
+        #expect(bad.status != 0 && bad.stderr.contains(#filePath) && bad.stderr.contains("not a recording"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("bad.svg").path))
+    }
+
     @Test("a notebook folder imports as one note, its pages in the notebook's order", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
     func notebook() throws {
         try cli.ok(["init"])
