@@ -7,9 +7,10 @@ import InkCore
 /// Rnote has one canvas, endless in the "infinite" layout; the note gets one page covering it: at
 /// least the document's page format (A4 at 96 dpi by default), grown to hold all the ink, with
 /// Rnote's origin where the ink puts it (ink above or left of the origin moves the page's corner
-/// there). Brush strokes keep their pen paths and pressure; Bézier segments are flattened. Text
-/// strokes become the note's typed text, in reading order. Shapes and images are skipped with a
-/// warning. Files from Rnote 0.5 to 0.15 are read: they store paths in three ways (see
+/// there). Brush strokes keep their pen paths and pressure; Bézier segments are flattened. Shapes
+/// (lines, arrows, rectangles, ellipses, Bézier curves, polylines, polygons) become pen strokes along
+/// their outlines. Text strokes become the note's typed text, in reading order. Images are skipped with
+/// a warning; a stroke with a bad value is left out alone, with a warning. Files from Rnote 0.5 to 0.15 are read: they store paths in three ways (see
 /// docs/import-formats.md). Rnote stores no time: the pen is timed by ``SyntheticTiming``.
 public enum RnoteDecoder {
     public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
@@ -31,7 +32,13 @@ public enum RnoteDecoder {
         var reader = RnoteReader(file: file)
         for (index, component) in components.enumerated() {
             guard let value = (component as? [String: Any])?["value"] as? [String: Any], let (kind, body) = value.first else { continue }
-            try reader.read(kind: kind, body as? [String: Any] ?? [:], position: "stroke \(index + 1)")
+            do {
+                try reader.read(kind: kind, body as? [String: Any] ?? [:], position: "stroke \(index + 1)")
+            } catch {
+                // A bad value costs its stroke only; a file over the size limits is still refused.
+                if reader.overLimit { throw error }
+                reader.recovery.note("stroke skipped", "strokes skipped", error)
+            }
         }
         var recording = try reader.finish(format: RnoteReader.format(of: document), template: RnoteReader.template(of: document))
         recording.claimedSource = (top["version"] as? String).map { Recording.cleanClaim("Rnote \($0)") } ?? nil
@@ -46,6 +53,12 @@ struct RnoteReader {
     var texts: [(y: Double, x: Double, text: String)] = []
     var skipped: [String: Int] = [:]
     var points = 0
+    /// Strokes left out for a bad value, each alone.
+    var recovery = Recovery()
+    /// Set when the file passed ``ImportLimits`` (a refusal, not a bad value).
+    var overLimit = false
+    /// Shapes drawn as their outline although Rnote fills them.
+    var filledShapes = 0
 
     init(file: String) { self.file = file }
 
@@ -56,22 +69,109 @@ struct RnoteReader {
     mutating func read(kind: String, _ body: [String: Any], position: String) throws(ImportError) {
         switch kind {
         case "brushstroke":
-            let path = try self.path(body["path"], position: position)
-            guard !path.isEmpty else { return }
-            guard path.count <= ImportLimits.pointsPerStroke else {
-                throw fail(position, "a stroke has more than \(ImportLimits.pointsPerStroke) points")
+            try add([try self.path(body["path"], position: position)], pen: try pen(body["style"], position: position), position: position)
+        case "shapestroke":
+            let pen = try pen(body["style"], position: position)
+            if let style = (body["style"] as? [String: Any])?.first?.value as? [String: Any],
+               let fill = style["fill_color"] as? [String: Any], RnoteReader.rgba(fill).alpha > 0 {
+                filledShapes += 1
             }
-            points += path.count
-            guard points <= ImportLimits.pointsPerFile else { throw fail(position, "the file has more than \(ImportLimits.pointsPerFile) points") }
-            strokes.append(ImportedStroke(pen: try pen(body["style"], position: position), points: path, times: nil))
+            try add(try shape(body["shape"], width: Double(pen.width), position: position), pen: pen, position: position)
         case "textstroke":
             guard let text = (body["text"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return }
             let affine = (body["transform"] as? [String: Any])?["affine"] as? [Double] ?? []
             let x = affine.count > 6 ? affine[6] : 0, y = affine.count > 7 ? affine[7] : 0
             texts.append((y.isFinite ? y : 0, x.isFinite ? x : 0, text))
-        case "shapestroke": skipped["shape", default: 0] += 1
         case "vectorimage", "bitmapimage": skipped["image", default: 0] += 1
         default: skipped["\(kind) element", default: 0] += 1
+        }
+    }
+
+    /// Adds strokes along `paths` with `pen`, within the point limits.
+    mutating func add(_ paths: [[RecordedPoint]], pen: RecordedPen, position: String) throws(ImportError) {
+        for path in paths where !path.isEmpty {
+            points += path.count
+            overLimit = path.count > ImportLimits.pointsPerStroke || points > ImportLimits.pointsPerFile
+            guard path.count <= ImportLimits.pointsPerStroke else {
+                throw fail(position, "a stroke has more than \(ImportLimits.pointsPerStroke) points")
+            }
+            guard points <= ImportLimits.pointsPerFile else { throw fail(position, "the file has more than \(ImportLimits.pointsPerFile) points") }
+            strokes.append(ImportedStroke(pen: pen, points: path, times: nil))
+        }
+    }
+
+    /// A shape's outline as pen paths at even pressure, straight edges sampled every 8 px so corners stay
+    /// sharp: `line` {start, end}, `arrow` {start, tip} (and its head), `rect` {cuboid.half_extents,
+    /// transform}, `ellipse` {radii, transform}, `quadbez`/`cubbez` {start, cp…, end}, `polyline` and
+    /// `polygon` {start, path}.
+    func shape(_ value: Any?, width: Double, position: String) throws(ImportError) -> [[RecordedPoint]] {
+        guard let (kind, body) = (value as? [String: Any])?.first, let fields = body as? [String: Any] else {
+            throw fail(position, "a shape stroke without a shape")
+        }
+        typealias Point = (Double, Double)
+        func sampled(_ corners: [Point]) -> [RecordedPoint] {
+            var out: [RecordedPoint] = []
+            for (a, b) in zip(corners, corners.dropFirst()) {
+                let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+                let steps = max(1, min(1000, Int((length / 8).rounded(.up))))
+                for step in (out.isEmpty ? 0 : 1)...steps {
+                    let t = Double(step) / Double(steps)
+                    out.append(RecordedPoint(x: Float(a.0 + t * (b.0 - a.0)), y: Float(a.1 + t * (b.1 - a.1)), pressure: 0.5))
+                }
+            }
+            if corners.count == 1 { out = [RecordedPoint(x: Float(corners[0].0), y: Float(corners[0].1), pressure: 0.5)] }
+            return out
+        }
+        func curve(_ anchors: [Point]) -> [RecordedPoint] {
+            (0...32).map { step in
+                let t = Double(step) / 32, u = 1 - t
+                var level = anchors
+                while level.count > 1 { level = zip(level, level.dropFirst()).map { (u * $0.0 + t * $1.0, u * $0.1 + t * $1.1) } }
+                return RecordedPoint(x: Float(level[0].0), y: Float(level[0].1), pressure: 0.5)
+            }
+        }
+        /// The shape's placement: nalgebra's 3×3 affine, column-major (x' = a·x + c·y + tx).
+        func transform() throws(ImportError) -> (Point) -> Point {
+            let affine = (fields["transform"] as? [String: Any])?["affine"] as? [Double] ?? [1, 0, 0, 0, 1, 0, 0, 0, 1]
+            guard affine.count == 9, affine.allSatisfy({ $0.isFinite && abs($0) <= Double(ImportLimits.coordinate) }) else {
+                throw fail(position, "a shape transform that is not nine finite numbers")
+            }
+            return { p in (affine[0] * p.0 + affine[3] * p.1 + affine[6], affine[1] * p.0 + affine[4] * p.1 + affine[7]) }
+        }
+        switch kind {
+        case "line":
+            return [sampled([try control(fields["start"], position), try control(fields["end"], position)])]
+        case "arrow":
+            let start = try control(fields["start"], position), tip = try control(fields["tip"], position)
+            let angle = atan2(tip.1 - start.1, tip.0 - start.0), head = max(12, 4 * width)
+            let left = (tip.0 - head * cos(angle - .pi / 5), tip.1 - head * sin(angle - .pi / 5))
+            let right = (tip.0 - head * cos(angle + .pi / 5), tip.1 - head * sin(angle + .pi / 5))
+            return [sampled([start, tip]), sampled([left, tip, right])]
+        case "rect":
+            let half = try control((fields["cuboid"] as? [String: Any])?["half_extents"], position)
+            let place = try transform()
+            return [sampled([(-half.0, -half.1), (half.0, -half.1), (half.0, half.1), (-half.0, half.1), (-half.0, -half.1)].map(place))]
+        case "ellipse":
+            let radii = try control(fields["radii"], position)
+            let place = try transform()
+            return [(0...64).map { step -> RecordedPoint in
+                let a = Double(step) / 64 * 2 * .pi
+                let p = place((radii.0 * cos(a), radii.1 * sin(a)))
+                return RecordedPoint(x: Float(p.0), y: Float(p.1), pressure: 0.5)
+            }]
+        case "quadbez":
+            return [curve([try control(fields["start"], position), try control(fields["cp"], position), try control(fields["end"], position)])]
+        case "cubbez":
+            return [curve([try control(fields["start"], position), try control(fields["cp1"], position),
+                           try control(fields["cp2"], position), try control(fields["end"], position)])]
+        case "polyline", "polygon":
+            var corners = [try control(fields["start"], position)]
+            for point in fields["path"] as? [Any] ?? [] { corners.append(try control(point, position)) }
+            guard corners.count <= ImportLimits.pointsPerStroke else { throw fail(position, "a shape has more than \(ImportLimits.pointsPerStroke) corners") }
+            if kind == "polygon" { corners.append(corners[0]) }
+            return [sampled(corners)]
+        default:
+            throw fail(position, "unknown shape \"\(kind.prefix(40))\"")
         }
     }
 
@@ -203,6 +303,7 @@ struct RnoteReader {
 
     /// One page holding the whole canvas: the format's size from Rnote's origin, grown to hold the ink.
     func finish(format: PageSize, template: PageTemplate) throws(ImportError) -> Recording {
+        if strokes.isEmpty, texts.isEmpty, let problem = recovery.firstProblem { throw problem } // nothing could be kept
         let margin: Float = 20
         let xs = strokes.flatMap { $0.points.map(\.x) }, ys = strokes.flatMap { $0.points.map(\.y) }
         let left = min(0, (xs.min() ?? 0) - margin), top = min(0, (ys.min() ?? 0) - margin)
@@ -216,8 +317,12 @@ struct RnoteReader {
         let reading = texts.sorted { ($0.y, $0.x) < ($1.y, $1.x) }.map(\.text)
         var recording = Recording(notes: [RecordedNote(events: ImportedPage.events([page]), typedText: reading.joined(separator: "\n\n"))],
                                   format: "rnote")
+        recording.warnings += recovery.warnings
         for (kind, count) in skipped.sorted(by: { $0.key < $1.key }) {
             recording.warnings.append("\(file): \(count) \(kind)\(count == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and text)")
+        }
+        if filledShapes > 0 {
+            recording.warnings.append("\(file): \(filledShapes) filled shape\(filledShapes == 1 ? "" : "s") drawn as outline\(filledShapes == 1 ? "" : "s") (Inkwell does not fill shapes yet)")
         }
         return recording
     }

@@ -72,12 +72,45 @@ struct RnoteDecoderTests {
         #expect(recording.pageSizes == [PageSize(width: 1040, height: 1390)])
         #expect(recording.pagesOfStrokes.first?.first?.points.first.map { [$0.x, $0.y] } == [20, 20])
         #expect(recording.notes[0].typedText == "first\n\nsecond")
-        #expect(recording.warnings == ["canvas.rnote: 1 shape skipped (Inkwell keeps pen strokes and text)"])
+        #expect(recording.warnings == ["canvas.rnote: 1 stroke skipped at stroke 4: a shape stroke without a shape"])
         if case let .newPage(_, template, _) = recording.notes[0].events[0] {
             #expect(template.kind == .grid && template.spacing == 40 && template.paper == RGBA(red: 0, green: 0, blue: 0))
         } else {
             Issue.record("the first event is not a page")
         }
+    }
+
+    @Test("shapes become pen strokes along their outlines: lines, arrows, rectangles and ellipses placed by their transform, curves, polygons")
+    func shapes() throws {
+        func shape(_ kind: String, _ fields: [String: Any], fill: Double = 0) -> [String: Any] {
+            ["shapestroke": ["shape": [kind: fields],
+                             "style": ["smooth": ["stroke_width": 2.0, "stroke_color": ["r": 0, "g": 0, "b": 1, "a": 1],
+                                                  "fill_color": ["r": 1, "g": 0, "b": 0, "a": fill]]]]]
+        }
+        let shifted: [String: Any] = ["affine": [1, 0, 0, 0, 1, 0, 300, 200, 1]] // translate by (300, 200)
+        let recording = try RnoteDecoder.decode(try rnote([
+            shape("line", ["start": [100.0, 100.0], "end": [140.0, 100.0]]),
+            shape("arrow", ["start": [100.0, 150.0], "tip": [200.0, 150.0]]),
+            shape("rect", ["cuboid": ["half_extents": [50.0, 20.0]], "transform": shifted], fill: 1),
+            shape("ellipse", ["radii": [30.0, 10.0], "transform": shifted]),
+            shape("polygon", ["start": [400.0, 400.0], "path": [[440.0, 400.0], [420.0, 440.0]]]),
+            shape("cubbez", ["start": [50.0, 50.0], "cp1": [60.0, 50.0], "cp2": [70.0, 60.0], "end": [80.0, 80.0]]),
+        ]), file: "shapes.rnote")
+        let strokes = recording.pagesOfStrokes.flatMap { $0 }
+        #expect(strokes.count == 7)
+        #expect(strokes.allSatisfy { $0.pen.width == 2 && $0.pen.color == RGBA(red: 0, green: 0, blue: 255) })
+        // No ink left of or above the origin: page coordinates are Rnote's.
+        let line = strokes[0].points.map { [$0.x, $0.y] }
+        #expect(line.first == [100, 100] && line.last == [140, 100] && line.count == 6) // every 8 px
+        #expect(strokes[2].points.contains { $0.x == 200 && $0.y == 150 })             // the arrow's head meets the tip
+        #expect(strokes[2].points.allSatisfy { $0.x <= 200 })                          // and points back along the shaft
+        let rectangle = Set(strokes[3].points.map { [$0.x, $0.y] })
+        #expect([[250, 180], [350, 180], [350, 220], [250, 220]].allSatisfy(rectangle.contains))
+        let ellipse = strokes[4].points
+        #expect(ellipse.allSatisfy { abs(pow(($0.x - 300) / 30, 2) + pow(($0.y - 200) / 10, 2) - 1) < 0.01 })
+        #expect(strokes[5].points.first.map { [$0.x, $0.y] } == strokes[5].points.last.map { [$0.x, $0.y] }) // closed
+        #expect(strokes[6].points.last.map { [$0.x, $0.y] } == [80, 80] && strokes[6].points.count == 33)
+        #expect(recording.warnings == ["shapes.rnote: 1 filled shape drawn as outline (Inkwell does not fill shapes yet)"])
     }
 
     @Test("bad documents are refused, naming the file and the stroke", arguments: [
@@ -110,6 +143,8 @@ struct RnoteDecoderTests {
             let snapshot = (payload["engine_snapshot"] ?? payload["store_snapshot"]) as! [String: Any]
             let values = (snapshot["stroke_components"] as! [[String: Any]]).compactMap { $0["value"] as? [String: Any] }
             let brushes = values.filter { ($0["brushstroke"] as? [String: Any])?["path"] != nil }.count
+                + values.compactMap { (($0["shapestroke"] as? [String: Any])?["shape"] as? [String: Any])?.keys.first }
+                    .reduce(0) { $0 + ($1 == "arrow" ? 2 : 1) } // a shape is one stroke, an arrow's head a second
             let texts = values.compactMap { ($0["textstroke"] as? [String: Any])?["text"] as? String }
             #expect(recording.pagesOfStrokes.flatMap { $0 }.count == brushes, "\(url.lastPathComponent)")
             #expect(recording.notes[0].typedText == texts.joined(separator: "\n\n"), "\(url.lastPathComponent)")
