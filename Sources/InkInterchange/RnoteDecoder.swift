@@ -90,6 +90,10 @@ struct RnoteReader {
     /// Adds strokes along `paths` with `pen`, within the point limits.
     mutating func add(_ paths: [[RecordedPoint]], pen: RecordedPen, position: String) throws(ImportError) {
         for path in paths where !path.isEmpty {
+            // A shape's transform can carry its outline past the limits even when its numbers are within them.
+            if let point = path.first(where: { !($0.x.isFinite && $0.y.isFinite && abs($0.x) <= ImportLimits.coordinate && abs($0.y) <= ImportLimits.coordinate) }) {
+                throw fail(position, "the stroke reaches (\(point.x), \(point.y)), beyond ±\(Int(ImportLimits.coordinate))")
+            }
             points += path.count
             overLimit = path.count > ImportLimits.pointsPerStroke || points > ImportLimits.pointsPerFile
             guard path.count <= ImportLimits.pointsPerStroke else {
