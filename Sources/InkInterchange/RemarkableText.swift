@@ -161,10 +161,11 @@ struct RemarkableText {
                     }
                 }
             }
-            if deletedLength > 0 { pieces = Array(repeating: .deleted, count: deletedLength) }
-            guard items.count + pieces.count <= maxCharacters else {
+            // Checked before anything is made: a deleted run claims up to 4 G characters in 4 bytes.
+            guard items.count + max(pieces.count, deletedLength) <= maxCharacters else {
                 throw reader.fail("the typed text has more than \(maxCharacters) characters")
             }
+            if deletedLength > 0 { pieces = Array(repeating: .deleted, count: deletedLength) }
             var previous = left, current = id
             for (index, piece) in pieces.enumerated() {
                 let next = index == pieces.count - 1 ? right : CrdtID(author: id.author, counter: current.counter &+ 1)
