@@ -466,6 +466,7 @@ private struct Scene {
         var hiddenLayers = 0
         var reached = 0
         var unplaced = 0
+        let typed = text ?? RemarkableText()
         func walk(_ group: CrdtID, depth: Int, hiddenAbove: Bool, dx: Float, dy: Float) {
             guard depth < 64, visited.insert(group).inserted else { return }
             let isHidden = hiddenAbove || hidden.contains(group)
@@ -473,7 +474,7 @@ private struct Scene {
             var dx = dx, dy = dy
             if let anchor = anchors[group] {
                 dx += anchor.originX
-                if let y = text?.anchorY(anchor.character) ?? RemarkableText().anchorY(anchor.character) {
+                if let y = typed.anchorY(anchor.character) {
                     dy += y
                 } else {
                     unplaced += 1

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The typed text of a reMarkable page (its root text block): paragraphs in reading order, each with
-/// its style and the ids of its characters, where the text column sits, and the baselines of its lines.
+/// its style and the ids of its characters, where the text column's top sits, and the baselines of its lines.
 ///
 /// Handwriting beside typed text is stored relative to a character of it (a stroke group's anchor),
 /// so the baselines here are what puts such strokes on the page; see ``anchorY(_:)``.
@@ -32,10 +32,31 @@ struct RemarkableText {
     /// Most characters read from one page's text (the format allows 4 G; a page holds a few thousand).
     static let maxCharacters = 1_000_000
 
-    var x: Float = 0
-    var y: Float = 0
-    var width: Float = 0
-    var paragraphs: [Paragraph] = []
+    /// The text block's `pos_y`, tablet pixels.
+    let y: Float
+    let paragraphs: [Paragraph]
+    /// The baseline of each paragraph: the text's top plus the heights of the lines so far, its own
+    /// included. Paragraphs are taken as one line each (the tablet wraps long ones; its font metrics are
+    /// not in the file).
+    let baselines: [Float]
+    /// The paragraph each character and opening newline belongs to (a newline to the paragraph before).
+    private let lines: [CrdtID: Int]
+
+    init(y: Float = 0, paragraphs: [Paragraph] = []) {
+        self.y = y
+        self.paragraphs = paragraphs
+        var line = y + Self.topOffset
+        baselines = paragraphs.map { paragraph in
+            line += Self.lineHeight(paragraph.style)
+            return line
+        }
+        var lines: [CrdtID: Int] = [:]
+        for (index, paragraph) in paragraphs.enumerated() {
+            if let newline = paragraph.newline { lines[newline] = index - 1 }
+            for character in paragraph.characters { lines[character] = index }
+        }
+        self.lines = lines
+    }
 
     /// Line height by style, tablet pixels, as `rmc` measured them (its `LINE_HEIGHTS`).
     static func lineHeight(_ style: Style) -> Float {
@@ -46,32 +67,17 @@ struct RemarkableText {
         }
     }
 
-    /// The baseline of each paragraph: the text's top plus the heights of the lines so far, its own included.
-    /// Paragraphs are taken as one line each (the tablet wraps long ones; its font metrics are not known here).
-    var baselines: [Float] {
-        var y = self.y + Self.topOffset
-        return paragraphs.map { paragraph in
-            y += Self.lineHeight(paragraph.style)
-            return y
-        }
-    }
-
     /// The y, in tablet pixels, that strokes anchored to `id` are relative to: the baseline of the line the
     /// character sits on. A paragraph's opening newline sits at the end of the line before. The top anchor
     /// is the first line's baseline, the end anchor the last line with visible text. Nil for an id the text
     /// does not hold.
     func anchorY(_ id: CrdtID) -> Float? {
-        let baselines = self.baselines
         if id == Self.topAnchor { return baselines.first ?? Self.anchorWithoutText }
         if id == Self.bottomAnchor {
             guard !paragraphs.isEmpty else { return Self.anchorWithoutText }
             return paragraphs.indices.last(where: { paragraphs[$0].hasVisibleText }).map { baselines[$0] } ?? y + Self.topOffset
         }
-        for (index, paragraph) in paragraphs.enumerated() {
-            if paragraph.newline == id { return index == 0 ? y + Self.topOffset : baselines[index - 1] }
-            if paragraph.characters.contains(id) { return baselines[index] }
-        }
-        return nil
+        return lines[id].map { $0 < 0 ? y + Self.topOffset : baselines[$0] }
     }
 
     /// The text as Markdown, paragraphs in order; empty lines left out, list items kept together.
@@ -98,7 +104,7 @@ struct RemarkableText {
 
     /// Reads a root text block (type 7) from just after its header.
     static func read(_ reader: inout TaggedReader) throws(ImportError) -> RemarkableText {
-        var text = RemarkableText()
+        var y: Float = 0
         _ = try reader.taggedID(1)
         var items: [SequenceItem<Piece>] = []
         var styles: [CrdtID: Style] = [:]
@@ -126,16 +132,15 @@ struct RemarkableText {
                 }
             }
         }
+        // pos_x, pos_y; the column's width (tag 4) follows and is not needed (no wrapping, see `baselines`).
         try reader.inside(3) { (reader: inout TaggedReader) throws(ImportError) in
-            text.x = Float(try reader.f64())
-            text.y = Float(try reader.f64())
+            _ = try reader.f64()
+            y = Float(try reader.f64())
         }
-        if reader.has(4, 0x4) { text.width = try reader.taggedF32(4) }
-        guard text.x.isFinite, text.y.isFinite, abs(text.x) <= ImportLimits.coordinate, abs(text.y) <= ImportLimits.coordinate else {
-            throw reader.fail("the text block is at (\(text.x), \(text.y)), not a finite position within ±\(Int(ImportLimits.coordinate))")
+        guard y.isFinite, abs(y) <= ImportLimits.coordinate else {
+            throw reader.fail("the text block is at y = \(y), not a finite position within ±\(Int(ImportLimits.coordinate))")
         }
-        text.paragraphs = paragraphs(SequenceItem.ordered(items), styles: styles)
-        return text
+        return RemarkableText(y: y, paragraphs: paragraphs(SequenceItem.ordered(items), styles: styles))
     }
 
     /// One text item, expanded to a sequence item per character (the item's id names its first character,
