@@ -115,6 +115,20 @@ private struct InkMLReader {
     var skippedHover = 0
     /// Traces left out for a bad value, each alone (the rest of the file is imported).
     var recovery = Recovery()
+    /// Traces that later traces continue (`continuation="begin"` or `"middle"` with an `xml:id`): where
+    /// their stroke is and the decoding state at their end.
+    var continuable: [String: Continuation] = [:]
+    /// Continuation traces whose `priorRef` names no earlier trace on the same page.
+    var unmatchedContinuations = 0
+
+    /// A stroke that a continuation trace goes on drawing.
+    struct Continuation {
+        var page: Int
+        var stroke: Int
+        var state: [ChannelState]
+        var lastX: Double?
+        var lastY: Double?
+    }
     var traceNumber = 0
 
     init(file: String) { self.file = file }
@@ -405,6 +419,20 @@ private struct InkMLReader {
             return factor
         }
         parser.traceStart = (context.timestamp ?? 0) + (element["timeOffset"].flatMap(NumberScanner.leading) ?? 0)
+        // A continuation trace (`continuation="middle|end" priorRef="#id"`) is the same stroke going on:
+        // its points join the prior trace's stroke, and its values decode as if the two were one trace.
+        var prior: Continuation?
+        if let kind = element["continuation"], kind == "middle" || kind == "end" {
+            if let reference = element["priorRef"], let found = continuable[id(reference)], found.page == pages.count - 1,
+               found.state.count == channels.count {
+                prior = found
+                parser.state = found.state
+                parser.lastX = found.lastX
+                parser.lastY = found.lastY
+            } else {
+                unmatchedContinuations += 1
+            }
+        }
         var text = element.text
         let hasCommas = text.utf8.contains(UInt8(ascii: ","))
         var failure: ImportError?
@@ -454,7 +482,23 @@ private struct InkMLReader {
         if let duration = element["duration"].flatMap(NumberScanner.leading), duration.isFinite, duration > 0 {
             stroke.duration = duration / 1000
         }
-        pages[pages.count - 1].strokes.append(stroke)
+        let page = pages.count - 1
+        var index = pages[page].strokes.count
+        if let prior {
+            index = prior.stroke
+            var joined = pages[page].strokes[index]
+            joined.xs += stroke.xs
+            joined.ys += stroke.ys
+            joined.pressures += stroke.pressures
+            joined.tilts += stroke.tilts
+            joined.times = joined.times.flatMap { before in stroke.times.map { before + $0 } }
+            pages[page].strokes[index] = joined
+        } else {
+            pages[page].strokes.append(stroke)
+        }
+        if let kind = element["continuation"], kind == "begin" || kind == "middle", let name = element.id {
+            continuable[name] = Continuation(page: page, stroke: index, state: parser.state, lastX: parser.lastX, lastY: parser.lastY)
+        }
     }
 
     /// Page pixels per value of a coordinate channel, when its units are known.
@@ -506,6 +550,9 @@ private struct InkMLReader {
         let note = RecordedNote(title: title, created: created, events: ImportedPage.events(imported))
         var recording = Recording(notes: [note], format: "inkml")
         recording.warnings += recovery.warnings
+        if unmatchedContinuations > 0 {
+            recording.warnings.append("\(file): \(unmatchedContinuations) continuation trace\(unmatchedContinuations == 1 ? "" : "s") whose priorRef names no earlier trace on the page: kept as \(unmatchedContinuations == 1 ? "a stroke" : "strokes") of \(unmatchedContinuations == 1 ? "its" : "their") own")
+        }
         if skippedHover > 0 {
             recording.warnings.append("\(file): \(skippedHover) hover trace\(skippedHover == 1 ? "" : "s") (type=\"penUp\") skipped: they are not ink")
         }

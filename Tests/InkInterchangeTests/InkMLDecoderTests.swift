@@ -215,6 +215,25 @@ struct InkMLDecoderTests {
         #expect(r.strokes.count == 1)
     }
 
+    @Test("continuation traces (priorRef) go on drawing the prior trace's stroke, their differences decoding on from it")
+    func continuations() throws {
+        let doc = pixels(xy, ##"""
+            <trace xml:id="a" continuation="begin">0 0, 10 0</trace>
+            <trace xml:id="b" continuation="middle" priorRef="#a">'10 0</trace>
+            <trace continuation="end" priorRef="#b">'10 0, !40 5</trace>
+            <trace>5 5, 6 6</trace>
+            <trace continuation="end" priorRef="#nowhere">7 7</trace>
+            """##)
+        let r = try decode(doc)
+        let strokes = r.strokes
+        #expect(strokes.count == 3)
+        #expect(strokes[0].points.map(\.x) == [0, 10, 20, 30, 40])   // ' goes on from the prior trace's last point
+        #expect(strokes[0].points.last?.y == 5)
+        #expect(strokes[1].points.map(\.x) == [5, 6])
+        #expect(r.warnings.contains { $0.contains("1 continuation trace whose priorRef names no earlier trace on the page: kept as a stroke of its own") },
+                "\(r.warnings)")
+    }
+
     @Test("a trace with a value that is not a number is left out alone, with a warning naming it; the rest is imported")
     func badTraceSkipped() throws {
         let r = try decode("<ink><trace>1 2, 3 4</trace>\n<trace>5 x, 7 8</trace>\n<trace>9 10, 11 12</trace><trace>1e400 1</trace></ink>")
