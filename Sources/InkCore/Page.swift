@@ -18,17 +18,54 @@ public enum TemplateKind: UInt8, Sendable, Hashable, Codable, CaseIterable, Cust
     }
 }
 
+/// A line of text printed on the paper, under the ink: the source's typed text where its author put it
+/// (a reMarkable page's paragraphs, a Xournal++ text box). It is drawn, never recognised or erased; the
+/// note's typed text (body.md) holds the same words for search and editing.
+public struct PrintedLine: Sendable, Hashable, Codable {
+    public var text: String
+    /// Where the line starts, page pixels.
+    public var x: Float
+    /// The line's baseline, page pixels.
+    public var baseline: Float
+    /// The em size, page pixels.
+    public var size: Float
+    public var bold: Bool
+    public var color: RGBA
+
+    public init(text: String, x: Float, baseline: Float, size: Float, bold: Bool = false, color: RGBA = .black) {
+        self.text = text
+        self.x = x
+        self.baseline = baseline
+        self.size = size
+        self.bold = bold
+        self.color = color
+    }
+}
+
 /// The paper a page is drawn on.
 public struct PageTemplate: Sendable, Hashable, Codable {
     public var kind: TemplateKind
     /// Distance between rules, grid lines or dots, in page pixels.
     public var spacing: Float
     public var paper: RGBA
+    /// Text printed on the paper (from an imported page), drawn under the ink.
+    public var printed: [PrintedLine]
 
-    public init(kind: TemplateKind = .blank, spacing: Float = 60, paper: RGBA = .white) {
+    public init(kind: TemplateKind = .blank, spacing: Float = 60, paper: RGBA = .white, printed: [PrintedLine] = []) {
         self.kind = kind
         self.spacing = spacing
         self.paper = paper
+        self.printed = printed
+    }
+
+    private enum CodingKeys: String, CodingKey { case kind, spacing, paper, printed }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(TemplateKind.self, forKey: .kind)
+        spacing = try container.decode(Float.self, forKey: .spacing)
+        paper = try container.decode(RGBA.self, forKey: .paper)
+        printed = try container.decodeIfPresent([PrintedLine].self, forKey: .printed) ?? []
     }
 }
 

@@ -505,6 +505,12 @@ private struct Scene {
                 minY = min(minY, point.y); maxY = max(maxY, point.y)
             }
         }
+        // The typed text printed on the page counts too: a long text grows the page like ink does.
+        for line in text?.printed(dx: RemarkableDecoder.xOffset, dy: 0) ?? [] {
+            minX = min(minX, line.x)
+            minY = min(minY, line.baseline - line.size)
+            maxY = max(maxY, line.baseline + 0.3 * line.size)
+        }
         // Samples within a pixel or two of the edge are the pen at the screen's border, not ink beyond it.
         let edge: Float = 2
         let left = minX < -edge ? (minX - margin).rounded(.down) : 0
@@ -518,6 +524,7 @@ private struct Scene {
             }
         }
         page.strokes = strokes
+        page.template.printed = text?.printed(dx: RemarkableDecoder.xOffset - left, dy: -top) ?? []
 
         if strokes.isEmpty, text == nil, let problem = recovery.firstProblem { throw problem } // nothing could be kept
         var warnings: [String] = recovery.warnings

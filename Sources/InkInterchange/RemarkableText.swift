@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 
 /// The typed text of a reMarkable page (its root text block): paragraphs in reading order, each with
 /// its style and the ids of its characters, where the text column's top sits, and the baselines of its lines.
@@ -17,6 +18,8 @@ struct RemarkableText {
         var style: Style
         /// Markdown: inline bold and italic as `**`/`*`, the paragraph style as a prefix.
         var markdown: String
+        /// The words as the page shows them (no Markdown), leading spaces dropped.
+        var plain: String
         /// The characters written in it, deleted ones included (they still anchor strokes).
         var characters: [CrdtID]
         var hasVisibleText: Bool
@@ -32,7 +35,8 @@ struct RemarkableText {
     /// Most characters read from one page's text (the format allows 4 G; a page holds a few thousand).
     static let maxCharacters = 1_000_000
 
-    /// The text block's `pos_y`, tablet pixels.
+    /// The text block's `pos_x` and `pos_y`, tablet pixels (x centred on 0).
+    let x: Float
     let y: Float
     let paragraphs: [Paragraph]
     /// The baseline of each paragraph: the text's top plus the heights of the lines so far, its own
@@ -42,7 +46,8 @@ struct RemarkableText {
     /// The paragraph each character and opening newline belongs to (a newline to the paragraph before).
     private let lines: [CrdtID: Int]
 
-    init(y: Float = 0, paragraphs: [Paragraph] = []) {
+    init(x: Float = 0, y: Float = 0, paragraphs: [Paragraph] = []) {
+        self.x = x
         self.y = y
         self.paragraphs = paragraphs
         var line = y + Self.topOffset
@@ -104,7 +109,7 @@ struct RemarkableText {
 
     /// Reads a root text block (type 7) from just after its header.
     static func read(_ reader: inout TaggedReader) throws(ImportError) -> RemarkableText {
-        var y: Float = 0
+        var x: Float = 0, y: Float = 0
         _ = try reader.taggedID(1)
         var items: [SequenceItem<Piece>] = []
         var styles: [CrdtID: Style] = [:]
@@ -134,13 +139,13 @@ struct RemarkableText {
         }
         // pos_x, pos_y; the column's width (tag 4) follows and is not needed (no wrapping, see `baselines`).
         try reader.inside(3) { (reader: inout TaggedReader) throws(ImportError) in
-            _ = try reader.f64()
+            x = Float(try reader.f64())
             y = Float(try reader.f64())
         }
-        guard y.isFinite, abs(y) <= ImportLimits.coordinate else {
-            throw reader.fail("the text block is at y = \(y), not a finite position within ±\(Int(ImportLimits.coordinate))")
+        guard x.isFinite, y.isFinite, abs(x) <= ImportLimits.coordinate, abs(y) <= ImportLimits.coordinate else {
+            throw reader.fail("the text block is at (\(x), \(y)), not a finite position within ±\(Int(ImportLimits.coordinate))")
         }
-        return RemarkableText(y: y, paragraphs: paragraphs(SequenceItem.ordered(items), styles: styles))
+        return RemarkableText(x: x, y: y, paragraphs: paragraphs(SequenceItem.ordered(items), styles: styles))
     }
 
     /// One text item, expanded to a sequence item per character (the item's id names its first character,
@@ -186,7 +191,8 @@ struct RemarkableText {
     /// cover, except in headings and bold paragraphs, which are bold as a whole.
     private static func paragraphs(_ items: [SequenceItem<Piece>], styles: [CrdtID: Style]) -> [Paragraph] {
         var paragraphs: [Paragraph] = []
-        var current = Paragraph(newline: nil, style: styles[.zero] ?? .plain, markdown: "", characters: [], hasVisibleText: false)
+        var current = Paragraph(newline: nil, style: styles[.zero] ?? .plain, markdown: "", plain: "", characters: [], hasVisibleText: false)
+        var plain = ""
         var bold = false, italic = false
         var shownBold = false, shownItalic = false
         var body = ""
@@ -205,6 +211,8 @@ struct RemarkableText {
             shownItalic = false
             // Leading spaces would make a Markdown code block; the indent is the tablet's, not a code block.
             body = String(body.drop(while: \.isWhitespace))
+            current.plain = String(plain.drop(while: \.isWhitespace))
+            plain = ""
             current.hasVisibleText = !body.isEmpty
             current.markdown = prefix(current.style) + (current.style == .bold && current.hasVisibleText ? "**\(body)**" : body)
             paragraphs.append(current)
@@ -214,7 +222,7 @@ struct RemarkableText {
             switch item.value {
             case .character("\n")?:
                 if index > 0 { finish() } // a newline first of all opens the first paragraph
-                current = Paragraph(newline: item.id, style: styles[item.id] ?? .plain, markdown: "", characters: [], hasVisibleText: false)
+                current = Paragraph(newline: item.id, style: styles[item.id] ?? .plain, markdown: "", plain: "", characters: [], hasVisibleText: false)
             case .character(let character)?:
                 current.characters.append(item.id)
                 let wanted = emphasis()
@@ -226,6 +234,7 @@ struct RemarkableText {
                     (shownBold, shownItalic) = wanted
                 }
                 body.append(character)
+                plain.append(character)
             case .format(let code)?:
                 switch code {
                 case 1: bold = true
@@ -241,6 +250,32 @@ struct RemarkableText {
         if !items.isEmpty { finish() }
         return paragraphs
     }
+
+    /// The paragraphs as lines printed on the page where the tablet shows them, moved by (`dx`, `dy`)
+    /// like the ink: from the column's left edge on each baseline, headings twice the size, bold
+    /// paragraphs and headings bold, list items with a dash or a box in front.
+    func printed(dx: Float, dy: Float) -> [PrintedLine] {
+        paragraphs.indices.compactMap { index in
+            let paragraph = paragraphs[index]
+            guard paragraph.hasVisibleText else { return nil }
+            let marker: String
+            switch paragraph.style {
+            case .bullet: marker = "- "
+            case .bullet2: marker = "    - "
+            case .checkbox: marker = "[ ] "
+            case .checked: marker = "[x] "
+            case .basic, .plain, .bold, .heading: marker = ""
+            }
+            return PrintedLine(text: marker + paragraph.plain, x: x + dx, baseline: baselines[index] + dy,
+                               size: paragraph.style == .heading ? 2 * Self.textSize : Self.textSize,
+                               bold: paragraph.style == .heading || paragraph.style == .bold)
+        }
+    }
+
+    /// The em of typed text, tablet pixels. Measured from the files: handwriting anchored to a character
+    /// starts where that character does (`anchor_origin_x`), about 14 px per character from the column's
+    /// left edge, which the Hershey roman font's average advance (0.52 em) matches at 27 px.
+    static let textSize: Float = 27
 
     private static func prefix(_ style: Style) -> String {
         switch style {

@@ -80,6 +80,7 @@ private struct XournalReader {
                         if !text.isEmpty {
                             let y = item["y"].flatMap(NumberScanner.leading) ?? 0, x = item["x"].flatMap(NumberScanner.leading) ?? 0
                             textBoxes.append((pages.count, y.isFinite ? y : 0, x.isFinite ? x : 0, text))
+                            page.template.printed += printed(item, x: x, y: y)
                         }
                     case "image": skipped["image", default: 0] += 1
                     case "teximage": skipped["LaTeX formula", default: 0] += 1
@@ -88,6 +89,21 @@ private struct XournalReader {
                 }
             }
             pages.append(page)
+        }
+    }
+
+    /// A text box's lines printed where Xournal++ draws them: `x`, `y` its top left corner, `size` the
+    /// font's em in points (page units); lines spaced 1.17 em, the first baseline 0.93 em below the top
+    /// (the ascent of DejaVu Sans, Xournal++'s default face).
+    func printed(_ item: XMLElement, x: Double, y: Double, maxLines: Int = 1000) -> [PrintedLine] {
+        let size = item["size"].flatMap(NumberScanner.leading) ?? 12
+        guard x.isFinite, y.isFinite, abs(x) <= Double(ImportLimits.coordinate), abs(y) <= Double(ImportLimits.coordinate),
+              size.isFinite, size > 0, size <= 1000 else { return [] }
+        let color = item["color"].flatMap { strokeColor($0, highlighter: false) } ?? .black
+        return item.text.split(separator: "\n", omittingEmptySubsequences: false).prefix(maxLines).enumerated().compactMap { index, line in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return nil }
+            return PrintedLine(text: text, x: Float(x), baseline: Float(y + (0.93 + 1.17 * Double(index)) * size), size: Float(size), color: color)
         }
     }
 

@@ -55,13 +55,30 @@ extension Scene {
     static let widthStep = log(1.08)
     static let pencilLevels = 8
 
+    /// The text printed on a page's paper, in the Hershey roman font, stroked in page units.
+    static func printed(_ lines: [PrintedLine]) -> [SceneItem] {
+        guard !lines.isEmpty else { return [] }
+        let font = HersheyText(font: .romanSimplex)
+        return lines.compactMap { line in
+            var contours = Contours()
+            let size = Double(line.size)
+            _ = font.draw(line.text, x: Double(line.x), baseline: Double(line.baseline), size: size) { points, _ in
+                contours.begin()
+                for point in points { contours.add(point) }
+            }
+            guard !contours.isEmpty else { return nil }
+            return .stroke(contours, width: HersheyText.strokeWidth(size: size, weight: line.bold ? 1.6 : 1), color: line.color)
+        }
+    }
+
     init(page original: Page, style: InkStyle, eraserMode: EraserMode, target: SceneTarget) {
         let page = Erasing.apply(original, mode: eraserMode)
         width = Double(page.size.width)
         height = Double(page.size.height)
         paper = page.template.paper
         template = TemplateLayout(page.template, size: page.size)
-        items = []
+        // Text printed on the paper first: highlighters and ink go over it.
+        items = Scene.printed(page.template.printed)
 
         let resolution: OutlineResolution
         let vector: Bool

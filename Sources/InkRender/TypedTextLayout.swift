@@ -27,11 +27,7 @@ struct TypedTextLayout {
     static let headingSizes = [22.0, 17.0, 14.0, 12.0, 12.0, 12.0]
     static let codeSize = 10.0
     static let indentStep = 18.0
-    /// Font units per em: the Hershey fonts' cap line is at −12 and base line at 9 (21 units).
-    static let unitsPerEm = 32.0
-    /// A word space in font units: the fonts' own is 16 (half an em), which reads as gaps; a third
-    /// of an em is what text faces use.
-    static let space = 10.0
+    static let unitsPerEm = HersheyText.unitsPerEm
     static let ink = RGBA.black
     static let quiet = RGBA(red: 120, green: 120, blue: 120)
     static let rule = RGBA(red: 160, green: 160, blue: 160)
@@ -237,60 +233,15 @@ struct TypedTextLayout {
     /// Draws `text` from `x` on `baseline`; returns its advance in points.
     @discardableResult
     private mutating func draw(_ text: String, x: Double, baseline: Double, size: Double, weight: Double, color: RGBA) -> Double {
-        let scale = size / TypedTextLayout.unitsPerEm
-        let width = 0.075 * size * weight
-        var pen = x
-        for character in text {
-            if character == " " {
-                pen += TypedTextLayout.space * scale
-                continue
-            }
-            guard let glyphs = glyphs(for: character) else {
-                // No glyph: a hollow box the size of a capital, so the reader sees something is there.
-                let w = 14 * scale
-                stroke([V2(pen + 2 * scale, baseline), V2(pen + w, baseline), V2(pen + w, baseline - 21 * scale),
-                        V2(pen + 2 * scale, baseline - 21 * scale), V2(pen + 2 * scale, baseline)], width: width * 0.7, color: color)
-                pen += 16 * scale
-                continue
-            }
-            for glyph in glyphs {
-                for path in glyph.strokes {
-                    stroke(path.map { V2(pen + ($0.x - Double(glyph.left)) * scale, baseline + ($0.y - 9) * scale) },
-                           width: width, color: color)
-                }
-                pen += Double(glyph.advance) * scale
-            }
+        let width = HersheyText.strokeWidth(size: size, weight: weight)
+        return HersheyText(font: font).draw(text, x: x, baseline: baseline, size: size) { points, thin in
+            stroke(points, width: thin ? width * 0.7 : width, color: color)
         }
-        return pen - x
     }
 
     /// The width of `text` in points.
     private func measure(_ text: String, size: Double) -> Double {
-        let scale = size / TypedTextLayout.unitsPerEm
-        return text.reduce(0.0) { total, character in
-            if character == " " { return total + TypedTextLayout.space * scale }
-            return total + (glyphs(for: character).map { $0.reduce(0.0) { $0 + Double($1.advance) } } ?? 16) * scale
-        }
-    }
-
-    /// The glyphs that draw `character`: its own, or its letters without accents (é is e), or a plain
-    /// form of typographic punctuation; nil when the font has nothing close.
-    private func glyphs(for character: Character) -> [HersheyGlyph]? {
-        if let glyph = font.glyph(for: character) { return [glyph] }
-        let plain: String
-        switch character {
-        case "\t", "\u{A0}", "\u{2002}", "\u{2003}", "\u{2009}": plain = " "
-        case "\u{2018}", "\u{2019}": plain = "'"
-        case "\u{201C}", "\u{201D}": plain = "\""
-        case "\u{2013}", "\u{2014}", "\u{2212}": plain = "-"
-        case "\u{2026}": plain = "..."
-        case "\u{2022}": plain = "*"
-        default:
-            plain = String(String(character).decomposedStringWithCanonicalMapping.unicodeScalars
-                .filter { $0.isASCII && !$0.properties.isWhitespace }.map(Character.init))
-        }
-        let found = plain.compactMap { font.glyph(for: $0) }
-        return found.isEmpty || found.count != plain.count ? nil : found
+        HersheyText(font: font).measure(text, size: size)
     }
 
     // MARK: Wrapping

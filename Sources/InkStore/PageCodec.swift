@@ -62,6 +62,10 @@ public enum PageCodec {
     static let headerType = FourCC("PHDR")
     static let strokeType = FourCC("STRK")
     static let removalType = FourCC("DELS")
+    static let printedType = FourCC("PTXT")
+    /// Most printed lines and bytes of text one `PTXT` chunk may hold.
+    static let maxPrintedLines = 10_000
+    static let maxPrintedBytes = 4096
 
     /// Coordinates are stored in hundredths of a pixel.
     static let positionScale: Float = 100
@@ -105,6 +109,9 @@ public enum PageCodec {
                 var payload = ByteWriter()
                 try encodeHeader(id: id, size: size, template: template, into: &payload)
                 try appendChunk(type: headerType, payload: payload.bytes, to: &out)
+                if !template.printed.isEmpty {
+                    try appendChunk(type: printedType, payload: encodePrinted(template.printed), to: &out)
+                }
             case .removal(let ids):
                 try flush()
                 var payload = ByteWriter()
@@ -148,6 +155,32 @@ public enum PageCodec {
         out.u8(template.kind.rawValue)
         out.f32(template.spacing)
         out.bytes += [template.paper.red, template.paper.green, template.paper.blue, template.paper.alpha]
+    }
+
+    /// A `PTXT` payload (the text printed on the paper, written after the header when a page is made): a
+    /// count, then per line x, baseline and em size (f32), flags (1: bold), RGBA, and its UTF-8 text
+    /// (varint length, bytes). Readers that do not know the chunk skip it and draw the ink alone.
+    private static func encodePrinted(_ lines: [PrintedLine]) throws(PageEncodingError) -> [UInt8] {
+        guard lines.count <= maxPrintedLines else { throw PageEncodingError(reason: "more than \(maxPrintedLines) printed lines") }
+        var out = ByteWriter(capacity: lines.reduce(8) { $0 + 24 + $1.text.utf8.count })
+        out.varint(UInt64(lines.count))
+        for line in lines {
+            for value in [line.x, line.baseline] where !(value.isFinite && abs(value) <= coordinateLimit) {
+                throw PageEncodingError(reason: "printed text at \(value) is off any page")
+            }
+            guard line.size.isFinite, line.size > 0, line.size <= coordinateLimit else {
+                throw PageEncodingError(reason: "printed text size \(line.size) is not a positive size")
+            }
+            out.f32(line.x)
+            out.f32(line.baseline)
+            out.f32(line.size)
+            out.u8(line.bold ? 1 : 0)
+            out.bytes += [line.color.red, line.color.green, line.color.blue, line.color.alpha]
+            let text = Array(line.text.utf8.prefix(maxPrintedBytes))
+            out.varint(UInt64(text.count))
+            out.bytes += text
+        }
+        return out.bytes
     }
 
     /// Flags of a stroke in a `STRK` chunk.
@@ -289,6 +322,7 @@ public enum PageCodec {
             switch type {
             case headerType: try assembler.apply(decodeHeader(&reader))
             case strokeType: try decodeStrokes(&reader) { assembler.apply(.stroke($0)) }
+            case printedType: assembler.print(try decodePrinted(&reader))
             case removalType:
                 let count = try reader.varint()
                 guard count <= UInt64(reader.remaining) else { throw .malformed("removal count \(count) exceeds the chunk") }
@@ -323,6 +357,26 @@ public enum PageCodec {
         let kind = TemplateKind(rawValue: kindRaw) ?? .blank
         return .header(id: id, size: PageSize(width: width, height: height),
                        template: PageTemplate(kind: kind, spacing: spacing, paper: paper))
+    }
+
+    private static func decodePrinted(_ reader: inout ByteReader) throws(DecodeFailure) -> [PrintedLine] {
+        let count = try reader.varint()
+        guard count <= UInt64(min(maxPrintedLines, reader.remaining / 18)) else { throw .malformed("printed line count \(count) exceeds the chunk") }
+        var lines: [PrintedLine] = []
+        for _ in 0..<count {
+            let x = try reader.f32(), baseline = try reader.f32(), size = try reader.f32()
+            let flags = try reader.u8()
+            let color = RGBA(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8(), alpha: try reader.u8())
+            let length = try reader.varint()
+            guard length <= UInt64(min(maxPrintedBytes, reader.remaining)) else { throw .malformed("printed text of \(length) bytes") }
+            let text = String(decoding: try reader.bytes(Int(length)), as: UTF8.self)
+            for value in [x, baseline] where !(value.isFinite && abs(value) <= coordinateLimit) {
+                throw .malformed("printed text at \(value)")
+            }
+            guard size.isFinite, size > 0, size <= coordinateLimit else { throw .malformed("printed text size \(size)") }
+            lines.append(PrintedLine(text: text, x: x, baseline: baseline, size: size, bold: flags & 1 != 0, color: color))
+        }
+        return lines
     }
 
     private static func decodeStrokes(_ reader: inout ByteReader, _ emit: (Stroke) -> Void) throws(DecodeFailure) {
@@ -550,6 +604,11 @@ struct PageAssembler {
         let inOrder = zip(page.strokes, page.strokes.dropFirst()).allSatisfy { $0.id < $1.id }
         if !inOrder { page.strokes.sort { $0.id < $1.id } }
         return page
+    }
+
+    /// The text printed on the paper (a `PTXT` chunk, which follows the header).
+    mutating func print(_ lines: [PrintedLine]) {
+        assembled.template.printed = lines
     }
 
     mutating func apply(_ record: PageRecord) {

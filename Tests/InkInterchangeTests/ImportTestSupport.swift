@@ -84,6 +84,11 @@ extension Recording {
         return pages
     }
 
+    /// Each page's template (paper, ruling, printed text), from its `newPage` event.
+    var pageTemplates: [PageTemplate] {
+        notes.flatMap { $0.events.compactMap { if case let .newPage(_, template, _) = $0 { template } else { nil } } }
+    }
+
     var pageSizes: [PageSize] {
         notes.flatMap { $0.events.compactMap { if case let .newPage(size, _, _) = $0 { size } else { nil } } }
     }

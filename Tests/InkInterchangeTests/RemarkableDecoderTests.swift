@@ -152,6 +152,15 @@ struct RemarkableDecoderTests {
 
             # Heading line
             """)
+        // The text is also printed on the page, each paragraph on its baseline from the column's left edge
+        // (pos_x −576 + 702 = 126), headings twice the size and bold, list items marked.
+        let keyboard = try RemarkableDecoder.decode(Data(contentsOf: root.appendingPathComponent("rm/rmc/keyboard-checkboxes-and-bullets.rm")), file: "k.rm")
+        let printed = try #require(keyboard.pageTemplates.first?.printed)
+        #expect(printed.map(\.text) == ["This is a text test file", "[ ] checkbox", "- bullet", "small", "medium", "large", "[x] crossed check"])
+        #expect(printed.allSatisfy { $0.x == 126 })
+        #expect(printed[0].baseline == 234 - 88 + 150 && printed[0].size == 2 * RemarkableText.textSize && printed[0].bold)
+        #expect(printed[1].baseline == printed[0].baseline + 35 && !printed[1].bold)
+        #expect(printed[4].bold && printed[4].size == RemarkableText.textSize) // "medium" is a bold paragraph
         // Indented with spaces on the tablet: kept as a paragraph, not turned into a Markdown code block.
         #expect(try text("rm/rmc/text_multiple_lines.rm").contains("\n\ntext 4\n\n"))
         #expect(try text("rm/rmc/fullpage.rm") == "")

@@ -138,6 +138,13 @@ struct XournalDecoderTests {
             """##
         let r = try decode(xml)
         #expect(r.notes[0].typedText == "Title #work\n\nleft\n\nright\n\n- [ ] next page\nsecond line")
+        // And each box is printed on its page where Xournal++ draws it: first baseline 0.93 em below the
+        // box's top, lines 1.17 em apart, in its colour.
+        let printed = r.pageTemplates.map(\.printed)
+        #expect(printed[0].map(\.text) == ["right", "left", "Title #work"])
+        #expect(printed[0][1] == PrintedLine(text: "left", x: 5, baseline: 40 + 0.93 * 12, size: 12))
+        #expect(printed[1].map(\.text) == ["- [ ] next page", "second line"])
+        #expect(abs(printed[1][1].baseline - printed[1][0].baseline - 1.17 * 12) < 0.001)
     }
 
     @Test("negative per-point widths, as older Xournal++ wrote, are mended from the width before them, not refused")

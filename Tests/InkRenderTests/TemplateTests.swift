@@ -63,3 +63,28 @@ struct TemplateTests {
         #expect(abs(1404 * k - 447.29) < 0.01 && abs(1872 * k - 596.39) < 0.01)
     }
 }
+
+@Suite("Text printed on the paper")
+struct PrintedTextTests {
+    @Test("printed lines are drawn where they stand, in their colour, under a highlighter, in PNG and SVG alike")
+    func printed() throws {
+        var page = Page(id: PageID(rawValue: "printed00001"), size: PageSize(width: 400, height: 200))
+        page.template.printed = [PrintedLine(text: "HELLO", x: 50, baseline: 100, size: 40, color: RGBA(red: 200, green: 0, blue: 0))]
+        page.strokes = [Stroke(id: StrokeID(1), tool: .highlighter, color: RGBA(red: 255, green: 237, blue: 117, alpha: 100), width: 30,
+                               startTime: 0, points: [InkPoint(x: 40, y: 88, pressure: 0.5), InkPoint(x: 200, y: 88, pressure: 0.5)])]
+        let image = try Image(png: Renderer().png(page))
+        var red = 0, redOutside = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width where image[x, y].red > 120 && image[x, y].green < 80 {
+                // The capitals span 21/32 of the em above the baseline: y 74…100, from x 50.
+                if (45...200).contains(x) && (70...104).contains(y) { red += 1 } else { redOutside += 1 }
+            }
+        }
+        #expect(red > 200, "the text is drawn")
+        #expect(redOutside == 0, "and nowhere else")
+        // The highlighter lies over the text: its yellow tints the paper around the letters.
+        let paper = image[150, 92]
+        #expect(paper.blue < 200 && paper.red > 200, "\(paper)")
+        #expect(Renderer().svg(page).contains("stroke=\"#c80000\""))
+    }
+}

@@ -105,6 +105,28 @@ struct PageCodecTests {
         #expect(decode(bytes).page.strokes.count == 400)
     }
 
+    @Test("text printed on the paper survives a round trip in its own chunk, which a reader without it skips")
+    func printedText() throws {
+        var page = handwritingPage(strokes: 2, points: 5)
+        page.template.printed = [
+            PrintedLine(text: "Agenda — Überblick", x: 234, baseline: 216, size: 27, bold: true),
+            PrintedLine(text: "- bring the slides", x: 234, baseline: 286, size: 27, color: RGBA(red: 0, green: 128, blue: 0)),
+        ]
+        let bytes = try PageCodec.encodeFile(page)
+        let decoded = decode(bytes, id: page.id)
+        #expect(decoded.problems.isEmpty)
+        #expect(decoded.page.template == page.template)
+        // Without the PTXT chunk (a file from before it, or a reader that drops it) the ink is the same.
+        let ranges = chunkRanges(bytes)
+        let kept = ranges.filter { Array(bytes[$0].dropFirst(4).prefix(4)) != Array("PTXT".utf8) }
+        #expect(kept.count == ranges.count - 1)
+        let plain = decode(PageCodec.fileStart + kept.flatMap { Array(bytes[$0]) }, id: page.id)
+        #expect(plain.page.strokes == decoded.page.strokes && plain.page.template.printed.isEmpty && plain.problems.isEmpty)
+        // Off-page or NaN positions are refused when writing, never stored.
+        page.template.printed[0].baseline = .nan
+        #expect(throws: PageEncodingError.self) { try PageCodec.encodeFile(page) }
+    }
+
     @Test("unknown chunk types are skipped by length and are not damage")
     func unknownChunks() throws {
         let page = handwritingPage(strokes: 3, points: 10)
