@@ -176,7 +176,7 @@ public enum PageCodec {
             out.f32(line.size)
             out.u8(line.bold ? 1 : 0)
             out.bytes += [line.color.red, line.color.green, line.color.blue, line.color.alpha]
-            let text = Array(line.text.utf8.prefix(maxPrintedBytes))
+            let text = Array(capped(line.text).utf8)
             out.varint(UInt64(text.count))
             out.bytes += text
         }
@@ -359,6 +359,18 @@ public enum PageCodec {
                        template: PageTemplate(kind: kind, spacing: spacing, paper: paper))
     }
 
+    /// `text` cut at a character boundary to at most ``maxPrintedBytes`` bytes of UTF-8.
+    static func capped(_ text: String) -> String {
+        guard text.utf8.count > maxPrintedBytes else { return text }
+        var out = "", bytes = 0
+        for character in text {
+            bytes += character.utf8.count
+            guard bytes <= maxPrintedBytes else { break }
+            out.append(character)
+        }
+        return out
+    }
+
     private static func decodePrinted(_ reader: inout ByteReader) throws(DecodeFailure) -> [PrintedLine] {
         let count = try reader.varint()
         guard count <= UInt64(min(maxPrintedLines, reader.remaining / 18)) else { throw .malformed("printed line count \(count) exceeds the chunk") }
@@ -369,7 +381,8 @@ public enum PageCodec {
             let color = RGBA(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8(), alpha: try reader.u8())
             let length = try reader.varint()
             guard length <= UInt64(min(maxPrintedBytes, reader.remaining)) else { throw .malformed("printed text of \(length) bytes") }
-            let text = String(decoding: try reader.bytes(Int(length)), as: UTF8.self)
+            // Bytes that are not UTF-8 read as U+FFFD (3 bytes each): capped again, so what is read is what writes back.
+            let text = capped(String(decoding: try reader.bytes(Int(length)), as: UTF8.self))
             for value in [x, baseline] where !(value.isFinite && abs(value) <= coordinateLimit) {
                 throw .malformed("printed text at \(value)")
             }
