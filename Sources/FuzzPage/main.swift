@@ -108,6 +108,10 @@ public func initializePageFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: Uns
         ("edits", [.header(id: PageID(rawValue: "abcdefgh0123"), size: .remarkable, template: PageTemplate(kind: .grid, spacing: 40, paper: .white)),
                    .stroke(stroke(1, tool: .pen, points: 5, tilt: false)), .stroke(stroke(2, tool: .pen, points: 3, tilt: true)),
                    .removal([StrokeID(1)]), .stroke(stroke(2, tool: .highlighter, points: 4, tilt: false)), .removal([StrokeID(7), StrokeID(2)])]),
+        ("printed", [.header(id: PageID(rawValue: "abcdefgh0123"), size: .remarkable,
+                             template: PageTemplate(printed: [PrintedLine(text: "Agenda", x: 234, baseline: 216, size: 54, bold: true),
+                                                              PrintedLine(text: "- café ✓", x: 234, baseline: 251, size: 27)])),
+                     .stroke(stroke(1, tool: .pen, points: 6, tilt: false))]),
     ]
     for (name, records) in pages {
         let bytes = PageCodec.fileStart + ((try? PageCodec.encode(records)) ?? [])

@@ -32,8 +32,9 @@ struct RemarkableText {
     static let anchorWithoutText: Float = 100
     /// The first line's top above the text block's `pos_y`, tablet pixels (rmc's measurement).
     static let topOffset: Float = -88
-    /// Most characters read from one page's text (the format allows 4 G; a page holds a few thousand).
-    static let maxCharacters = 1_000_000
+    /// Most characters, deleted ones included, read from one page's text (the format allows 4 G; a page
+    /// holds a few thousand, and its editing history some more). Each costs a step of the CRDT ordering.
+    static let maxCharacters = 100_000
 
     /// The text block's `pos_x` and `pos_y`, tablet pixels (x centred on 0).
     let x: Float
