@@ -32,6 +32,10 @@ public struct PrintedLine: Sendable, Hashable, Codable {
     public var bold: Bool
     public var color: RGBA
 
+    /// Most printed lines a page keeps, and most bytes of UTF-8 a line keeps (the page file's limits).
+    public static let maxPerPage = 10_000
+    public static let maxBytes = 4096
+
     public init(text: String, x: Float, baseline: Float, size: Float, bold: Bool = false, color: RGBA = .black) {
         self.text = text
         self.x = x

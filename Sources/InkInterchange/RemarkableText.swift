@@ -256,7 +256,7 @@ struct RemarkableText {
     /// like the ink: from the column's left edge on each baseline, headings twice the size, bold
     /// paragraphs and headings bold, list items with a dash or a box in front.
     func printed(dx: Float, dy: Float) -> [PrintedLine] {
-        paragraphs.indices.compactMap { index in
+        Array(paragraphs.indices.lazy.compactMap { index -> PrintedLine? in
             let paragraph = paragraphs[index]
             guard paragraph.hasVisibleText else { return nil }
             let marker: String
@@ -270,7 +270,7 @@ struct RemarkableText {
             return PrintedLine(text: marker + paragraph.plain, x: x + dx, baseline: baselines[index] + dy,
                                size: paragraph.style == .heading ? 2 * Self.textSize : Self.textSize,
                                bold: paragraph.style == .heading || paragraph.style == .bold)
-        }
+        }.prefix(PrintedLine.maxPerPage)) // the page file's limit; every paragraph stays in the typed text
     }
 
     /// The em of typed text, tablet pixels. Measured from the files: handwriting anchored to a character

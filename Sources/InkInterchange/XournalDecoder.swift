@@ -59,6 +59,8 @@ private struct XournalReader {
     /// Strokes drawn more plainly than Xournal++ draws them: filled shapes as outlines, dashes solid.
     var filled = 0
     var dashed = 0
+    /// Pages with more text lines than a page prints (the rest stay in the typed text).
+    var textLinesDropped = 0
 
     init(file: String) { self.file = file }
 
@@ -87,6 +89,10 @@ private struct XournalReader {
                     default: break
                     }
                 }
+            }
+            if page.template.printed.count > PrintedLine.maxPerPage {
+                page.template.printed.removeLast(page.template.printed.count - PrintedLine.maxPerPage)
+                textLinesDropped += 1
             }
             pages.append(page)
         }
@@ -284,6 +290,9 @@ private struct XournalReader {
             recording.warnings.append("\(file): \(repairedWidths) per-point width\(repairedWidths == 1 ? " was" : "s were") negative or not a number: each took the width before it")
         }
         recording.warnings += recovery.warnings
+        if textLinesDropped > 0 {
+            recording.warnings.append("\(file): \(textLinesDropped) page\(textLinesDropped == 1 ? "" : "s") with more than \(PrintedLine.maxPerPage) lines of text: the first \(PrintedLine.maxPerPage) printed, all in the typed text")
+        }
         if filled > 0 {
             recording.warnings.append("\(file): \(filled) filled stroke\(filled == 1 ? "" : "s") drawn as outline\(filled == 1 ? "" : "s") (Inkwell does not fill shapes yet)")
         }

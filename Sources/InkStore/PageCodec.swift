@@ -64,8 +64,8 @@ public enum PageCodec {
     static let removalType = FourCC("DELS")
     static let printedType = FourCC("PTXT")
     /// Most printed lines and bytes of text one `PTXT` chunk may hold.
-    static let maxPrintedLines = 10_000
-    static let maxPrintedBytes = 4096
+    static let maxPrintedLines = PrintedLine.maxPerPage
+    static let maxPrintedBytes = PrintedLine.maxBytes
 
     /// Coordinates are stored in hundredths of a pixel.
     static let positionScale: Float = 100
