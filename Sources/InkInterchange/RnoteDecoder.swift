@@ -9,7 +9,8 @@ import InkCore
 /// Rnote's origin where the ink puts it (ink above or left of the origin moves the page's corner
 /// there). Brush strokes keep their pen paths and pressure; Bézier segments are flattened. Shapes
 /// (lines, arrows, rectangles, ellipses, Bézier curves, polylines, polygons) become pen strokes along
-/// their outlines. Text strokes become the note's typed text, in reading order. Images are skipped with
+/// their outlines. Text strokes become the note's typed text, in reading order, and are printed on the
+/// page where Rnote draws them. Images are skipped with
 /// a warning; a stroke with a bad value is left out alone, with a warning. Files from Rnote 0.5 to 0.15 are read: they store paths in three ways (see
 /// docs/import-formats.md). Rnote stores no time: the pen is timed by ``SyntheticTiming``.
 public enum RnoteDecoder {
@@ -51,6 +52,8 @@ struct RnoteReader {
     let file: String
     var strokes: [ImportedStroke] = []
     var texts: [(y: Double, x: Double, text: String)] = []
+    /// The text strokes as printed on the page.
+    var printed: [PrintedLine] = []
     var skipped: [String: Int] = [:]
     var points = 0
     /// Strokes left out for a bad value, each alone.
@@ -79,11 +82,58 @@ struct RnoteReader {
             try add(try shape(body["shape"], width: Double(pen.width), position: position), pen: pen, position: position)
         case "textstroke":
             guard let text = (body["text"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return }
-            let affine = (body["transform"] as? [String: Any])?["affine"] as? [Double] ?? []
-            let x = affine.count > 6 ? affine[6] : 0, y = affine.count > 7 ? affine[7] : 0
-            texts.append((y.isFinite ? y : 0, x.isFinite ? x : 0, text))
+            let place = try RnoteReader.affine(body, position: position, fail: fail)
+            let (x, y) = place((0, 0))
+            texts.append((y, x, text))
+            printed += RnoteReader.printed(text, at: (x, y), style: body["text_style"] as? [String: Any] ?? [:])
         case "vectorimage", "bitmapimage": skipped["image", default: 0] += 1
         default: skipped["\(kind) element", default: 0] += 1
+        }
+    }
+
+    /// An element's placement: `transform.affine`, nalgebra's 3×3 matrix column-major (to 0.14), or
+    /// `affine`, its 2×3 columns (0.15); x' = a·x + c·y + tx. None: where it stands.
+    static func affine(_ fields: [String: Any], position: String, fail: (String, String) -> ImportError) throws(ImportError) -> ((Double, Double)) -> (Double, Double) {
+        let m: [Double]
+        if let nine = (fields["transform"] as? [String: Any])?["affine"] as? [Double], nine.count == 9 {
+            m = [nine[0], nine[1], nine[3], nine[4], nine[6], nine[7]]
+        } else if let six = fields["affine"] as? [Double], six.count == 6 {
+            m = six
+        } else if fields["transform"] == nil, fields["affine"] == nil {
+            m = [1, 0, 0, 1, 0, 0]
+        } else {
+            throw fail(position, "a transform that is not an affine matrix")
+        }
+        guard m.allSatisfy({ $0.isFinite && abs($0) <= Double(ImportLimits.coordinate) }) else {
+            throw fail(position, "a transform with a value that is not a finite number within ±\(Int(ImportLimits.coordinate))")
+        }
+        return { p in (m[0] * p.0 + m[2] * p.1 + m[4], m[1] * p.0 + m[3] * p.1 + m[5]) }
+    }
+
+    /// A text stroke printed where Rnote draws it: from its box's top left corner, the first baseline
+    /// 0.9 em below, lines 1.2 em apart, wrapped at `max_width` by an estimate of half an em a character
+    /// (Rnote lays text out with the font's own widths), in its colour and size, bold from weight 600.
+    static func printed(_ text: String, at corner: (Double, Double), style: [String: Any]) -> [PrintedLine] {
+        let size = (style["font_size"] as? Double).flatMap { $0.isFinite && $0 > 0 && $0 <= 1000 ? $0 : nil } ?? 32
+        let color = (style["color"] as? [String: Any]).map(rgba) ?? .black
+        let bold = (style["font_weight"] as? Double).map { $0 >= 600 } ?? false
+        let width = (style["max_width"] as? Double).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? .infinity
+        let perLine = max(1, Int(min(width / (0.5 * size), 100_000)))
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                if !line.isEmpty, line.count + 1 + word.count > perLine {
+                    lines.append(line)
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            lines.append(line)
+        }
+        return lines.prefix(PrintedLine.maxPerPage).enumerated().compactMap { index, line in
+            line.isEmpty ? nil : PrintedLine(text: line, x: Float(corner.0), baseline: Float(corner.1 + (0.9 + 1.2 * Double(index)) * size),
+                                             size: Float(size), bold: bold, color: color)
         }
     }
 
@@ -134,14 +184,7 @@ struct RnoteReader {
                 return RecordedPoint(x: Float(level[0].0), y: Float(level[0].1), pressure: 0.5)
             }
         }
-        /// The shape's placement: nalgebra's 3×3 affine, column-major (x' = a·x + c·y + tx).
-        func transform() throws(ImportError) -> (Point) -> Point {
-            let affine = (fields["transform"] as? [String: Any])?["affine"] as? [Double] ?? [1, 0, 0, 0, 1, 0, 0, 0, 1]
-            guard affine.count == 9, affine.allSatisfy({ $0.isFinite && abs($0) <= Double(ImportLimits.coordinate) }) else {
-                throw fail(position, "a shape transform that is not nine finite numbers")
-            }
-            return { p in (affine[0] * p.0 + affine[3] * p.1 + affine[6], affine[1] * p.0 + affine[4] * p.1 + affine[7]) }
-        }
+        func transform() throws(ImportError) -> (Point) -> Point { try RnoteReader.affine(fields, position: position, fail: fail) }
         switch kind {
         case "line":
             return [sampled([try control(fields["start"], position), try control(fields["end"], position)])]
@@ -309,9 +352,18 @@ struct RnoteReader {
     func finish(format: PageSize, template: PageTemplate) throws(ImportError) -> Recording {
         if strokes.isEmpty, texts.isEmpty, let problem = recovery.firstProblem { throw problem } // nothing could be kept
         let margin: Float = 20
-        let xs = strokes.flatMap { $0.points.map(\.x) }, ys = strokes.flatMap { $0.points.map(\.y) }
+        // Printed text counts like ink: from its capitals (3/4 em above a baseline) to its descenders.
+        let xs = strokes.flatMap { $0.points.map(\.x) } + printed.map(\.x)
+        let ys = strokes.flatMap { $0.points.map(\.y) } + printed.flatMap { [$0.baseline - 0.75 * $0.size, $0.baseline + 0.3 * $0.size] }
         let left = min(0, (xs.min() ?? 0) - margin), top = min(0, (ys.min() ?? 0) - margin)
         let right = max(format.width, (xs.max() ?? 0) + margin), bottom = max(format.height, (ys.max() ?? 0) + margin)
+        var template = template
+        template.printed = printed.prefix(PrintedLine.maxPerPage).map { line in
+            var moved = line
+            moved.x -= left
+            moved.baseline -= top
+            return moved
+        }
         var page = ImportedPage(size: PageSize(width: right - left, height: bottom - top), template: template)
         page.strokes = strokes.map { stroke in
             var moved = stroke

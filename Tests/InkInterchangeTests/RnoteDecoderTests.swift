@@ -149,6 +149,16 @@ struct RnoteDecoderTests {
             #expect(recording.pagesOfStrokes.flatMap { $0 }.count == brushes, "\(url.lastPathComponent)")
             #expect(recording.notes[0].typedText == texts.joined(separator: "\n\n"), "\(url.lastPathComponent)")
             #expect(recording.pagesOfStrokes.flatMap { $0 }.allSatisfy { !$0.points.isEmpty })
+            // The text is printed where Rnote draws it, whichever way the version writes its transform
+            // (0.15: a top-level 2×3 `affine`; before: `transform.affine`, 3×3).
+            let printed = recording.pageTemplates.first?.printed ?? []
+            if texts == ["Rnote!"] {
+                #expect(printed.count == 1, "\(url.lastPathComponent)")
+                #expect(abs((printed.first?.x ?? 0) - 44.217) < 0.01 && abs((printed.first?.baseline ?? 0) - (29.547 + 0.9 * 96)) < 0.01,
+                        "\(url.lastPathComponent): \(printed)")
+            } else {
+                #expect(printed.map(\.text).joined(separator: " ") == texts.joined(separator: " "), "\(url.lastPathComponent)")
+            }
         }
     }
 }
