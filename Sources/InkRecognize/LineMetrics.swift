@@ -69,14 +69,7 @@ struct LineMetrics: Sendable, Equatable {
         for sample in samples where sample.piece.y != 0 && abs(sample.piece.x) <= steep * abs(sample.piece.y) {
             ratios.append((sample.piece.x / sample.piece.y, sample.piece.length))
         }
-        let total = ratios.reduce(0) { $0 + $1.weight }
-        guard total >= minimumInk else { return 0 }
-        ratios.sort { $0.ratio < $1.ratio }
-        var accumulated = 0.0
-        for item in ratios {
-            accumulated += item.weight
-            if accumulated >= total / 2 { return min(1, max(-1, item.ratio)) }
-        }
-        return 0
+        guard ratios.reduce(0, { $0 + $1.weight }) >= minimumInk, let ratio = weightedMedian(ratios) else { return 0 }
+        return min(1, max(-1, ratio))
     }
 }

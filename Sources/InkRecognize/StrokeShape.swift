@@ -102,15 +102,19 @@ func slant(of strokes: [Stroke], indices: [Int], textHeight: Double) -> Double {
             anchor = p
         }
     }
+    guard samples.reduce(0, { $0 + $1.weight }) >= 4 * textHeight, let ratio = weightedMedian(samples) else { return 0 }
+    return min(0.7, max(-0.7, ratio))
+}
+
+/// The ratio below which half the weight lies (the weighted median); nil when there is no weight.
+func weightedMedian(_ samples: [(ratio: Double, weight: Double)]) -> Double? {
     let total = samples.reduce(0) { $0 + $1.weight }
-    guard total >= 4 * textHeight else { return 0 }
-    samples.sort { $0.ratio < $1.ratio }
     var accumulated = 0.0
-    for sample in samples {
+    for sample in samples.sorted(by: { $0.ratio < $1.ratio }) {
         accumulated += sample.weight
-        if accumulated >= total / 2 { return min(0.7, max(-0.7, sample.ratio)) }
+        if accumulated >= total / 2 { return sample.ratio }
     }
-    return 0
+    return nil
 }
 
 /// How tall the writing of some strokes is, from where its ink lies: the distance between the
