@@ -65,9 +65,11 @@ public final class Workspace: Sendable {
     /// The indexing job over this library, recognising with Tesseract at `quality`.
     public func indexer(quality: RecognitionQuality = .best) throws -> Indexer {
         let known = try library.knownTags()
-        let lexicon = try Self.lexicon(of: library)
-        return Indexer(library: library, index: try index()) {
-            try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality), lexicon: lexicon)
+        // Read only when a page is to be recognised: a run with nothing new reads no typed text.
+        let lexicon = Once<Lexicon>()
+        return Indexer(library: library, index: try index()) { [library] in
+            try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality),
+                                    lexicon: try lexicon.get { try Self.lexicon(of: library) })
         }
     }
 
