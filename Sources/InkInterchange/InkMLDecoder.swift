@@ -441,7 +441,7 @@ private struct InkMLReader {
         }
         if let failure {
             // A bad value costs its trace only; a file over the size limits is still refused.
-            if parser.overLimit { throw failure }
+            if failure.exceedsLimits { throw failure }
             recovery.note("trace skipped", "traces skipped", failure)
             return
         }
@@ -688,8 +688,6 @@ private struct TraceParser {
     var rawPressures: [Double] = []
     var tilts: [Tilt?] = []
     var times: [Double] = []
-    /// Set when the trace or the file passed ``ImportLimits`` (a refusal, not a bad value).
-    var overLimit = false
 
     init(channels: [Channel], x: Int, y: Int, pressure: Int?, time: Int?, tiltX: Int?, tiltY: Int?, azimuth: Int?,
          elevation: Int?, position: String, file: String, pointsBefore: Int) {
@@ -829,8 +827,7 @@ private struct TraceParser {
         }
         tilts.append(tilt)
         totalPoints += 1
-        overLimit = xs.count > ImportLimits.pointsPerStroke || totalPoints > ImportLimits.pointsPerFile
-        if xs.count > ImportLimits.pointsPerStroke { throw fail("a stroke has more than \(ImportLimits.pointsPerStroke) points") }
-        if totalPoints > ImportLimits.pointsPerFile { throw fail("the file has more than \(ImportLimits.pointsPerFile) points") }
+        if xs.count > ImportLimits.pointsPerStroke { throw fail("a stroke has more than \(ImportLimits.pointsPerStroke) points").exceedingLimits() }
+        if totalPoints > ImportLimits.pointsPerFile { throw fail("the file has more than \(ImportLimits.pointsPerFile) points").exceedingLimits() }
     }
 }

@@ -121,11 +121,21 @@ public struct ImportError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Where in the file: "line 12", "line 12, key \"x\"", "byte 4096", …
     public var position: String?
     public var reason: String
+    /// The file passed ``ImportLimits``: a refusal of the whole file, where a bad value would cost only
+    /// its stroke.
+    public var exceedsLimits = false
 
     public init(file: String, position: String? = nil, reason: String) {
         self.file = file
         self.position = position
         self.reason = reason
+    }
+
+    /// This error, marked as the file passing ``ImportLimits``.
+    func exceedingLimits() -> ImportError {
+        var error = self
+        error.exceedsLimits = true
+        return error
     }
 
     public var description: String {

@@ -267,8 +267,6 @@ private struct Scene {
     var unreadableText: String?
     /// Blocks left out for a bad value, each alone.
     var recovery = Recovery()
-    /// Set when the file passed ``ImportLimits`` (a refusal, not a bad value).
-    var overLimit = false
 
     init(file: String) { self.file = file }
 
@@ -295,7 +293,7 @@ private struct Scene {
             } catch {
                 // A bad value costs its block only (its length is known, so the next one is found);
                 // a file over the size limits is still refused.
-                if overLimit { throw error }
+                if error.exceedsLimits { throw error }
                 if type == 0x05 {
                     recovery.note("stroke skipped", "strokes skipped", error)
                 } else {
@@ -413,9 +411,12 @@ private struct Scene {
         guard dataLength % size == 0 else { throw reader.fail("\(dataLength) bytes of points is not a multiple of \(size)") }
         let count = dataLength / size
         totalPoints += count
-        overLimit = count > ImportLimits.pointsPerStroke || totalPoints > ImportLimits.pointsPerFile
-        guard count <= ImportLimits.pointsPerStroke else { throw reader.fail("a stroke has more than \(ImportLimits.pointsPerStroke) points") }
-        guard totalPoints <= ImportLimits.pointsPerFile else { throw reader.fail("the file has more than \(ImportLimits.pointsPerFile) points") }
+        guard count <= ImportLimits.pointsPerStroke else {
+            throw reader.fail("a stroke has more than \(ImportLimits.pointsPerStroke) points").exceedingLimits()
+        }
+        guard totalPoints <= ImportLimits.pointsPerFile else {
+            throw reader.fail("the file has more than \(ImportLimits.pointsPerFile) points").exceedingLimits()
+        }
         var points: [RecordedPoint] = []
         var widths: [Float] = []
         points.reserveCapacity(count)
@@ -485,11 +486,8 @@ private struct Scene {
                 case .group(let child)?: walk(child, depth: depth + 1, hiddenAbove: isHidden, dx: dx, dy: dy)
                 case .line(let line)?:
                     reached += 1
-                    guard var stroke = Scene.stroke(line) else { break }
-                    if dx != 0 || dy != 0 {
-                        stroke.points = stroke.points.map { RecordedPoint(x: $0.x + dx, y: $0.y + dy, pressure: $0.pressure) }
-                    }
-                    strokes.append(stroke)
+                    guard let stroke = Scene.stroke(line) else { break }
+                    strokes.append(stroke.moved(dx: dx, dy: dy))
                 case nil: break
                 }
             }
@@ -506,7 +504,8 @@ private struct Scene {
             }
         }
         // The typed text printed on the page counts too: a long text grows the page like ink does.
-        for line in text?.printed(dx: RemarkableDecoder.xOffset, dy: 0) ?? [] {
+        let printed = text?.printed(dx: RemarkableDecoder.xOffset, dy: 0) ?? []
+        for line in printed {
             minX = min(minX, line.x)
             minY = min(minY, line.baseline - line.size)
             maxY = max(maxY, line.baseline + 0.3 * line.size)
@@ -518,13 +517,9 @@ private struct Scene {
         let right = maxX > page.size.width + edge ? (maxX + margin).rounded(.up) : page.size.width
         let bottom = maxY > page.size.height + edge ? (maxY + margin).rounded(.up) : page.size.height
         page.size = PageSize(width: right - left, height: bottom - top)
-        if left != 0 || top != 0 {
-            for index in strokes.indices {
-                strokes[index].points = strokes[index].points.map { RecordedPoint(x: $0.x - left, y: $0.y - top, pressure: $0.pressure) }
-            }
-        }
         page.strokes = strokes
-        page.template.printed = text?.printed(dx: RemarkableDecoder.xOffset - left, dy: -top) ?? []
+        page.template.printed = printed
+        page.move(dx: -left, dy: -top)
 
         if strokes.isEmpty, text == nil, let problem = recovery.firstProblem { throw problem } // nothing could be kept
         var warnings: [String] = recovery.warnings

@@ -37,7 +37,7 @@ public enum RnoteDecoder {
                 try reader.read(kind: kind, body as? [String: Any] ?? [:], position: "stroke \(index + 1)")
             } catch {
                 // A bad value costs its stroke only; a file over the size limits is still refused.
-                if reader.overLimit { throw error }
+                if error.exceedsLimits { throw error }
                 reader.recovery.note("stroke skipped", "strokes skipped", error)
             }
         }
@@ -58,8 +58,6 @@ struct RnoteReader {
     var points = 0
     /// Strokes left out for a bad value, each alone.
     var recovery = Recovery()
-    /// Set when the file passed ``ImportLimits`` (a refusal, not a bad value).
-    var overLimit = false
     /// Shapes drawn as their outline although Rnote fills them.
     var filledShapes = 0
 
@@ -137,6 +135,14 @@ struct RnoteReader {
         }
     }
 
+    /// The point at `t` (0…1) of the Bézier curve with these anchors (start, controls, end): De Casteljau.
+    static func bezier(_ anchors: [(Double, Double)], at t: Double) -> (Double, Double) {
+        let u = 1 - t
+        var level = anchors
+        while level.count > 1 { level = zip(level, level.dropFirst()).map { (u * $0.0 + t * $1.0, u * $0.1 + t * $1.1) } }
+        return level[0]
+    }
+
     /// Adds strokes along `paths` with `pen`, within the point limits.
     mutating func add(_ paths: [[RecordedPoint]], pen: RecordedPen, position: String) throws(ImportError) {
         for path in paths where !path.isEmpty {
@@ -145,11 +151,12 @@ struct RnoteReader {
                 throw fail(position, "the stroke reaches (\(point.x), \(point.y)), beyond ±\(Int(ImportLimits.coordinate))")
             }
             points += path.count
-            overLimit = path.count > ImportLimits.pointsPerStroke || points > ImportLimits.pointsPerFile
             guard path.count <= ImportLimits.pointsPerStroke else {
-                throw fail(position, "a stroke has more than \(ImportLimits.pointsPerStroke) points")
+                throw fail(position, "a stroke has more than \(ImportLimits.pointsPerStroke) points").exceedingLimits()
             }
-            guard points <= ImportLimits.pointsPerFile else { throw fail(position, "the file has more than \(ImportLimits.pointsPerFile) points") }
+            guard points <= ImportLimits.pointsPerFile else {
+                throw fail(position, "the file has more than \(ImportLimits.pointsPerFile) points").exceedingLimits()
+            }
             strokes.append(ImportedStroke(pen: pen, points: path, times: nil))
         }
     }
@@ -178,10 +185,8 @@ struct RnoteReader {
         }
         func curve(_ anchors: [Point]) -> [RecordedPoint] {
             (0...32).map { step in
-                let t = Double(step) / 32, u = 1 - t
-                var level = anchors
-                while level.count > 1 { level = zip(level, level.dropFirst()).map { (u * $0.0 + t * $1.0, u * $0.1 + t * $1.1) } }
-                return RecordedPoint(x: Float(level[0].0), y: Float(level[0].1), pressure: 0.5)
+                let p = RnoteReader.bezier(anchors, at: Double(step) / 32)
+                return RecordedPoint(x: Float(p.0), y: Float(p.1), pressure: 0.5)
             }
         }
         func transform() throws(ImportError) -> (Point) -> Point { try RnoteReader.affine(fields, position: position, fail: fail) }
@@ -234,14 +239,9 @@ struct RnoteReader {
             let steps = 8
             let anchors = [(Double(start.x), Double(start.y))] + controls + [(Double(end.x), Double(end.y))]
             for step in 1...steps {
-                let t = Double(step) / Double(steps), u = 1 - t
-                // De Casteljau on the anchors.
-                var level = anchors
-                while level.count > 1 {
-                    level = zip(level, level.dropFirst()).map { (u * $0.0 + t * $1.0, u * $0.1 + t * $1.1) }
-                }
-                append(RecordedPoint(x: Float(level[0].0), y: Float(level[0].1),
-                                     pressure: start.pressure + Float(t) * (end.pressure - start.pressure)))
+                let t = Double(step) / Double(steps)
+                let p = RnoteReader.bezier(anchors, at: t)
+                append(RecordedPoint(x: Float(p.0), y: Float(p.1), pressure: start.pressure + Float(t) * (end.pressure - start.pressure)))
             }
         }
         if let dictionary = value as? [String: Any] {
@@ -358,18 +358,9 @@ struct RnoteReader {
         let left = min(0, (xs.min() ?? 0) - margin), top = min(0, (ys.min() ?? 0) - margin)
         let right = max(format.width, (xs.max() ?? 0) + margin), bottom = max(format.height, (ys.max() ?? 0) + margin)
         var template = template
-        template.printed = printed.prefix(PrintedLine.maxPerPage).map { line in
-            var moved = line
-            moved.x -= left
-            moved.baseline -= top
-            return moved
-        }
-        var page = ImportedPage(size: PageSize(width: right - left, height: bottom - top), template: template)
-        page.strokes = strokes.map { stroke in
-            var moved = stroke
-            moved.points = stroke.points.map { RecordedPoint(x: $0.x - left, y: $0.y - top, pressure: $0.pressure) }
-            return moved
-        }
+        template.printed = Array(printed.prefix(PrintedLine.maxPerPage))
+        var page = ImportedPage(size: PageSize(width: right - left, height: bottom - top), template: template, strokes: strokes)
+        page.move(dx: -left, dy: -top)
         let reading = texts.sorted { ($0.y, $0.x) < ($1.y, $1.x) }.map(\.text)
         var recording = Recording(notes: [RecordedNote(events: ImportedPage.events([page]), typedText: reading.joined(separator: "\n\n"))],
                                   format: "rnote")

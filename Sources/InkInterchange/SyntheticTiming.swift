@@ -10,11 +10,37 @@ struct ImportedStroke {
     var times: [Double]?
 }
 
+extension ImportedStroke {
+    /// The stroke moved by (`dx`, `dy`) page pixels, everything else about its points kept.
+    func moved(dx: Float, dy: Float) -> ImportedStroke {
+        guard dx != 0 || dy != 0 else { return self }
+        var moved = self
+        moved.points = points.map { point in
+            var point = point
+            point.x += dx
+            point.y += dy
+            return point
+        }
+        return moved
+    }
+}
+
 /// A page as a foreign format holds it.
 struct ImportedPage {
     var size: PageSize
     var template: PageTemplate = PageTemplate()
     var strokes: [ImportedStroke] = []
+
+    /// Moves the ink and the printed text by (`dx`, `dy`): where the page's corner moved to hold ink
+    /// above or left of the source's origin.
+    mutating func move(dx: Float, dy: Float) {
+        guard dx != 0 || dy != 0 else { return }
+        strokes = strokes.map { $0.moved(dx: dx, dy: dy) }
+        for index in template.printed.indices {
+            template.printed[index].x += dx
+            template.printed[index].baseline += dy
+        }
+    }
 }
 
 /// How Inkwell times pen input that a format stores without time: a steady, realistic hand.
