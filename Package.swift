@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "InkIndexPostgres", targets: ["InkIndexPostgres"]),
         .library(name: "InkFont", targets: ["InkFont"]),
         .library(name: "InkText", targets: ["InkText"]),
+        .library(name: "InkServe", targets: ["InkServe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
@@ -91,10 +94,21 @@ let package = Package(
             dependencies: ["InkCore", "InkText", "InkFont", "InkStore", "InkSession", "InkInterchange", "InkGeometry", "InkRender",
                            "InkRecognize", "InkIndex", "InkIndexPostgres", "InkExport", "InkObsidian", "InkSamples"]
         ),
+        // The web notebook (`inkwell serve`): HTTP routes and a WebSocket per open note over InkwellKit's
+        // live editor, and the browser's HTML/CSS/JS as plain files.
+        .target(
+            name: "InkServe",
+            dependencies: ["InkCore", "InkStore", "InkSession", "InkIndex", "InkRender", "InkExport", "InkwellKit",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "Logging", package: "swift-log")],
+            resources: ["library.html", "note.html", "style.css", "library.js", "note.js", "api.js"].map { .embedInCode("Web/\($0)") }
+        ),
         // The command line: argument parsing and output only.
         .executableTarget(
             name: "inkwell",
-            dependencies: ["InkwellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["InkwellKit", "InkServe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         // Release-build benchmarks of the store, the session, the indexing job and search (`make bench`),
         // and the data for the rendering and export benchmarks (scripts/render-bench.sh, scripts/export-bench.sh).
@@ -167,6 +181,11 @@ let package = Package(
         .testTarget(
             name: "InkwellKitTests",
             dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize", "InkIndex", "InkSamples"]
+        ),
+        .testTarget(
+            name: "InkServeTests",
+            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkCore", "InkSamples",
+                           .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
         .testTarget(
             name: "InkwellCLITests",

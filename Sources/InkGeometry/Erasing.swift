@@ -197,3 +197,17 @@ public enum Erasing {
         return lo <= hi ? lo...hi : nil
     }
 }
+
+extension Erasing {
+    /// The ids of the ink strokes on `page` (not eraser strokes) that an eraser path of this `width`
+    /// touches, by the same rule as ``apply(_:mode:)``: what a whole-stroke eraser removes.
+    public static func strokesTouched(by path: [InkPoint], width: Float, on page: Page) -> [StrokeID] {
+        let eraser = path.map { V2(Double($0.x), Double($0.y)) }.filter { $0.x.isFinite && $0.y.isFinite }
+        guard !eraser.isEmpty else { return [] }
+        let eraserRadius = max(0, Double(width)) / 2
+        return page.strokes.filter { target in
+            target.tool != .eraser
+                && !erasedIntervals(of: target, by: eraser, radius: eraserRadius + max(0, Double(target.width)) / 2).isEmpty
+        }.map(\.id)
+    }
+}

@@ -176,7 +176,8 @@ extension Library {
     }
 
     /// Titles are free text, but not empty, not over 1,000 characters and without control characters.
-    static func validTitle(_ title: String) throws -> String {
+    /// Returns the title trimmed, or throws ``StoreError/invalid(_:)`` saying what is wrong with it.
+    public static func validTitle(_ title: String) throws -> String {
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw StoreError.invalid("a note title cannot be empty") }
         guard trimmed.count <= 1_000 else { throw StoreError.invalid("a note title is limited to 1,000 characters") }

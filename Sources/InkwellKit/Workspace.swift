@@ -73,6 +73,12 @@ public final class Workspace: Sendable {
         }
     }
 
+    /// A recogniser for pages written live, knowing the library's tags and vocabulary now.
+    func makeRecognizer(quality: RecognitionQuality = .best) throws -> any PageRecognizer {
+        try TesseractRecognizer(knownTags: try library.knownTags(), options: RecognitionOptions(quality: quality),
+                                lexicon: try Self.lexicon(of: library))
+    }
+
     /// The words recognition counts: the system word list and the library's own vocabulary.
     static func lexicon(of library: Library) throws -> Lexicon {
         Lexicon.system(language: "eng").adding(try library.vocabulary())

@@ -3,7 +3,7 @@ import Foundation
 import InkwellKit
 
 @main
-struct Inkwell: ParsableCommand {
+struct Inkwell: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inkwell",
         abstract: "A handwriting notebook engine: import pen recordings, organise notes, check the library.",
@@ -16,6 +16,7 @@ struct Inkwell: ParsableCommand {
             InitCommand.self, ImportCommand.self, NoteCommand.self, NotebookCommand.self,
             TrashCommand.self, StatsCommand.self, CheckCommand.self, CompactCommand.self, IndexCommand.self, SearchCommand.self, TagsCommand.self, ConvertCommand.self, SampleCommand.self,
             RenderCommand.self, ExportCommand.self, RouteCommand.self, IngestCommand.self, WatchCommand.self,
+            ServeCommand.self,
         ]
     )
 }

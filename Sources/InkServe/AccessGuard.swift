@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+
+/// The access rules every request passes: the token (when the server has one), the Host header
+/// (a server without a token answers only to loopback names, so a web page cannot reach it by
+/// rebinding its own name to 127.0.0.1), and the security headers on every answer.
+struct AccessGuard<Context: RequestContext>: RouterMiddleware {
+    let token: String?
+    let loopbackOnly: Bool
+    static var cookieName: String { "inkwell_token" }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if loopbackOnly, !Self.isLoopbackHost(request.head.authority ?? "") {
+            throw HTTPError(.misdirectedRequest, message: "this server answers only to 127.0.0.1 and localhost")
+        }
+        if let token {
+            if let given = request.uri.queryParameters.get("token") {
+                guard Self.same(given, token) else { throw HTTPError(.unauthorized, message: "wrong token") }
+                // The token moves into a cookie and out of the address bar (and the history).
+                var response = Response(status: .seeOther, headers: [.location: request.uri.path])
+                response.headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+                return Self.secured(response)
+            }
+            let cookie = request.cookies[Self.cookieName]?.value
+            let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            guard let presented = cookie ?? bearer, Self.same(presented, token) else {
+                throw HTTPError(.unauthorized, message: "this server needs its token: open the address `inkwell serve` printed (…/?token=…)")
+            }
+        }
+        do {
+            return Self.secured(try await next(request, context))
+        } catch let error as HTTPError {
+            var headers = error.headers
+            Self.secure(&headers)
+            throw HTTPError(error.status, headers: headers, message: error.body)
+        }
+    }
+
+    static func secured(_ response: Response) -> Response {
+        var response = response
+        secure(&response.headers)
+        return response
+    }
+
+    static func secure(_ headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "no-referrer"
+    }
+
+    /// Whether a WebSocket upgrade comes from a page of this server (or from a program, which sends no Origin).
+    static func sameOrigin(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return true }
+        let host = request.head.authority ?? ""
+        return origin == "http://\(host)"
+    }
+
+    static func isLoopbackHost(_ authority: String) -> Bool {
+        var host = authority
+        if host.hasPrefix("[") { host = String(host.dropFirst().prefix { $0 != "]" }) } else if let colon = host.lastIndex(of: ":") {
+            host = String(host[..<colon])
+        }
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Compares without stopping at the first difference.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension HTTPField.Name {
+    static var xContentTypeOptions: Self { .init("X-Content-Type-Options")! }
+    static var referrerPolicy: Self { .init("Referrer-Policy")! }
+}

@@ -1,0 +1,343 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import InkCore
+import InkExport
+import InkIndex
+import InkRender
+import InkStore
+import InkwellKit
+import NIOCore
+
+/// The library over HTTP (JSON): listing, search, create, rename, move, pin, tag, delete and
+/// restore, thumbnails and exports, each through the same Workspace and Library calls as the CLI.
+extension WebServer {
+    /// Request bodies are small JSON objects.
+    static let maxBodyBytes = 64 * 1024
+
+    func addLibraryAPI(to router: Router<BasicWebSocketRequestContext>) {
+        let workspace = workspace
+        let library = workspace.library
+        let thumbnails = thumbnails
+        let rooms = rooms
+
+        router.get("/api/library") { _, _ in
+            try Self.guarded { try JSON.response(LibraryListing.make(workspace)) }
+        }
+
+        router.get("/api/search") { request, _ in
+            try Self.guarded {
+                let words = request.uri.queryParameters.get("q") ?? ""
+                let tags = try request.uri.queryParameters.getAll("tag").filter { !$0.isEmpty }.map { name in
+                    guard let tag = Tag(name) else { throw HTTPError(.badRequest, message: "\"\(name)\" is not a tag") }
+                    return tag
+                }
+                guard !words.trimmingCharacters(in: .whitespaces).isEmpty || !tags.isEmpty else {
+                    throw HTTPError(.badRequest, message: "give words to search for, or a tag")
+                }
+                let index = try workspace.index()
+                try index.refresh(from: library)
+                return try JSON.response(["hits": index.search(SearchQuery(text: words, tags: tags, limit: 50))])
+            }
+        }
+
+        router.post("/api/notes") { request, context in
+            let body = try await Self.body(NewNote.self, of: request, context: context)
+            return try Self.guarded {
+                let notebook = try body.notebook.map(NotebookPath.init) ?? .inbox
+                let stored = try library.createNote(title: body.title, in: notebook)
+                return try JSON.response(NoteRow(stored, states: [:]), status: .created)
+            }
+        }
+
+        router.post("/api/notebooks") { request, context in
+            let body = try await Self.body(NewNotebook.self, of: request, context: context)
+            return try Self.guarded {
+                try library.createNotebook(try NotebookPath(body.path))
+                return try JSON.response(["path": body.path], status: .created)
+            }
+        }
+
+        router.patch("/api/notes/:id") { request, context in
+            let id = try noteID(context)
+            let change = try await Self.body(NoteChange.self, of: request, context: context)
+            return try Self.guarded {
+                _ = try Self.stored(id, in: library)
+                if let title = change.title {
+                    _ = try library.updateNote(id) { $0.title = try Library.validTitle(title) }
+                }
+                if let pinned = change.pinned {
+                    _ = try library.updateNote(id) { $0.pinned = pinned }
+                }
+                let add = try Set((change.addTags ?? []).map(Self.tag)), remove = try Set((change.removeTags ?? []).map(Self.tag))
+                if !add.isEmpty || !remove.isEmpty { _ = try workspace.tag(id, add: add, remove: remove) }
+                if change.notebook != nil || change.place != nil {
+                    let placement = try change.place.map(Self.placement)
+                    _ = try library.moveNote(id, to: try change.notebook.map(NotebookPath.init), placement: placement)
+                }
+                return try JSON.response(NoteRow(try Self.stored(id, in: library), states: [:]))
+            }
+        }
+
+        router.delete("/api/notes/:id") { _, context in
+            let id = try noteID(context)
+            if await rooms.openNote(id) != nil {
+                throw HTTPError(.conflict, message: "the note is open for writing; close it first")
+            }
+            return try Self.guarded {
+                _ = try Self.stored(id, in: library)
+                return try JSON.response(try library.deleteNote(id))
+            }
+        }
+
+        router.get("/api/trash") { _, _ in
+            try Self.guarded { try JSON.response(["items": library.trashItems()]) }
+        }
+
+        router.post("/api/trash/:item/restore") { _, context in
+            let item = context.parameters.get("item") ?? ""
+            guard item.count <= 64, item.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw HTTPError(.badRequest, message: "not a trash item id")
+            }
+            return try Self.guarded { try JSON.response(try library.restore(item)) }
+        }
+
+        router.get("/api/notes/:id/thumbnail.png") { _, context in
+            let id = try noteID(context)
+            return try Self.guarded {
+                let stored = try Self.stored(id, in: library)
+                guard let png = try thumbnails.thumbnail(of: stored, in: library) else { return Response(status: .noContent) }
+                return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=31536000, immutable"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            }
+        }
+
+        router.get("/api/notes/:id/pages/:page/strokes") { _, context in
+            let id = try noteID(context)
+            guard let raw = context.parameters.get("page"), PageID.isWellFormed(raw) else {
+                throw HTTPError(.badRequest, message: "not a page id")
+            }
+            let pageID = PageID(rawValue: raw)
+            let live = await rooms.openNote(id)
+            let livePages = await live?.pages
+            return try Self.guarded {
+                let pages = try livePages ?? library.pages(of: try Self.stored(id, in: library))
+                guard let page = pages.first(where: { $0.id == pageID }) else { throw HTTPError(.notFound, message: "no page \(raw) in this note") }
+                return try JSON.response(RecordedPage(page))
+            }
+        }
+
+        router.get("/api/notes/:id/export") { request, context in
+            let id = try noteID(context)
+            let format = request.uri.queryParameters.get("format") ?? "pdf"
+            let scale = Double(request.uri.queryParameters.get("scale") ?? "1") ?? 0
+            return try Self.guarded {
+                let stored = try Self.stored(id, in: library)
+                let download = try Download.note(stored, format: format, scale: scale, workspace: workspace)
+                return download.response
+            }
+        }
+
+        router.get("/api/notebooks/export") { request, _ in
+            let notebook = request.uri.queryParameters.get("notebook") ?? "Inbox"
+            return try Self.guarded {
+                try Download.notebook(try NotebookPath(notebook), workspace: workspace).response
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Runs a library call, turning its errors into HTTP answers that say what went wrong.
+    static func guarded(_ body: () throws -> Response) throws -> Response {
+        do {
+            return try body()
+        } catch let error as HTTPError {
+            throw error
+        } catch let error as StoreError {
+            switch error {
+            case .noSuchNote, .noSuchNotebook, .noSuchTrashItem: throw HTTPError(.notFound, message: error.description)
+            case .notebookExists, .ambiguousNote: throw HTTPError(.conflict, message: error.description)
+            case .locked: throw HTTPError(.serviceUnavailable, message: error.description)
+            case .invalid: throw HTTPError(.badRequest, message: error.description)
+            default: throw HTTPError(.internalServerError, message: error.description)
+            }
+        } catch let error as NotebookPathError {
+            throw HTTPError(.badRequest, message: error.description)
+        } catch {
+            throw HTTPError(.internalServerError, message: "\(error)")
+        }
+    }
+
+    /// The note with exactly this id (never a title or prefix: ids come from URLs).
+    static func stored(_ id: NoteID, in library: Library) throws -> StoredNote {
+        guard let stored = try library.notes().first(where: { $0.note.id == id }) else { throw StoreError.noSuchNote(id.rawValue) }
+        return stored
+    }
+
+    /// A JSON body of at most ``maxBodyBytes``, decoded, or a 400/413 saying why not.
+    static func body<T: Decodable>(_ type: T.Type, of request: Request, context: some RequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodyBytes)
+        } catch {
+            throw HTTPError(.contentTooLarge, message: "the request body is larger than \(maxBodyBytes) bytes")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw HTTPError(.badRequest, message: "the body is not the JSON expected: \(JSON.describe(error))")
+        }
+    }
+
+    static func tag(_ name: String) throws -> Tag {
+        guard let tag = Tag(name) else { throw HTTPError(.badRequest, message: "\"\(name)\" is not a tag") }
+        return tag
+    }
+
+    static func placement(_ place: String) throws -> NotePlacement {
+        switch place {
+        case "first": return .first
+        case "last": return .last
+        default:
+            let parts = place.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, NoteID.isWellFormed(parts[1]) else {
+                throw HTTPError(.badRequest, message: "place is first, last, before:ID or after:ID")
+            }
+            let other = NoteID(rawValue: parts[1])
+            switch parts[0] {
+            case "before": return .before(other)
+            case "after": return .after(other)
+            default: throw HTTPError(.badRequest, message: "place is first, last, before:ID or after:ID")
+            }
+        }
+    }
+}
+
+struct NewNote: Decodable { var title: String; var notebook: String? }
+struct NewNotebook: Decodable { var path: String }
+/// What a PATCH of a note may change; absent fields stay as they are.
+struct NoteChange: Decodable {
+    var title: String?
+    var pinned: Bool?
+    var notebook: String?
+    /// first, last, before:ID or after:ID (in the notebook it ends up in).
+    var place: String?
+    var addTags: [String]?
+    var removeTags: [String]?
+}
+
+/// A note as the library view lists it.
+struct NoteRow: Encodable {
+    var id: String
+    var title: String
+    var notebook: String
+    var pinned: Bool
+    var tags: [String]
+    var pages: Int
+    var modified: Date
+    /// Pages by recognition status (pending, processing, recognised, failed).
+    var status: [String: Int]
+    /// The thumbnail's address, changing with the note's content.
+    var thumbnail: String?
+
+    init(_ stored: StoredNote, states: [PageID: PageState]) {
+        let note = stored.note
+        id = note.id.rawValue
+        title = note.title
+        notebook = stored.notebook.description
+        pinned = note.pinned
+        tags = note.tags.map(\.name).sorted()
+        pages = note.pages.count
+        modified = note.modified
+        var counts: [String: Int] = [:]
+        for page in note.pages { counts[(states[page] ?? PageState(status: .pending)).status.rawValue, default: 0] += 1 }
+        status = counts
+        thumbnail = note.pages.isEmpty ? nil : "/api/notes/\(id)/thumbnail.png?v=\(ThumbnailCache.version(of: stored))"
+    }
+}
+
+/// A page's strokes with their timing, for replay: points are `[x, y, pressure, ms since pen down]`.
+struct RecordedPage: Encodable {
+    struct Line: Encodable {
+        var tool: String
+        var color: String
+        var width: Float
+        /// Milliseconds from the page's first pen down.
+        var start: Double
+        var points: [[Float]]
+    }
+    var width: Float
+    var height: Float
+    var strokes: [Line]
+
+    init(_ page: Page) {
+        width = page.size.width
+        height = page.size.height
+        let origin = page.strokes.map(\.startTime).min() ?? 0
+        strokes = page.strokes.sorted { $0.startTime < $1.startTime }.map { stroke in
+            Line(tool: stroke.tool.description, color: String(stroke.color.description.prefix(7)), width: stroke.width,
+                 start: stroke.startTime - origin, points: stroke.points.map { [$0.x, $0.y, $0.pressure, $0.time] })
+        }
+    }
+}
+
+/// The library view's data: notebooks and notes in listing order.
+struct LibraryListing: Encodable {
+    var notebooks: [String]
+    var notes: [NoteRow]
+
+    static func make(_ workspace: Workspace) throws -> LibraryListing {
+        let notes = try workspace.library.notes()
+        let states = try workspace.existingIndex()?.pageStates(of: notes, in: workspace.library) ?? [:]
+        return LibraryListing(notebooks: try workspace.library.notebooks().map(\.description),
+                              notes: notes.map { NoteRow($0, states: states) })
+    }
+}
+
+/// JSON answers.
+enum JSON {
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _): "\"\(key.stringValue)\" is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
+        case .dataCorrupted: "not valid JSON"
+        default: "\(error)"
+        }
+    }
+}
+
+/// First-page thumbnails, kept in memory by the note's content version (its pages and modification
+/// time), so the library view renders each once.
+final class ThumbnailCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [String: [UInt8]] = [:]
+
+    static func version(of stored: StoredNote) -> String {
+        var hasher = Hasher()
+        hasher.combine(stored.note.pages)
+        let pages = UInt64(bitPattern: Int64(hasher.finalize())) % 1_000_000
+        return "\(Int(stored.note.modified.timeIntervalSince1970))-\(pages)"
+    }
+
+    func thumbnail(of stored: StoredNote, in library: Library) throws -> [UInt8]? {
+        let key = "\(stored.note.id.rawValue)/\(Self.version(of: stored))"
+        if let hit = lock.withLock({ cache[key] }) { return hit }
+        guard let first = try library.pages(of: stored).first else { return nil }
+        let png = try Renderer().thumbnail(first, width: 256)
+        lock.withLock {
+            if cache.count > 5000 { cache.removeAll() }
+            cache[key] = png
+        }
+        return png
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import InkCore
+import InkRender
+import InkSession
+import InkwellKit
+import Logging
+
+/// The notes open for live writing: one ``Room`` (one ``LiveNote``) per note however many browsers
+/// have it open; the last one to go closes it, which saves everything.
+actor LiveRooms {
+    private let workspace: Workspace
+    private let config: SessionConfig
+    private let recognize: Bool
+    private var rooms: [NoteID: (room: Room, clients: Int)] = [:]
+
+    init(workspace: Workspace, config: SessionConfig, recognize: Bool) {
+        self.workspace = workspace
+        self.config = config
+        self.recognize = recognize
+    }
+
+    /// The room of `note`, opened if nobody has it open; counts one more client.
+    func join(_ note: NoteID) async throws -> Room {
+        if let open = rooms[note] {
+            rooms[note]?.clients += 1
+            return open.room
+        }
+        let live = try LiveNote(note, in: workspace, config: config, recognize: recognize)
+        let room = Room(live: live)
+        await room.start()
+        rooms[note] = (room, 1)
+        return room
+    }
+
+    /// One client of `note` went away; the last closes the note (saving everything).
+    func leave(_ note: NoteID) async {
+        guard let open = rooms[note] else { return }
+        if open.clients > 1 {
+            rooms[note]?.clients -= 1
+            return
+        }
+        rooms[note] = nil
+        await open.room.live.close()
+    }
+
+    /// The live note of `note` if a browser has it open.
+    func openNote(_ note: NoteID) -> LiveNote? { rooms[note]?.room.live }
+
+    /// Closes every open note (the server is stopping).
+    func closeAll() async {
+        for (_, open) in rooms { await open.room.live.close() }
+        rooms = [:]
+    }
+}
+
+/// One open note and the browsers on it: turns the note's updates into messages (rendering a changed
+/// page once for everyone) and fans them out.
+actor Room {
+    let live: LiveNote
+    private var clients: [UUID: AsyncStream<String>.Continuation] = [:]
+    private let renderer = Renderer()
+
+    init(live: LiveNote) {
+        self.live = live
+    }
+
+    func start() async {
+        _ = await live.observe { [weak self] update in
+            guard let self else { return }
+            Task { await self.publish(update) }
+        }
+        await live.start()
+    }
+
+    /// Adds a browser; returns its stream of messages, beginning with the note as it is now.
+    func connect(_ client: UUID, note: StoredNote) async -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        clients[client] = continuation
+        let pages = await live.pages
+        let hello: [String: Any] = [
+            "t": "hello",
+            "note": ["id": note.note.id.rawValue, "title": note.note.title, "notebook": note.notebook.description],
+            "pages": pages.map(pageMessage),
+            "nav": await live.isNavigationVisible,
+            "saving": Self.saving(await live.saving, now: await live.now),
+            "tags": (await live.tags).map(\.name).sorted(),
+            "limits": ["message": ClientMessage.maxBytes, "points": ClientMessage.maxPoints],
+        ]
+        continuation.yield(Self.json(hello))
+        return stream
+    }
+
+    func disconnect(_ client: UUID) {
+        clients[client]?.finish()
+        clients[client] = nil
+    }
+
+    private func publish(_ update: LiveUpdate) async {
+        let message: [String: Any]
+        switch update {
+        case .navigation(let visible): message = ["t": "nav", "visible": visible]
+        case .saving(let state): message = ["t": "saving"].merging(Self.saving(state, now: await live.now)) { a, _ in a }
+        case .pageChanged(let id, let keys):
+            guard let body = await pageUpdate(id, keys: keys) else { return }
+            message = body
+        case .pageAdded(let id):
+            guard let body = await pageUpdate(id, keys: []) else { return }
+            message = body
+        case .tags(let tags): message = ["t": "tags", "tags": tags.map(\.name).sorted()]
+        case .confirmLeave: message = ["t": "confirmLeave"]
+        case .left: message = ["t": "left"]
+        case .error(let text): message = ["t": "error", "message": text]
+        }
+        let text = Self.json(message)
+        for continuation in clients.values { continuation.yield(text) }
+    }
+
+    private func pageUpdate(_ id: PageID, keys: [String]) async -> [String: Any]? {
+        guard let page = await live.pages.first(where: { $0.id == id }) else { return nil }
+        var body = pageMessage(page)
+        body["t"] = "page"
+        body["keys"] = keys
+        return body
+    }
+
+    /// A page as the browser shows it: its size, the SVG the exporter would write, and its strokes'
+    /// ids and bounds (for the eraser).
+    private func pageMessage(_ page: Page) -> [String: Any] {
+        var svg = renderer.svg(page)
+        if let start = svg.range(of: "<svg") { svg = String(svg[start.lowerBound...]) }
+        return [
+            "id": page.id.rawValue, "width": Double(page.size.width), "height": Double(page.size.height),
+            "template": page.template.kind.description, "strokes": page.strokes.count, "svg": svg,
+        ]
+    }
+
+    /// The saving state as the browser shows it; a retry says in how many seconds.
+    static func saving(_ state: SavingState, now: Double) -> [String: Any] {
+        switch state {
+        case .saved: ["state": "saved"]
+        case .unsaved: ["state": "unsaved"]
+        case .saving: ["state": "saving"]
+        case let .retrying(at, reason): ["state": "retrying", "in": max(0, at - now), "reason": reason]
+        }
+    }
+
+    static func json(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

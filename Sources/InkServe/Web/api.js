@@ -1,0 +1,60 @@
+// What both pages share: JSON calls to the server, small DOM helpers and an in-page prompt.
+
+/** Calls the JSON API; throws an Error with the server's message when the answer is not 2xx. */
+export async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { error: { message: text } }; }
+  if (!response.ok) throw new Error(data?.error?.message || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+/** Creates an element with attributes (`on…` are listeners) and children (strings become text). */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+/** Asks for a line of text in a dialog; resolves to the text, or null when cancelled. */
+export function ask(label, value = "", confirmText = "OK") {
+  return new Promise((resolve) => {
+    const input = el("input", { type: "text", value, name: "answer", autocomplete: "off" });
+    const dialog = el("dialog", { class: "ask" },
+      el("form", { method: "dialog" },
+        el("label", {}, label, input),
+        el("menu", {},
+          el("button", { value: "cancel", type: "submit", formnovalidate: true }, "Cancel"),
+          el("button", { value: "ok", type: "submit", class: "primary" }, confirmText))));
+    document.body.append(dialog);
+    dialog.addEventListener("close", () => {
+      const answer = dialog.returnValue === "ok" ? input.value : null;
+      dialog.remove();
+      resolve(answer);
+    });
+    dialog.showModal();
+    input.select();
+  });
+}
+
+/** Shows a message for a few seconds at the bottom of the screen. */
+export function toast(message, kind = "info") {
+  const node = el("div", { class: `toast ${kind}`, role: "status" }, message);
+  document.body.append(node);
+  setTimeout(() => node.remove(), 5000);
+}

@@ -1,0 +1,213 @@
+// The library view: notebooks, notes (grid or list), tag filters, search, and the note actions.
+import { api, ask, el, toast } from "/assets/api.js";
+
+const state = {
+  listing: { notebooks: [], notes: [] },
+  notebook: null,          // null: every notebook; "#trash": the trash
+  tags: new Set(),         // tag filter (AND)
+  view: localStorage.getItem("inkwell.view") === "list" ? "list" : "grid",
+};
+window.inkwell = state;
+
+async function load() {
+  state.listing = await api("GET", "/api/library");
+  render();
+}
+
+function render() {
+  renderNotebooks();
+  renderTagFilter();
+  if (state.notebook === "#trash") return renderTrash();
+  const search = document.getElementById("search").value.trim();
+  if (search || state.tags.size) return runSearch(search);
+  document.getElementById("results").hidden = true;
+  const notes = state.listing.notes.filter((note) =>
+    state.notebook === null || note.notebook === state.notebook || note.notebook.startsWith(`${state.notebook}/`));
+  renderNotes(notes);
+}
+
+function renderNotebooks() {
+  const nav = document.getElementById("notebooks");
+  const item = (label, value, depth = 0) => indent(el("button", {
+    type: "button", class: "notebook", "aria-current": state.notebook === value ? "true" : "false",
+    onclick: () => { state.notebook = value; render(); },
+  }, label), depth);
+  nav.replaceChildren(
+    item("All notes", null),
+    ...state.listing.notebooks.map((path) => item(path.split("/").at(-1), path, path.split("/").length - 1)),
+    item("Trash", "#trash"),
+    el("button", { type: "button", class: "notebook add", onclick: newNotebook }, "+ Notebook"));
+}
+
+function indent(node, depth) {
+  node.style.paddingLeft = `${0.75 + depth}rem`;
+  return node;
+}
+
+function renderTagFilter() {
+  const all = [...new Set(state.listing.notes.flatMap((note) => note.tags))].sort();
+  document.getElementById("tag-filter").replaceChildren(...all.map((tag) => el("button", {
+    type: "button", class: "tag", "aria-pressed": state.tags.has(tag) ? "true" : "false",
+    onclick: () => { state.tags.has(tag) ? state.tags.delete(tag) : state.tags.add(tag); render(); },
+  }, `#${tag}`)));
+}
+
+function renderNotes(notes) {
+  const container = document.getElementById("notes");
+  container.className = state.view;
+  container.hidden = false;
+  document.getElementById("view-toggle").textContent = state.view === "grid" ? "List" : "Grid";
+  if (!notes.length) {
+    container.replaceChildren(el("p", { class: "empty" }, "No notes here yet. Start one with “New note”."));
+    return;
+  }
+  container.replaceChildren(...notes.map(card));
+}
+
+function statusText(status) {
+  return Object.entries(status).map(([name, count]) => `${count} ${name}`).join(" · ");
+}
+
+function card(note) {
+  const href = `/notes/${note.id}`;
+  const node = el("article", { class: "note", draggable: "true", dataset: { id: note.id, notebook: note.notebook } },
+    el("a", { href, class: "thumb" },
+      note.thumbnail ? el("img", { src: note.thumbnail, loading: "lazy", alt: "", width: 256, height: 341 }) : el("span", { class: "blank" })),
+    el("div", { class: "meta" },
+      el("a", { href, class: "title" }, note.pinned ? "★ " : "", note.title),
+      el("span", { class: "where" }, note.notebook),
+      el("span", { class: "status" }, statusText(note.status)),
+      el("span", { class: "tags" }, ...note.tags.map((tag) => el("span", { class: "tag" }, `#${tag}`))),
+      el("span", { class: "actions" },
+        el("button", { type: "button", onclick: () => change(note, { pinned: !note.pinned }) }, note.pinned ? "Unpin" : "Pin"),
+        el("button", { type: "button", onclick: () => rename(note) }, "Rename"),
+        el("button", { type: "button", onclick: () => retag(note) }, "Tags"),
+        el("button", { type: "button", onclick: () => move(note) }, "Move"),
+        el("button", { type: "button", onclick: () => remove(note) }, "Delete"))));
+  node.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/x-inkwell-note", note.id));
+  node.addEventListener("dragover", (event) => event.preventDefault());
+  node.addEventListener("drop", async (event) => {
+    event.preventDefault();
+    const dragged = event.dataTransfer.getData("text/x-inkwell-note");
+    if (!dragged || dragged === note.id) return;
+    // Dropped on a note: placed before it, in its notebook (the same .order file as `note move`).
+    await change({ id: dragged }, { notebook: note.notebook, place: `before:${note.id}` });
+  });
+  return node;
+}
+
+async function change(note, body) {
+  try {
+    await api("PATCH", `/api/notes/${note.id}`, body);
+    await load();
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+async function rename(note) {
+  const title = await ask("New title", note.title, "Rename");
+  if (title !== null) await change(note, { title });
+}
+
+async function retag(note) {
+  const answer = await ask("Tags to add (word) or remove (-word)", note.tags.join(" "), "Apply");
+  if (answer === null) return;
+  const words = answer.split(/[\s,]+/).filter(Boolean).map((w) => w.replace(/^#/, ""));
+  const wanted = new Set(words.filter((w) => !w.startsWith("-")));
+  const removeTags = [...words.filter((w) => w.startsWith("-")).map((w) => w.slice(1).replace(/^#/, "")),
+    ...note.tags.filter((t) => !wanted.has(t))];
+  await change(note, { addTags: [...wanted], removeTags: [...new Set(removeTags)] });
+}
+
+async function move(note) {
+  const notebook = await ask("Move to notebook", note.notebook, "Move");
+  if (notebook !== null) await change(note, { notebook, place: "first" });
+}
+
+async function remove(note) {
+  try {
+    await api("DELETE", `/api/notes/${note.id}`);
+    toast(`“${note.title}” is in the trash`);
+    await load();
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+async function newNotebook() {
+  const path = await ask("Notebook (Parent/Child)", "", "Create");
+  if (!path) return;
+  try {
+    await api("POST", "/api/notebooks", { path });
+    await load();
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+async function newNote() {
+  const title = await ask("Title of the new note", "", "Create");
+  if (!title) return;
+  try {
+    const notebook = state.notebook && state.notebook !== "#trash" ? state.notebook : undefined;
+    const note = await api("POST", "/api/notes", { title, notebook });
+    location.href = `/notes/${note.id}`;
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+async function renderTrash() {
+  document.getElementById("results").hidden = true;
+  const container = document.getElementById("notes");
+  container.className = "list";
+  const { items } = await api("GET", "/api/trash");
+  container.replaceChildren(...(items.length ? items.map((item) => el("article", { class: "note trashed" },
+    el("div", { class: "meta" },
+      el("span", { class: "title" }, item.name),
+      el("span", { class: "where" }, `from ${item.notebook || "the library"}`),
+      el("span", { class: "actions" }, el("button", {
+        type: "button", onclick: async () => {
+          try { await api("POST", `/api/trash/${item.id}/restore`); await load(); } catch (error) { toast(error.message, "error"); }
+        },
+      }, "Restore"))))) : [el("p", { class: "empty" }, "The trash is empty.")]));
+}
+
+let searchSerial = 0;
+async function runSearch(words) {
+  const serial = ++searchSerial;
+  const query = new URLSearchParams();
+  if (words) query.set("q", words);
+  for (const tag of state.tags) query.append("tag", tag);
+  try {
+    const { hits } = await api("GET", `/api/search?${query}`);
+    if (serial !== searchSerial) return;
+    const results = document.getElementById("results");
+    document.getElementById("notes").hidden = true;
+    results.hidden = false;
+    results.replaceChildren(...(hits.length ? hits.map((hit) => el("article", { class: "hit" },
+      el("a", { href: `/notes/${hit.note}`, class: "title" }, hit.title),
+      el("span", { class: "where" }, hit.notebook, hit.pages.length ? ` · page ${hit.pages.join(", ")}` : ""),
+      el("p", { class: "snippet" }, hit.snippet),
+      el("span", { class: "tags" }, ...hit.tags.map((tag) => el("span", { class: "tag" }, `#${tag}`))))) :
+      [el("p", { class: "empty" }, "Nothing found.")]));
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+let searchTimer = null;
+document.getElementById("search").addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(render, 200);
+});
+document.getElementById("view-toggle").addEventListener("click", () => {
+  state.view = state.view === "grid" ? "list" : "grid";
+  localStorage.setItem("inkwell.view", state.view);
+  render();
+});
+document.getElementById("new-note").addEventListener("click", newNote);
+load().catch((error) => toast(error.message, "error"));
+// Tags recognised while this view is open (in another tab) show up when it comes back.
+document.addEventListener("visibilitychange", () => { if (!document.hidden) load(); });

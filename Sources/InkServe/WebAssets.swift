@@ -1,0 +1,21 @@
+import Hummingbird
+
+/// The browser's files (plain HTML, CSS and JavaScript modules, compiled into the program), by name.
+enum WebAssets {
+    private static let files: [String: (bytes: [UInt8], type: String)] = [
+        "library.html": (PackageResources.library_html, "text/html; charset=utf-8"),
+        "note.html": (PackageResources.note_html, "text/html; charset=utf-8"),
+        "style.css": (PackageResources.style_css, "text/css; charset=utf-8"),
+        "library.js": (PackageResources.library_js, "text/javascript; charset=utf-8"),
+        "note.js": (PackageResources.note_js, "text/javascript; charset=utf-8"),
+        "api.js": (PackageResources.api_js, "text/javascript; charset=utf-8"),
+    ]
+
+    static func contains(_ name: String) -> Bool { files[name] != nil }
+
+    static func response(named name: String) -> Response {
+        guard let file = files[name] else { return Response(status: .notFound) }
+        return Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import InkCore
+import InkSession
+import InkStore
+import InkwellKit
+import Logging
+import NIOCore
+
+/// How `inkwell serve` runs.
+public struct ServeOptions: Sendable {
+    public var host: String
+    public var port: Int
+    /// Every request must carry it (cookie, `?token=` or `Authorization: Bearer`); nil: none needed
+    /// (only allowed on a loopback address).
+    public var token: String?
+    /// Recognise saved pages in the background (hashtags become tags).
+    public var recognize: Bool
+    /// The editor session's timings.
+    public var session: SessionConfig
+
+    public init(host: String = "127.0.0.1", port: Int = 7878, token: String? = nil, recognize: Bool = true,
+                session: SessionConfig = SessionConfig()) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.recognize = recognize
+        self.session = session
+    }
+
+    /// Whether `host` only accepts connections from this machine.
+    public static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.")
+    }
+}
+
+/// The web notebook: the library, search and export over HTTP, and one WebSocket per open note
+/// carrying pen input to the note's editor session and the session's effects back.
+public struct WebServer: Sendable {
+    public let workspace: Workspace
+    public let options: ServeOptions
+    let rooms: LiveRooms
+    let thumbnails = ThumbnailCache()
+
+    public init(workspace: Workspace, options: ServeOptions) {
+        self.workspace = workspace
+        self.options = options
+        rooms = LiveRooms(workspace: workspace, config: options.session, recognize: options.recognize)
+    }
+
+    /// The application, ready to run; `onRunning` hears the port it listens on.
+    public func application(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        let router = makeRouter()
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: ClientMessage.maxBytes))),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "inkwell"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+
+    /// Saves and closes every note open in a browser (call when the server has stopped).
+    public func closeOpenNotes() async {
+        await rooms.closeAll()
+    }
+
+    /// Every route, behind the access rules.
+    func makeRouter() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: AccessGuard(token: options.token, loopbackOnly: options.token == nil))
+        addPages(to: router)
+        addLibraryAPI(to: router)
+        addLive(to: router)
+        return router
+    }
+
+    // MARK: HTML and assets
+
+    private func addPages(to router: Router<BasicWebSocketRequestContext>) {
+        router.get("/") { _, _ in WebAssets.response(named: "library.html") }
+        router.get("/notes/:id") { _, context in
+            _ = try noteID(context)
+            return WebAssets.response(named: "note.html")
+        }
+        router.get("/assets/:name") { _, context in
+            let name = context.parameters.get("name") ?? ""
+            guard WebAssets.contains(name) else { throw HTTPError(.notFound, message: "no asset \(name)") }
+            return WebAssets.response(named: name)
+        }
+    }
+
+    // MARK: Live writing
+
+    private func addLive(to router: Router<BasicWebSocketRequestContext>) {
+        let rooms = rooms
+        let library = workspace.library
+        router.ws("/api/notes/:id/live") { request, context in
+            guard AccessGuard<BasicWebSocketRequestContext>.sameOrigin(request) else { return .dontUpgrade }
+            guard let id = try? noteID(context), (try? library.note(matching: id.rawValue)) != nil else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let raw = context.requestContext.parameters.get("id"), NoteID.isWellFormed(raw),
+                  let stored = try? library.note(matching: raw) else {
+                try await outbound.close(.policyViolation, reason: "no such note")
+                return
+            }
+            let id = stored.note.id
+            let client = UUID()
+            let room: Room
+            do {
+                room = try await rooms.join(id)
+            } catch {
+                try await outbound.close(.unexpectedServerError, reason: "cannot open the note: \(error)")
+                return
+            }
+            let messages = await room.connect(client, note: stored)
+            let writer = Task {
+                for await text in messages { try await outbound.write(.text(text)) }
+            }
+            defer { writer.cancel() }
+            var closeReason: String?
+            do {
+                for try await message in inbound.messages(maxSize: ClientMessage.maxBytes) {
+                    guard case .text(let text) = message else {
+                        closeReason = "messages are JSON text"
+                        break
+                    }
+                    do {
+                        try await apply(ClientMessage.decode(text), to: room.live, from: client)
+                    } catch {
+                        closeReason = "\(error)"
+                        break
+                    }
+                }
+            } catch {
+                closeReason = "\(error)"
+            }
+            await room.disconnect(client)
+            await rooms.leave(id)
+            if let closeReason {
+                context.logger.info("closing a socket of note \(id): \(closeReason)")
+                try? await outbound.close(.unacceptableData, reason: String(closeReason.prefix(120)))
+            }
+        }
+    }
+
+    private func apply(_ message: ClientMessage, to live: LiveNote, from client: UUID) async throws {
+        switch message {
+        case .pen(let input): await live.pen(input, from: client.uuidString)
+        case let .tap(x, y, count): await live.tap(x: x, y: y, count: count)
+        case let .erase(page, ids): await live.erase(ids, on: page)
+        case let .eraseAlong(page, points, radius):
+            await live.erase(along: points.map { InkPoint(x: $0[0], y: $0[1]) }, width: 2 * radius, on: page)
+        case .undo: await live.undo()
+        case .redo: await live.redo()
+        case .addPage(let kind): await live.addPage(template: PageTemplate(kind: kind))
+        case .visibility(let hidden): await live.background(hidden)
+        case .leave: await live.requestLeave()
+        case .answer(let answer): await live.answerLeave(answer)
+        }
+    }
+}
+
+/// The note id in the route, checked to be an id (never a path).
+func noteID(_ context: some RequestContext) throws -> NoteID {
+    guard let raw = context.parameters.get("id"), NoteID.isWellFormed(raw) else {
+        throw HTTPError(.badRequest, message: "not a note id")
+    }
+    return NoteID(rawValue: raw)
+}

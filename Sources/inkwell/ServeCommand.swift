@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import InkServe
+import InkwellKit
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Write in the browser: the library, search and a pen editor driven by the editor session.",
+        discussion: """
+            Serves the library at http://HOST:PORT/ (printed when ready). A pen (Wacom tablet, Apple Pencil, \
+            any Pointer Events stylus) or the mouse writes; touch scrolls. Every note has its own address \
+            (/notes/ID). Saving, navigation and recognition follow the editor session's rules, as imports do.
+
+            Only this machine can connect by default. With any other --host every request needs a token: \
+            one is generated and printed (open the printed address once, a cookie keeps it), or read from \
+            --token-file. Stop with Ctrl-C: open notes are saved first.
+            """
+    )
+
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var index: IndexOptions
+
+    @Option(help: "The address to listen on. Anything but a loopback address needs a token.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0: any free port).")
+    var port = 7878
+
+    @Option(help: ArgumentHelp("A file holding the token every request must carry (first line).", valueName: "file"))
+    var tokenFile: String?
+
+    @Flag(help: "Open the library in the default browser when ready.")
+    var open = false
+
+    @Flag(help: "Do not recognise handwriting after saves (tags come only from typed text and by hand).")
+    var noRecognize = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+    }
+
+    func run() async throws {
+        let workspace = index.workspace(try library.open())
+        let token = try self.token()
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "inkwell.serve")
+        logger.logLevel = .notice
+        let server = WebServer(workspace: workspace, options: ServeOptions(host: host, port: port, token: token, recognize: !noRecognize))
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        let open = self.open
+        let app = server.application(logger: logger) { port in
+            let address = "http://\(host):\(port)/" + (token.map { "?token=\($0)" } ?? "")
+            print("Inkwell is serving \(workspace.library.root.path) at \(address)")
+            fflush(nil) // standard output is not line-buffered in a pipe
+            if open { Self.openInBrowser(address) }
+        }
+        try await app.runService()
+        await server.closeOpenNotes()
+    }
+
+    /// The token: from --token-file, else a new random one when the host is not loopback, else none.
+    private func token() throws -> String? {
+        if let tokenFile {
+            let text = try String(contentsOfFile: tokenFile, encoding: .utf8)
+            let token = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard token.count >= 16, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw ValidationError("\(tokenFile): the token must be at least 16 letters, digits, - or _ on the first line")
+            }
+            return token
+        }
+        guard !ServeOptions.isLoopback(host) else { return nil }
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(UInt8.random(in: 0...15, using: &generator), radix: 16) }.joined()
+    }
+
+    private static func openInBrowser(_ address: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", address]
+        try? process.run()
+    }
+}

@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+"""The web notebook in a real browser: headless Chromium (Debian's), driven over the DevTools
+protocol on a pipe, against a real `inkwell serve` on a fresh library.
+
+    python3 Tests/Browser/browser_test.py .build/debug/inkwell [--screenshots docs/]
+
+It writes with pen pointer events carrying pressure, then checks what a user would: the page file
+holds the strokes and their pressures; the save comes 2 s (± 0.3 s) after the last stroke and not
+before; navigation hides 3 s after entering and a double tap on the top edge shows it; a handwritten
+hashtag becomes a tag in the library view; a second browser context sees the strokes; a screenshot
+of the page matches `inkwell render`; leaving with unsaved strokes asks first. Exits 1 when any check
+fails, naming it.
+"""
+import base64
+import io
+import json
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Failures:
+    def __init__(self):
+        self.failed = []
+
+    def check(self, name, ok, detail=""):
+        print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}", flush=True)
+        if not ok:
+            self.failed.append(name)
+
+
+# MARK: The browser
+
+
+class Chromium:
+    """Chromium with --remote-debugging-pipe: requests on fd 3, answers and events on fd 4, NUL-separated."""
+
+    def __init__(self, profile):
+        binary = shutil.which("chromium") or shutil.which("chromium-browser")
+        if not binary:
+            raise SystemExit("chromium is not installed (scripts/install-deps.sh installs Debian's)")
+        to_child_r, self.to_child = os.pipe()
+        self.from_child, from_child_w = os.pipe()
+
+        def pipes():
+            os.dup2(to_child_r, 3)
+            os.dup2(from_child_w, 4)
+
+        self.process = subprocess.Popen(
+            [binary, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+             "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
+             "--force-color-profile=srgb", "--font-render-hinting=none", f"--user-data-dir={profile}",
+             "about:blank"],
+            pass_fds=(3, 4), preexec_fn=pipes, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self.next_id = 0
+        self.answers = {}
+        self.events = queue.Queue()
+        self.lock = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        buffer = b""
+        while True:
+            chunk = os.read(self.from_child, 1 << 16)
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\0" in buffer:
+                raw, buffer = buffer.split(b"\0", 1)
+                message = json.loads(raw)
+                if "id" in message:
+                    with self.lock:
+                        self.answers[message["id"]] = message
+                        self.lock.notify_all()
+                else:
+                    self.events.put(message)
+
+    def call(self, method, session=None, timeout=30, **params):
+        with self.lock:
+            self.next_id += 1
+            ident = self.next_id
+        message = {"id": ident, "method": method, "params": params}
+        if session:
+            message["sessionId"] = session
+        os.write(self.to_child, json.dumps(message).encode() + b"\0")
+        deadline = time.time() + timeout
+        with self.lock:
+            while ident not in self.answers:
+                if not self.lock.wait(deadline - time.time()):
+                    raise TimeoutError(method)
+            answer = self.answers.pop(ident)
+        if "error" in answer:
+            raise RuntimeError(f"{method}: {answer['error']}")
+        return answer.get("result", {})
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=5)
+        except Exception:
+            pass
+        self.process.kill()
+        self.process.wait()
+
+
+class Tab:
+    """One page in a browser context."""
+
+    def __init__(self, browser, url, context=None, width=1200, height=1500, scale=1):
+        self.browser = browser
+        params = {"url": "about:blank"}
+        if context:
+            params["browserContextId"] = context
+        target = browser.call("Target.createTarget", **params)["targetId"]
+        self.session = browser.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.call("Page.enable")
+        self.call("Runtime.enable")
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=False)
+        self.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        self.call("Page.setInterceptFileChooserDialog", enabled=False)
+        self.go(url)
+
+    def call(self, method, **params):
+        return self.browser.call(method, session=self.session, **params)
+
+    def go(self, url):
+        self.call("Page.navigate", url=url)
+        self.wait_for("document.readyState === 'complete' && location.href !== 'about:blank'")
+
+    def js(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, timeout=15, step=0.05):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                if self.js(expression):
+                    return True
+            except RuntimeError:
+                pass
+            time.sleep(step)
+        return False
+
+    def pen(self, kind, x, y, pressure, buttons=1):
+        self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", buttons=buttons,
+                  clickCount=1, pointerType="pen", force=pressure)
+
+    def touch_tap(self, x, y):
+        self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
+        self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
+    def screenshot(self, clip=None):
+        params = {"format": "png", "captureBeyondViewport": True}
+        if clip:
+            params["clip"] = clip
+        return base64.b64decode(self.call("Page.captureScreenshot", **params)["data"])
+
+
+# MARK: Handwriting from the Hershey font in fonts/
+
+
+def hershey_strokes(text, x0, baseline, height):
+    """Pen strokes (lists of (x, y)) writing `text` in Roman Simplex, cap height `height` page pixels."""
+    glyphs = {}
+    with open(os.path.join(ROOT, "fonts", "rowmans.jhf"), encoding="ascii") as handle:
+        for index, line in enumerate(handle.read().splitlines()):
+            glyphs[chr(32 + index)] = line
+    k = height / 21.0
+    strokes, x = [], x0
+    for char in text:
+        line = glyphs[char]
+        data = line[8:]
+        left, right = ord(data[0]) - 82, ord(data[1]) - 82
+        current = []
+        for i in range(2, len(data) - 1, 2):
+            pair = data[i:i + 2]
+            if pair == " R":
+                if len(current) > 1:
+                    strokes.append(current)
+                current = []
+                continue
+            gx, gy = ord(pair[0]) - 82, ord(pair[1]) - 82
+            current.append((x + (gx - left) * k, baseline + (gy - 9) * k))
+        if len(current) > 1:
+            strokes.append(current)
+        x += (right - left) * k
+    return strokes
+
+
+def densify(points, step=4.0):
+    out = [points[0]]
+    for (ax, ay), (bx, by) in zip(points, points[1:]):
+        n = max(1, int(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 / step))
+        out += [(ax + (bx - ax) * i / n, ay + (by - ay) * i / n) for i in range(1, n + 1)]
+    return out
+
+
+# MARK: The checks
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        raise SystemExit(__doc__)
+    inkwell = os.path.abspath(args[0])
+    shots = args[args.index("--screenshots") + 1] if "--screenshots" in args else None
+    failures = Failures()
+    work = tempfile.mkdtemp(prefix="inkwell-browser-")
+    library = os.path.join(work, "library")
+    env = dict(os.environ, OMP_THREAD_LIMIT="1")
+    subprocess.run([inkwell, "init", "--library", library], check=True, stdout=subprocess.DEVNULL)
+    server = subprocess.Popen([inkwell, "serve", "--library", library, "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+    browser = None
+    try:
+        line = server.stdout.readline()
+        match = re.search(r"http://\S+", line)
+        if not match:
+            raise SystemExit(f"inkwell serve did not print its address: {line!r} {server.stderr.read()}")
+        base = match.group(0)
+        browser = Chromium(os.path.join(work, "profile"))
+        run_checks(browser, base, inkwell, library, failures, shots, work)
+    finally:
+        if browser:
+            browser.close()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(work, ignore_errors=True)
+    if failures.failed:
+        print(f"{len(failures.failed)} browser check(s) failed: {', '.join(failures.failed)}")
+        sys.exit(1)
+    print("every browser check passed")
+
+
+def run_checks(browser, base, inkwell, library, failures, shots, work):
+    # 1. The library: create a note through the page.
+    tab = Tab(browser, base)
+    failures.check("the library view loads", tab.wait_for("document.querySelector('#notes') && window.inkwell"))
+    tab.js("document.getElementById('new-note').click()")
+    tab.wait_for("document.querySelector('dialog.ask input')")
+    tab.js("document.querySelector('dialog.ask input').value = 'Browser notes'; document.querySelector('dialog.ask button.primary').click()")
+    created = tab.wait_for("location.pathname.startsWith('/notes/')")
+    failures.check("New note opens the note at its own address", created, tab.js("location.pathname"))
+    note_id = tab.js("location.pathname.split('/')[2]")
+    entered = time.time()
+    failures.check("the editor connects to its session", tab.wait_for("document.body.dataset.connection === 'open'"))
+    failures.check("navigation shows on entering", tab.js("document.body.dataset.nav") == "shown")
+    failures.check("the pen tool is selected", tab.js("document.querySelector('.tool[aria-pressed=true]').dataset.tool") == "pen")
+
+    # 2. Navigation hides 3 s after entering.
+    tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=6, step=0.02)
+    hidden_after = tab.js("window.inkwell.log.find(m => m.t === 'nav' && !m.visible)?.at - window.inkwell.log.find(m => m.t === 'hello').at") / 1000
+    failures.check("navigation hides 3 s after entering", abs(hidden_after - 3) < 0.3, f"{hidden_after:.2f} s")
+
+    # 3. Write "#ideas plan" with the pen, pressure rising and falling along each stroke.
+    rect = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
+    page_width = 1404.0
+    k = rect[2] / page_width
+    strokes = [densify(s) for s in hershey_strokes("#ideas plan", 150, 400, 90)]
+    sent_pressures = []
+    for stroke in strokes:
+        pressures = [round(0.3 + 0.5 * (i / max(1, len(stroke) - 1)), 3) for i in range(len(stroke))]
+        sent_pressures.append(pressures)
+        for i, ((x, y), p) in enumerate(zip(stroke, pressures)):
+            kind = "mousePressed" if i == 0 else "mouseMoved"
+            tab.pen(kind, rect[0] + x * k, rect[1] + y * k, p)
+        x, y = stroke[-1]
+        tab.pen("mouseReleased", rect[0] + x * k, rect[1] + y * k, pressures[-1], buttons=0)
+    drawn = len(strokes)
+    tab.wait_for("document.body.dataset.saving === 'saved' && window.inkwell.log.some(m => m.t === 'saving' && m.state === 'saving')", timeout=8, step=0.02)
+    timing = tab.js("""(() => { const log = window.inkwell.log;
+        const lastUp = log.filter(m => m.sent === 'up').at(-1).at;
+        const firstDown = log.find(m => m.sent === 'down').at;
+        const firstSave = log.find(m => m.t === 'saving' && m.state === 'saving' && m.at > firstDown);
+        const saved = log.find(m => m.t === 'saving' && m.state === 'saved' && m.at > lastUp);
+        return [firstSave ? firstSave.at - lastUp : null, saved ? saved.at - lastUp : null]; })()""")
+    started, finished = [(t / 1000 if t is not None else None) for t in timing]
+    failures.check("the autosave starts 2 s (± 0.3 s) after the last stroke, not before",
+                   started is not None and abs(started - 2) <= 0.3, f"{started if started is None else round(started, 3)} s")
+    failures.check("the save finishes", finished is not None, f"{finished if finished is None else round(finished, 3)} s")
+
+    # 4. The page file holds the strokes with their pressures.
+    inkml = os.path.join(work, "note.inkml")
+    subprocess.run([inkwell, "export", "--library", library, note_id, "--format", "inkml", "-o", inkml],
+                   check=True, stdout=subprocess.DEVNULL)
+    traces = [t.text.strip() for t in ET.parse(inkml).getroot().iter() if t.tag.endswith("trace")]
+    failures.check("the page file holds every stroke drawn", len(traces) == drawn, f"{len(traces)} of {drawn}")
+    stored = [[int(p.split()[2]) / 1024 for p in trace.split(",")] for trace in traces]
+    close = all(len(a) == len(b) and all(abs(x - y) < 0.01 for x, y in zip(a, b)) for a, b in zip(stored, sent_pressures))
+    failures.check("every point keeps the pressure the pen gave", close and len(stored) == drawn)
+
+    # 5. The handwritten hashtag becomes a tag, shown on the note and in the library view.
+    tagged = tab.wait_for("[...document.querySelectorAll('#tags .tag')].some(t => t.textContent === '#ideas')", timeout=30)
+    failures.check("the handwritten #ideas becomes a tag on the note while writing", tagged,
+                   tab.js("document.getElementById('tags').textContent"))
+
+    # 6. A second browser context on the same note sees the strokes, and new ones live.
+    context = browser.call("Target.createBrowserContext")["browserContextId"]
+    other = Tab(browser, f"{base}notes/{note_id}", context=context)
+    other.wait_for("document.body.dataset.connection === 'open'")
+    failures.check("a second browser sees the strokes", other.js("Number(document.querySelector('.page').dataset.strokes)") == drawn)
+    tab.pen("mousePressed", rect[0] + 200 * k, rect[1] + 700 * k, 0.6)
+    for i in range(1, 30):
+        tab.pen("mouseMoved", rect[0] + (200 + 20 * i) * k, rect[1] + (700 + 3 * i) * k, 0.6)
+    tab.pen("mouseReleased", rect[0] + 780 * k, rect[1] + 787 * k, 0.6, buttons=0)
+    live = other.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}", timeout=5, step=0.02)
+    failures.check("a second browser sees a new stroke live", live)
+
+    # 7. A double tap on the top edge shows navigation; it hides again 5 s later.
+    tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=2)
+    tab.touch_tap(600, 15)
+    time.sleep(0.12)
+    tab.touch_tap(602, 16)
+    shown = tab.wait_for("document.body.dataset.nav === 'shown'", timeout=2, step=0.02)
+    failures.check("a double tap on the top edge shows navigation", shown)
+    if shown:
+        hides = tab.js("""new Promise(resolve => { const start = performance.now();
+            const poll = () => document.body.dataset.nav === 'hidden' ? resolve((performance.now() - start) / 1000)
+                : performance.now() - start > 8000 ? resolve(null) : setTimeout(poll, 20); poll(); })""")
+        failures.check("…and it hides again 5 s later", hides is not None and abs(hides - 5) < 0.4, f"{hides} s")
+
+    # 8. What the browser shows is what exports: a screenshot of the page against `inkwell render`.
+    tab.wait_for("document.body.dataset.saving === 'saved'", timeout=8)
+    compare_with_render(tab, browser, base, note_id, inkwell, library, failures, work)
+
+    # 9. Leaving with unsaved strokes asks first.
+    tab.pen("mousePressed", rect[0] + 300 * k, rect[1] + 900 * k, 0.5)
+    for i in range(1, 20):
+        tab.pen("mouseMoved", rect[0] + (300 + 15 * i) * k, rect[1] + 900 * k, 0.5)
+    tab.pen("mouseReleased", rect[0] + 585 * k, rect[1] + 900 * k, 0.5, buttons=0)
+    tab.js("document.getElementById('back').click()")
+    asked = tab.wait_for("document.getElementById('leave').open", timeout=3)
+    failures.check("leaving with unsaved strokes asks first", asked)
+    if asked:
+        tab.js("document.querySelector('#leave button[value=save]').click()")
+        back = tab.wait_for("location.pathname === '/'", timeout=8)
+        failures.check("“Save and leave” saves and returns to the library", back)
+        out = subprocess.run([inkwell, "note", "show", note_id, "--library", library, "--json"], capture_output=True, text=True, check=True)
+        strokes_now = json.loads(out.stdout)["pages"][0]["strokes"]
+        failures.check("…with the last stroke stored", strokes_now == drawn + 2, f"{strokes_now} strokes")
+    tab.wait_for("document.querySelector('.note .tag')", timeout=5)
+    tags = tab.js("[...document.querySelectorAll('.note .tag')].map(t => t.textContent)")
+    failures.check("the library view shows the recognised tag", "#ideas" in (tags or []), str(tags))
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+        with open(os.path.join(shots, "serve-library.png"), "wb") as f:
+            f.write(tab.screenshot())
+
+
+def compare_with_render(tab, browser, base, note_id, inkwell, library, failures, work):
+    """Shows the page at exactly one screen pixel a page pixel and compares it with `inkwell render`."""
+    from PIL import Image, ImageChops, ImageFilter
+
+    width = tab.js("document.querySelector('.page').getBoundingClientRect().width")
+    tab.call("Emulation.setDeviceMetricsOverride", width=1200, height=1500, deviceScaleFactor=1404.0 / width, mobile=False)
+    tab.wait_for("document.querySelector('.page').getBoundingClientRect().width > 0")
+    time.sleep(0.3)
+    r = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()")
+    shot = Image.open(io.BytesIO(tab.screenshot({"x": r[0], "y": r[1], "width": r[2], "height": r[3], "scale": 1}))).convert("L")
+    rendered_path = os.path.join(work, "render.png")
+    subprocess.run([inkwell, "render", note_id, "--library", library, "--format", "png", "-o", rendered_path], check=True,
+                   stdout=subprocess.DEVNULL)
+    rendered = Image.open(rendered_path).convert("L")
+    shot = shot.resize(rendered.size)
+    difference = ImageChops.difference(shot, rendered)
+    histogram = difference.histogram()
+    total = sum(histogram)
+    mean = sum(i * n for i, n in enumerate(histogram)) / total
+    far = sum(histogram[96:]) / total
+    # Ink pixels of each image that lie within a pixel of the other's ink: anti-aliasing may differ, shapes may not.
+    ink_shown = Image.eval(shot, lambda v: 255 if v < 160 else 0)
+    ink_rendered = Image.eval(rendered, lambda v: 255 if v < 160 else 0)
+    count = lambda mask: mask.histogram()[255]
+    near = lambda mask, other: count(ImageChops.multiply(mask, other.filter(ImageFilter.MaxFilter(3)))) / max(1, count(mask))
+    shown_near, rendered_near = near(ink_shown, ink_rendered), near(ink_rendered, ink_shown)
+    failures.check("a screenshot of the page matches `inkwell render` of it",
+                   mean < 3 and far < 0.01 and min(shown_near, rendered_near) > 0.95 and count(ink_rendered) > 1000,
+                   f"mean difference {mean:.2f}/255, {far * 100:.2f}% of pixels far apart; of {count(ink_rendered)} ink pixels "
+                   f"{rendered_near * 100:.1f}% are shown, and {shown_near * 100:.1f}% of those shown are rendered")
+    tab.call("Emulation.setDeviceMetricsOverride", width=1200, height=1500, deviceScaleFactor=1, mobile=False)
+    if "--screenshots" in sys.argv:
+        shots = sys.argv[sys.argv.index("--screenshots") + 1]
+        os.makedirs(shots, exist_ok=True)
+        tab.js("document.body.dataset.nav = 'shown'")
+        time.sleep(0.5)
+        with open(os.path.join(shots, "serve-note.png"), "wb") as f:
+            f.write(tab.screenshot())
+
+
+if __name__ == "__main__":
+    main()
