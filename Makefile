@@ -23,11 +23,14 @@ demo: release
 
 # Tests write libraries, exports and samples under a temporary folder of their own, removed
 # afterwards whatever the outcome, so repeated runs do not pile folders up in /tmp. The peers the
-# renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH.
+# renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH. Then the web
+# notebook in a real browser (headless Chromium against `inkwell serve`, Tests/Browser).
 test: deps
 	$(SWIFT) build --build-tests
 	tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") && \
-	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" $(SWIFT) test --skip-build; status=$$?; rm -rf "$$tmp"; exit $$status
+	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" $(SWIFT) test --skip-build; status=$$?; rm -rf "$$tmp"; \
+	  [ $$status -eq 0 ] || exit $$status
+	/usr/bin/python3 Tests/Browser/browser_test.py $(CURDIR)/.build/debug/inkwell
 
 bench: release
 	./scripts/bench.sh

@@ -98,7 +98,7 @@ let package = Package(
         // live editor, and the browser's HTML/CSS/JS as plain files.
         .target(
             name: "InkServe",
-            dependencies: ["InkCore", "InkStore", "InkSession", "InkIndex", "InkRender", "InkExport", "InkwellKit",
+            dependencies: ["InkwellKit",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "Logging", package: "swift-log")],
@@ -184,8 +184,9 @@ let package = Package(
         ),
         .testTarget(
             name: "InkServeTests",
-            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkCore", "InkSamples",
-                           .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: ["InkServe", "InkwellKit",
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")]
         ),
         .testTarget(
             name: "InkwellCLITests",

@@ -11,7 +11,8 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     static var cookieName: String { "inkwell_token" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if loopbackOnly, !Self.isLoopbackHost(request.head.authority ?? "") {
+        // Browsers always send Host; only a program can leave it out, and a program is not a web page.
+        if loopbackOnly, let authority = request.head.authority, !Self.isLoopbackHost(authority) {
             throw HTTPError(.misdirectedRequest, message: "this server answers only to 127.0.0.1 and localhost")
         }
         if let token {
@@ -49,11 +50,15 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
         headers[.referrerPolicy] = "no-referrer"
     }
 
-    /// Whether a WebSocket upgrade comes from a page of this server (or from a program, which sends no Origin).
+    /// Whether a WebSocket upgrade comes from a page of this server: its Origin is this host and port.
+    /// A program may send none, or a ws:// origin naming this host (WebSocket clients leave the port out).
     static func sameOrigin(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin] else { return true }
-        let host = request.head.authority ?? ""
-        return origin == "http://\(host)"
+        let authority = request.head.authority ?? ""
+        if origin == "http://\(authority)" || origin == "https://\(authority)" { return true }
+        let hostname = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }) + "]"
+            : String(authority.prefix { $0 != ":" })
+        return origin == "ws://\(hostname)" || origin == "wss://\(hostname)"
     }
 
     static func isLoopbackHost(_ authority: String) -> Bool {

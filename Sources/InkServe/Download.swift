@@ -1,8 +1,5 @@
 import Foundation
 import Hummingbird
-import InkCore
-import InkExport
-import InkStore
 import InkwellKit
 import NIOCore
 

@@ -1,11 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
-import InkCore
-import InkExport
-import InkIndex
-import InkRender
-import InkStore
 import InkwellKit
 import NIOCore
 

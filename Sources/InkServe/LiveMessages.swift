@@ -1,6 +1,4 @@
 import Foundation
-import InkCore
-import InkSession
 import InkwellKit
 
 /// A message from the browser on a note's WebSocket (JSON text; `t` says which). Positions are in

@@ -1,7 +1,4 @@
 import Foundation
-import InkCore
-import InkRender
-import InkSession
 import InkwellKit
 import Logging
 

@@ -1,9 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
-import InkCore
-import InkSession
-import InkStore
 import InkwellKit
 import Logging
 import NIOCore

@@ -249,6 +249,16 @@ def main():
 
 
 def run_checks(browser, base, inkwell, library, failures, shots, work):
+    # 0. A page elsewhere that rebinds its own name to 127.0.0.1 gets nothing: only loopback names are answered.
+    import http.client
+    from urllib.parse import urlparse
+    address = urlparse(base)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=5)
+    connection.request("GET", "/api/library", headers={"Host": f"attacker.example:{address.port}"})
+    answer = connection.getresponse()
+    failures.check("a request naming another host is refused", answer.status == 421, f"{answer.status}")
+    connection.close()
+
     # 1. The library: create a note through the page.
     tab = Tab(browser, base)
     failures.check("the library view loads", tab.wait_for("document.querySelector('#notes') && window.inkwell"))

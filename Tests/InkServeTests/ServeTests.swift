@@ -1,1 +1,306 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+@testable import InkServe
+import HummingbirdWebSocket
+import InkwellKit
+import Logging
+import NIOCore
 import Testing
+import WSClient
+
+/// Every route of `inkwell serve` through Hummingbird's test client: what a browser (or a hostile
+/// page or program) gets back, and that refused requests leave the library exactly as it was.
+@Suite struct ServeTests {
+    let folder: URL
+    let workspace: Workspace
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-serve-\(UUID().uuidString)")
+        workspace = Workspace(library: try Library.create(at: folder))
+    }
+
+    func app(token: String? = nil) -> some ApplicationProtocol {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return WebServer(workspace: workspace, options: ServeOptions(port: 0, token: token, recognize: false))
+            .application(logger: logger)
+    }
+
+    /// The library's notes as they are on disk, to compare before and after a refused request.
+    func snapshot() throws -> [Note] {
+        try workspace.library.notes().map(\.note)
+    }
+
+    func json(_ buffer: ByteBuffer) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any])
+    }
+
+    func body(_ object: [String: Any]) throws -> ByteBuffer {
+        ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
+    }
+
+    // MARK: Pages and assets
+
+    @Test func pagesAndAssetsComeWithTheSecurityHeaders() async throws {
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+                let policy = try #require(response.headers[.contentSecurityPolicy])
+                #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline';") || policy.contains("script-src 'self';"))
+                #expect(String(buffer: response.body).contains("/assets/library.js"))
+            }
+            try await client.execute(uri: "/assets/note.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            }
+            try await client.execute(uri: "/assets/..%2F..%2FPackage.swift", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+            try await client.execute(uri: "/notes/..%2F..%2Fetc", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    // MARK: The library
+
+    @Test func notesAreCreatedRenamedPinnedTaggedMovedDeletedAndRestored() async throws {
+        try await app().test(.router) { client in
+            let id = try await client.execute(uri: "/api/notes", method: .post, body: try body(["title": "Groceries"])) { response in
+                #expect(response.status == .created)
+                return try #require(try json(response.body)["id"] as? String)
+            }
+            try await client.execute(uri: "/api/notes/\(id)", method: .patch,
+                                     body: try body(["title": "Shopping", "pinned": true, "addTags": ["home"], "notebook": "Errands"])) { response in
+                #expect(response.status == .ok)
+            }
+            let stored = try workspace.library.note(matching: id)
+            #expect(stored.note.title == "Shopping")
+            #expect(stored.note.pinned)
+            #expect(stored.note.tags == [Tag("home")!])
+            #expect(stored.notebook.description == "Errands")
+
+            try await client.execute(uri: "/api/library", method: .get) { response in
+                let listing = try json(response.body)
+                let notes = try #require(listing["notes"] as? [[String: Any]])
+                #expect(notes.map { $0["title"] as? String } == ["Shopping"])
+                #expect((listing["notebooks"] as? [String])?.contains("Errands") == true)
+            }
+            let trashID = try await client.execute(uri: "/api/notes/\(id)", method: .delete) { response in
+                #expect(response.status == .ok)
+                return try #require(try json(response.body)["id"] as? String)
+            }
+            #expect(try workspace.library.notes().isEmpty)
+            try await client.execute(uri: "/api/trash/\(trashID)/restore", method: .post) { response in
+                #expect(response.status == .ok)
+            }
+            #expect(try workspace.library.note(matching: id).note.title == "Shopping")
+        }
+    }
+
+    @Test func dragToReorderWritesTheNotebooksOrder() async throws {
+        let first = try workspace.library.createNote(title: "First")
+        let second = try workspace.library.createNote(title: "Second")
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/api/notes/\(first.note.id)", method: .patch,
+                                     body: try body(["place": "after:\(second.note.id)"])) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        #expect(try workspace.library.notes(in: .inbox).map(\.note.title) == ["Second", "First"])
+    }
+
+    @Test func badRequestsSayWhyAndChangeNothing() async throws {
+        let note = try workspace.library.createNote(title: "Keep me")
+        let before = try snapshot()
+        try await app().test(.router) { client in
+            let cases: [(String, HTTPRequest.Method, ByteBuffer?, HTTPResponse.Status, String)] = [
+                ("/api/notes", .post, ByteBuffer(string: "{not json"), .badRequest, "JSON"),
+                ("/api/notes", .post, try body(["title": 42]), .badRequest, "title"),
+                ("/api/notes", .post, try body(["title": "   "]), .badRequest, "empty"),
+                ("/api/notes", .post, try body(["title": "x", "notebook": "../../etc"]), .badRequest, "notebook"),
+                ("/api/notes", .post, ByteBuffer(string: "{\"title\":\"" + String(repeating: "a", count: 100_000) + "\"}"), .contentTooLarge, "larger"),
+                ("/api/notes/zzzzzzzzzzzz", .patch, try body(["title": "x"]), .notFound, "no note"),
+                ("/api/notes/..%2F..", .patch, try body(["title": "x"]), .badRequest, "not a note id"),
+                ("/api/notes/\(note.note.id)", .patch, try body(["place": "beside:me"]), .badRequest, "place"),
+                ("/api/notes/\(note.note.id)", .patch, try body(["addTags": ["not a tag!"]]), .badRequest, "tag"),
+                ("/api/notes/\(note.note.id)/export?format=docx", .get, nil, .badRequest, "format"),
+                ("/api/notes/\(note.note.id)/export?format=png&scale=7", .get, nil, .badRequest, "scale"),
+                ("/api/trash/..%2F/restore", .post, nil, .badRequest, "trash"),
+                ("/api/search", .get, nil, .badRequest, "words"),
+            ]
+            for (uri, method, payload, status, reason) in cases {
+                try await client.execute(uri: uri, method: method, body: payload) { response in
+                    #expect(response.status == status, "\(method) \(uri)")
+                    let message = String(buffer: response.body)
+                    #expect(message.localizedCaseInsensitiveContains(reason), "\(method) \(uri): \(message)")
+                }
+            }
+        }
+        #expect(try snapshot() == before)
+    }
+
+    @Test func exportsAreTheCLIsFilesWithTheirNames() async throws {
+        let stored = try workspace.library.createNote(title: "Trip plan")
+        try workspace.library.save([PageDelta(pageID: .random(), isNew: true, addedStrokes: [
+            Stroke(id: StrokeID(1), points: [InkPoint(x: 100, y: 100), InkPoint(x: 400, y: 300)]),
+        ])], to: stored.note.id)
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/api/notes/\(stored.note.id)/export?format=pdf", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/pdf")
+                #expect(response.headers[.contentDisposition]?.contains("trip-plan.pdf") == true)
+                #expect(String(buffer: response.body).hasPrefix("%PDF"))
+            }
+            try await client.execute(uri: "/api/notes/\(stored.note.id)/export?format=png&scale=2", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(Array(response.body.readableBytesView.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+            }
+            try await client.execute(uri: "/api/notebooks/export?notebook=Inbox", method: .get) { response in
+                #expect(response.headers[.contentType] == "application/zip")
+                #expect(Array(response.body.readableBytesView.prefix(2)) == [0x50, 0x4B])
+            }
+            try await client.execute(uri: "/api/notes/\(stored.note.id)/thumbnail.png", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+            }
+        }
+    }
+
+    // MARK: Access
+
+    @Test func aTokenGuardsEveryRequestAndMovesIntoAnHttpOnlyCookie() async throws {
+        let token = "0123456789abcdef0123456789abcdef"
+        try await app(token: token).test(.router) { client in
+            try await client.execute(uri: "/api/library", method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+            try await client.execute(uri: "/?token=wrong", method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+            try await client.execute(uri: "/?token=\(token)", method: .get) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == "/")
+                let cookie = try #require(response.headers[.setCookie])
+                #expect(cookie.contains("inkwell_token=\(token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            }
+            try await client.execute(uri: "/api/library", method: .get, headers: [.cookie: "inkwell_token=\(token)"]) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/api/library", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/api/notes", method: .post, body: try body(["title": "sneaky"])) { response in
+                #expect(response.status == .unauthorized)
+            }
+        }
+        #expect(try workspace.library.notes().isEmpty)
+    }
+
+    @Test func withoutATokenOnlyLoopbackNamesAreAnswered() {
+        // (The browser test sends a request with a foreign Host header to a running server.)
+        for host in ["127.0.0.1:7878", "localhost:7878", "[::1]:7878", "localhost", "127.0.0.2"] {
+            #expect(AccessGuard<BasicWebSocketRequestContext>.isLoopbackHost(host), "\(host)")
+        }
+        for host in ["attacker.example:7878", "localhost.attacker.example", "192.168.1.4:7878", "[fe80::1]:7878", ""] {
+            #expect(!AccessGuard<BasicWebSocketRequestContext>.isLoopbackHost(host), "\(host)")
+        }
+    }
+
+    // MARK: The live note
+
+    @Test func penInputOverTheSocketIsSavedWhenTheLastWriterLeaves() async throws {
+        let stored = try workspace.library.createNote(title: "Live")
+        try await app().test(.live) { client in
+            try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                let hello = try await Self.next(&messages)
+                #expect(hello["t"] as? String == "hello")
+                let page = try #require((hello["pages"] as? [[String: Any]])?.first?["id"] as? String)
+                try await outbound.write(.text(##"{"t":"down","k":"w1:1","page":"\##(page)","pt":[10,10,0.2],"tool":"pen","color":"#1f4fbf","w":3}"##))
+                try await outbound.write(.text(#"{"t":"move","k":"w1:1","pts":[[20,20,0.5],[30,25,0.9,0.8,1.2]]}"#))
+                try await outbound.write(.text(#"{"t":"up","k":"w1:1"}"#))
+                // The same stroke again (a reconnect resending it) is not drawn twice.
+                try await outbound.write(.text(##"{"t":"down","k":"w1:1","page":"\##(page)","pt":[10,10,0.2],"tool":"pen","color":"#1f4fbf","w":3}"##))
+                try await outbound.write(.text(#"{"t":"up","k":"w1:1"}"#))
+                var update = try await Self.next(&messages)
+                while update["t"] as? String != "page" { update = try await Self.next(&messages) }
+                #expect(update["keys"] as? [String] == ["w1:1"])
+                #expect(update["strokes"] as? Int == 1)
+                #expect((update["svg"] as? String)?.hasPrefix("<svg") == true)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            // The last writer went: the note is saved without waiting for the autosave.
+            try await Self.eventually { try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue)).first?.strokes.count == 1 }
+            let pages = try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue))
+            let points = try #require(pages.first?.strokes.first?.points)
+            // (The page file keeps pressure in 1/1024 steps.)
+            #expect(zip(points.map(\.pressure), [0.2, 0.5, 0.9]).allSatisfy { abs($0 - $1) < 0.001 })
+            #expect(points.count == 3)
+            #expect(points.last?.tilt == Tilt(altitude: 0.8, azimuth: 1.2))
+            #expect(pages.first?.strokes.first?.color == RGBA(hex: "#1f4fbf"))
+        }
+    }
+
+    @Test func aMalformedMessageClosesThatSocketWithTheReasonAndChangesNothing() async throws {
+        let stored = try workspace.library.createNote(title: "Careful")
+        try workspace.library.save([PageDelta(pageID: .random(), isNew: true, addedStrokes: [
+            Stroke(id: StrokeID(1), points: [InkPoint(x: 100, y: 100), InkPoint(x: 400, y: 300)]),
+        ])], to: stored.note.id)
+        let before = try snapshot()
+        let pagesBefore = try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue))
+        let bad = [
+            "not json",
+            #"{"t":"down"}"#,
+            ##"{"t":"down","k":"a b","page":"x","pt":[1,2,0.5],"tool":"pen","color":"#000000","w":2}"##,
+            #"{"t":"move","k":"w:1","pts":[[1e400,2,0.5]]}"#,
+            #"{"t":"teleport"}"#,
+        ]
+        for message in bad {
+            try await app().test(.live) { client in
+                let close = try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
+                    var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                    _ = try await Self.next(&messages)
+                    try await outbound.write(.text(message))
+                    while try await messages.next() != nil {}
+                }
+                #expect(close?.closeCode == .unacceptableData, "\(message)")
+                #expect(close?.reason?.isEmpty == false, "\(message)")
+            }
+        }
+        #expect(try snapshot() == before)
+        #expect(try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue)) == pagesBefore)
+    }
+
+    @Test func socketsOfOtherOriginsAndUnknownNotesAreRefused() async throws {
+        let stored = try workspace.library.createNote(title: "Mine")
+        try await app().test(.live) { client in
+            await #expect(throws: (any Error).self) {
+                try await client.ws("/api/notes/\(stored.note.id)/live",
+                                    configuration: .init(additionalHeaders: [.origin: "http://attacker.example"])) { _, _, _ in }
+            }
+            await #expect(throws: (any Error).self) {
+                try await client.ws("/api/notes/zzzzzzzzzzzz/live") { _, _, _ in }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func next(_ iterator: inout WebSocketInboundMessageStream.AsyncIterator) async throws -> [String: Any] {
+        guard case .text(let text) = try #require(try await iterator.next()) else { throw CancellationError() }
+        return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    static func eventually(_ condition: () throws -> Bool) async throws {
+        for _ in 0..<100 {
+            if (try? condition()) == true { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try condition())
+    }
+}
