@@ -211,6 +211,14 @@ public struct Renderer: Sendable {
         let k = pointsPerUnit(page)
         return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k).write(vectorScene(page))
     }
+
+    /// An SVG of `page` that plays its writing back (SMIL, in any browser): stroke by stroke at the
+    /// recorded speed, pauses longer than `maxPause` seconds shortened, ending as ``svg(_:)`` draws it.
+    public func animatedSVG(_ page: Page, maxPause: Double = 1.5) -> String {
+        let k = pointsPerUnit(page)
+        return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k)
+            .write(vectorScene(page), animation: SVGAnimation(page: page, maxPause: maxPause))
+    }
 }
 
 // MARK: Concurrency helpers

@@ -1,6 +1,42 @@
 import InkCore
 import InkGeometry
 
+/// A page's writing as it happened: each stroke's centreline with when it starts and how long it took,
+/// in seconds from the first pen down (pauses between strokes shortened), and when all is written.
+struct SVGAnimation {
+    struct Line {
+        var points: [V2]
+        var width: Double
+        var color: RGBA
+        var opacity: Double
+        var begin: Double
+        var duration: Double
+    }
+    var lines: [Line]
+    var end: Double
+
+    /// The timeline of `page`'s ink strokes (erasers act when the finished ink appears), pauses longer
+    /// than `maxPause` seconds shortened to it.
+    init(page: Page, maxPause: Double) {
+        var cursor = 0.0
+        var previousEnd: Double?
+        lines = []
+        for stroke in page.strokes.sorted(by: { $0.startTime < $1.startTime }) where stroke.tool != .eraser {
+            let start = stroke.startTime / 1000
+            let duration = max(0.05, Double(stroke.points.last?.time ?? 0) / 1000)
+            let pause = previousEnd.map { min(maxPause, max(0, start - $0)) } ?? 0
+            let begin = cursor + pause
+            let points = stroke.points.map { V2(Double($0.x), Double($0.y)) }.filter { $0.x.isFinite && $0.y.isFinite }
+            guard !points.isEmpty else { continue }
+            lines.append(Line(points: points.count == 1 ? [points[0], points[0]] : points, width: Double(max(0.5, stroke.width)),
+                              color: stroke.color, opacity: stroke.tool == .highlighter ? 0.35 : 1, begin: begin, duration: duration))
+            cursor = begin + duration
+            previousEnd = start + duration
+        }
+        end = cursor
+    }
+}
+
 /// Writes a vector scene as SVG 1.1 (with CSS blend modes for highlighters and pencil).
 struct SVGWriter {
     /// Digits after the decimal point in coordinates.
@@ -19,7 +55,7 @@ struct SVGWriter {
         self.pointsPerUnit = pointsPerUnit
     }
 
-    func write(_ scene: Scene) -> String {
+    func write(_ scene: Scene, animation: SVGAnimation? = nil) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(scene.pointCount * 7 + 4096)
         func text(_ s: String) { out.append(contentsOf: s.utf8) }
@@ -79,6 +115,34 @@ struct SVGWriter {
             text("\"/>\n")
         }
 
+        // The writing played back: each stroke's centreline drawn over its own duration, then the ink as
+        // it exports replaces them all.
+        if let animation {
+            text("<g>\n<set attributeName=\"visibility\" to=\"hidden\" begin=\"")
+            number(animation.end)
+            text("s\" fill=\"freeze\"/>\n")
+            for line in animation.lines {
+                text("<path fill=\"none\" stroke=\"\(hex(line.color))\"")
+                if line.opacity < 1 { text(" stroke-opacity=\"\(opacity(line.opacity))\"") }
+                text(" stroke-linecap=\"round\" stroke-linejoin=\"round\" stroke-width=\"")
+                number(line.width)
+                text("\" pathLength=\"1\" stroke-dasharray=\"1 1\" stroke-dashoffset=\"1\" d=\"")
+                var contours = Contours()
+                contours.begin()
+                for point in line.points { contours.add(point) }
+                contours.finish(minimum: 1)
+                path(contours, close: false, into: &out)
+                text("\"><animate attributeName=\"stroke-dashoffset\" from=\"1\" to=\"0\" begin=\"")
+                appendNumber(line.begin, to: &out, decimals: 3)
+                text("s\" dur=\"")
+                appendNumber(line.duration, to: &out, decimals: 3)
+                text("s\" fill=\"freeze\"/></path>\n")
+            }
+            text("</g>\n<g visibility=\"hidden\">\n<set attributeName=\"visibility\" to=\"visible\" begin=\"")
+            number(animation.end)
+            text("s\" fill=\"freeze\"/>\n")
+        }
+
         // Ink.
         for item in scene.items {
             switch item {
@@ -101,6 +165,7 @@ struct SVGWriter {
                 text("\"/>\n")
             }
         }
+        if animation != nil { text("</g>\n") }
         text("</g>\n</svg>\n")
         return String(decoding: out, as: UTF8.self)
     }

@@ -62,6 +62,8 @@ public actor LiveNote {
     private var observers: [UInt64: @Sendable (LiveUpdate) -> Void] = [:]
     private var nextObserver: UInt64 = 0
     private var timer: Task<Void, Never>?
+    /// The deadline the timer waits for.
+    private var timerDeadline: Double?
     private var lastSaving: SavingState = .saved
     /// Keys of strokes the session has (or had) and the ids it gave them.
     private var accepted: [String: StrokeID] = [:]
@@ -318,8 +320,11 @@ public actor LiveNote {
 
     /// Wakes the session at its next deadline (autosave, navigation, retry, draft).
     private func scheduleTimer() {
+        let deadline = isClosed ? nil : session.state.nextDeadline
+        guard deadline != timerDeadline else { return }
+        timerDeadline = deadline
         timer?.cancel()
-        guard !isClosed, let deadline = session.state.nextDeadline else { return }
+        guard let deadline else { return }
         let wait = max(0, deadline - now)
         timer = Task { [weak self] in
             try? await Task.sleep(for: .seconds(wait))
@@ -328,7 +333,10 @@ public actor LiveNote {
         }
     }
 
-    private func tick() { send(.tick(at: now)) }
+    private func tick() {
+        timerDeadline = nil
+        send(.tick(at: now))
+    }
 
     /// A cheap fingerprint of each page's ink: the stroke count and the last stroke's id.
     private func pageSignatures() -> [PageID: [UInt64]] {

@@ -36,6 +36,8 @@ struct RenderCommand: ParsableCommand {
             completion: .file())
     var output: String
     @Flag(help: "Write a small PNG (256 pixels wide) of page 1, or of --page.") var thumbnail = false
+    @Flag(help: "An SVG that plays the writing back stroke by stroke at its recorded speed (pauses over 1.5 s shortened).")
+    var animate = false
     @Option(help: ArgumentHelp("Centreline smoothing, 0 (off) to 1 (strong); default per tool.", valueName: "0…1"))
     var smoothing: Double?
     @Option(help: ArgumentHelp("How pressure becomes width: linear, soft, hard or an exponent.", valueName: "curve"))
@@ -75,6 +77,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("give --format png|pdf|svg (the output \"\(output)\" has no extension Inkwell knows)")
         }
         if scale != 1, !thumbnail, resolvedFormat != .png { throw ValidationError("--scale applies to PNG only") }
+        if animate, thumbnail || resolvedFormat != .svg { throw ValidationError("--animate writes an SVG: use --format svg") }
     }
 
     var resolvedFormat: Format? {
@@ -135,7 +138,8 @@ struct RenderCommand: ParsableCommand {
                 }
             case .svg:
                 for (number, page) in zip(numbers, pages) {
-                    try write(Array(renderer.svg(page).utf8), to: pageFile(target, page: number, numbered: pages.count > 1), pages: [number])
+                    let svg = animate ? renderer.animatedSVG(page) : renderer.svg(page)
+                    try write(Array(svg.utf8), to: pageFile(target, page: number, numbered: pages.count > 1), pages: [number])
                 }
             }
         }
