@@ -7,25 +7,29 @@ import Logging
 actor LiveRooms {
     private let workspace: Workspace
     private let config: SessionConfig
-    private let recognize: Bool
+    /// One recogniser for every open note (nil: none).
+    private let recognition: LiveRecognition?
     private var rooms: [NoteID: (room: Room, clients: Int)] = [:]
+    /// Notes being saved and closed: opening one again waits, so it reads what was just saved.
+    private var closing: [NoteID: Task<Void, Never>] = [:]
 
     init(workspace: Workspace, config: SessionConfig, recognize: Bool) {
         self.workspace = workspace
         self.config = config
-        self.recognize = recognize
+        recognition = recognize ? LiveRecognition(workspace: workspace) : nil
     }
 
     /// The room of `note`, opened if nobody has it open; counts one more client.
     func join(_ note: NoteID) async throws -> Room {
+        while let pending = closing[note] { await pending.value }
         if let open = rooms[note] {
             rooms[note]?.clients += 1
             return open.room
         }
-        let live = try LiveNote(note, in: workspace, config: config, recognize: recognize)
+        let live = try LiveNote(note, in: workspace, config: config, recognition: recognition)
         let room = Room(live: live)
+        rooms[note] = (room, 1)  // before the first await: a second browser joins this room
         await room.start()
-        rooms[note] = (room, 1)
         return room
     }
 
@@ -37,7 +41,10 @@ actor LiveRooms {
             return
         }
         rooms[note] = nil
-        await open.room.live.close()
+        let close = Task { await open.room.live.close() }
+        closing[note] = close
+        await close.value
+        closing[note] = nil
     }
 
     /// The live note of `note` if a browser has it open.

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import InkCore
 import InkGeometry
@@ -77,15 +76,15 @@ public actor LiveNote {
     /// True once the session has let go of the note.
     public private(set) var isClosed = false
 
-    /// Opens `note` of `workspace` for writing, with `config`'s timings. With `recognize`, saved pages
+    /// Opens `note` of `workspace` for writing, with `config`'s timings. With `recognition`, saved pages
     /// are read by Tesseract in the background and their hashtags become tags.
-    public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognize: Bool = true) throws {
+    public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?) throws {
         id = note
         self.workspace = workspace
         session = Session(config: config)
         let stored = try workspace.library.note(matching: note.rawValue)
         let pages = try workspace.library.pages(of: stored)
-        recognition = recognize ? LiveRecognition(workspace: workspace) : nil
+        self.recognition = recognition
         _ = session.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags, at: 0))
         if pages.isEmpty {
             _ = session.send(.addPage(PageID.random(), at: 0))
@@ -374,31 +373,62 @@ extension Duration {
     }
 }
 
-/// Recognition for live notes: one Tesseract engine on one background queue, so drawing never waits
-/// for it. What is read is kept in the index, as the indexing job keeps it.
-final class LiveRecognition: @unchecked Sendable {
+/// Recognition for live notes: one Tesseract engine on one background thread at low priority, shared
+/// by every open note, so drawing never waits for it and a busy server keeps its cores for pen input.
+/// A page asked for again before its turn is read once, in its latest state. What is read is kept in
+/// the index, as the indexing job keeps it.
+public final class LiveRecognition: @unchecked Sendable {
+    private typealias Job = (page: Page, note: NoteID, done: @Sendable (PageID, Result<[Tag], any Error>) -> Void)
     private let workspace: Workspace
-    private let queue = DispatchQueue(label: "inkwell.live-recognition")
-    /// Touched on `queue` only.
-    private var recognizer: (any PageRecognizer)?
+    private let condition = NSCondition()
+    /// Guarded by `condition`: pages in the order asked, and the latest request for each.
+    private var order: [PageID] = []
+    private var jobs: [PageID: Job] = [:]
+    private var started = false
 
-    init(workspace: Workspace) {
+    public init(workspace: Workspace) {
         self.workspace = workspace
     }
 
     func recognize(_ pages: [Page], of note: NoteID, then done: @escaping @Sendable (PageID, Result<[Tag], any Error>) -> Void) {
-        queue.async { [self] in
-            for page in pages {
-                do {
-                    let recognizer = try self.recognizer ?? workspace.makeRecognizer()
-                    self.recognizer = recognizer
-                    let result = try recognizer.recognize(page)
-                    let stored = try workspace.library.note(matching: note.rawValue)
-                    try workspace.index().record([(stored, [(page, result)])], in: workspace.library)
-                    done(page.id, .success(result.hashtags))
-                } catch {
-                    done(page.id, .failure(error))
-                }
+        condition.lock()
+        for page in pages {
+            if jobs[page.id] == nil { order.append(page.id) }
+            jobs[page.id] = (page, note, done)
+        }
+        if !started {
+            started = true
+            let thread = Thread { [self] in run() }
+            thread.name = "inkwell.live-recognition"
+            thread.start()
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        #if os(Linux)
+        // Nice 10 for this thread only (Linux keeps nice values per thread; 0 is the calling one): pen
+        // input and page updates come first.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
+        var recognizer: (any PageRecognizer)?
+        while true {
+            condition.lock()
+            while order.isEmpty { condition.wait() }
+            let id = order.removeFirst()
+            let job = jobs.removeValue(forKey: id)
+            condition.unlock()
+            guard let job else { continue }
+            do {
+                let engine = try recognizer ?? workspace.makeRecognizer()
+                recognizer = engine
+                let result = try engine.recognize(job.page)
+                let stored = try workspace.library.note(matching: job.note.rawValue)
+                try workspace.index().record([(stored, [(job.page, result)])], in: workspace.library)
+                job.done(id, .success(result.hashtags))
+            } catch {
+                job.done(id, .failure(error))
             }
         }
     }

@@ -24,7 +24,7 @@ import Testing
 
     @Test func openingAnEmptyNoteGivesItAPageAndClosingSavesEverything() async throws {
         let note = try workspace.library.createNote(title: "Fresh").note.id
-        let live = try LiveNote(note, in: workspace, recognize: false)
+        let live = try LiveNote(note, in: workspace, recognition: nil)
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         #expect(try storedPages(note).isEmpty, "nothing is saved before the autosave or the close")
@@ -37,7 +37,7 @@ import Testing
 
     @Test func strokesOfTwoWritersAtOnceAreAllKept() async throws {
         let note = try workspace.library.createNote(title: "Shared").note.id
-        let live = try LiveNote(note, in: workspace, recognize: false)
+        let live = try LiveNote(note, in: workspace, recognition: nil)
         let page = try #require(await live.pages.first?.id)
         // A's stroke is in progress when B's begins and ends: B's waits, whole, and follows A's.
         await live.pen(.down(key: "a:1", page: page, InkPoint(x: 10, y: 10), tool: .pen, color: .black, width: 2), from: "a")
@@ -55,7 +55,7 @@ import Testing
 
     @Test func aStrokeSentAgainIsNotDrawnTwice() async throws {
         let note = try workspace.library.createNote(title: "Reconnect").note.id
-        let live = try LiveNote(note, in: workspace, recognize: false)
+        let live = try LiveNote(note, in: workspace, recognition: nil)
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         await write(live, key: "a:1", from: "a-again", page: page, x: 10)
@@ -65,7 +65,7 @@ import Testing
     @Test func theAutosaveFiresByItselfAndObserversHearIt() async throws {
         let note = try workspace.library.createNote(title: "Timers").note.id
         let config = SessionConfig(autosaveDelay: 0.2, navigationHideAfterEnter: 0.1)
-        let live = try LiveNote(note, in: workspace, config: config, recognize: false)
+        let live = try LiveNote(note, in: workspace, config: config, recognition: nil)
         let heard = Heard()
         _ = await live.observe { heard.add($0) }
         await live.start()
@@ -85,7 +85,7 @@ import Testing
 
     @Test func aWholeStrokeEraserRemovesWhatItCrossesAndUndoBringsItBack() async throws {
         let note = try workspace.library.createNote(title: "Erase").note.id
-        let live = try LiveNote(note, in: workspace, recognize: false)
+        let live = try LiveNote(note, in: workspace, recognition: nil)
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         await write(live, key: "a:2", from: "a", page: page, x: 400)
