@@ -94,6 +94,13 @@ actor Room {
         return stream
     }
 
+    /// Shows a stroke in progress to the other browsers on the note as it is written: the writer's own
+    /// pen message, passed on as it came (it was decoded and checked), drawn on their live canvas
+    /// until the page update with its key arrives.
+    func relay(_ text: String, from writer: UUID) {
+        for (client, continuation) in clients where client != writer { continuation.yield(text) }
+    }
+
     func disconnect(_ client: UUID) {
         clients[client]?.finish()
         clients[client] = nil

@@ -126,7 +126,9 @@ public struct WebServer: Sendable {
                         break
                     }
                     do {
-                        try await apply(ClientMessage.decode(text), to: room.live, from: client)
+                        let message = try ClientMessage.decode(text)
+                        if case .pen = message { await room.relay(text, from: client) }
+                        try await apply(message, to: room.live, from: client)
                     } catch {
                         closeReason = "\(error)"
                         break

@@ -328,9 +328,23 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     tab.pen("mousePressed", rect[0] + 200 * k, rect[1] + 700 * k, 0.6)
     for i in range(1, 30):
         tab.pen("mouseMoved", rect[0] + (200 + 20 * i) * k, rect[1] + (700 + 3 * i) * k, 0.6)
+    inked = "(() => { const c = document.querySelector('.page canvas'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; })()"
+    seen = other.wait_for(f"{inked} > 200", timeout=3, step=0.02)
+    failures.check("a second browser sees a stroke while it is being written", seen, f"{other.js(inked)} pixels")
     tab.pen("mouseReleased", rect[0] + 780 * k, rect[1] + 787 * k, 0.6, buttons=0)
     live = other.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}", timeout=5, step=0.02)
     failures.check("a second browser sees a new stroke live", live)
+    # Two fingers spread apart zoom the pages in (the other tab: this one's geometry stays for the checks below).
+    before = other.js("document.querySelector('.page').getBoundingClientRect().width")
+    points = lambda d: [{"x": 600 - d, "y": 800, "id": 1}, {"x": 600 + d, "y": 800, "id": 2}]
+    other.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=points(50))
+    for d in range(60, 160, 10):
+        other.call("Input.dispatchTouchEvent", type="touchMove", touchPoints=points(d))
+    other.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+    after = other.js("document.querySelector('.page').getBoundingClientRect().width")
+    failures.check("a pinch zooms the pages", after > 1.5 * before, f"{before:.0f} → {after:.0f} px wide")
+    strokes_before = other.js("Number(document.querySelector('.page').dataset.strokes)")
+    failures.check("…and draws nothing", strokes_before == drawn + 1)
 
     # 7. A double tap on the top edge shows navigation; it hides again 5 s later.
     tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=2)

@@ -304,3 +304,62 @@ import WSClient
         #expect(try condition())
     }
 }
+
+/// The socket's message decoder on bytes nobody meant: every input is a message or a refusal with a
+/// reason, never a crash (mutations of valid messages, seeded, so a failure repeats).
+@Suite struct ClientMessageDecodingTests {
+    static let valid = [
+        ##"{"t":"down","k":"w1:1","page":"8d2h5k0w3q1r","pt":[10,10,0.2,0.5,1],"tool":"pen","color":"#1f4fbf","w":3}"##,
+        #"{"t":"move","k":"w1:1","pts":[[20,20,0.5],[30,25,0.9,0.8,1.2]]}"#,
+        #"{"t":"up","k":"w1:1"}"#,
+        #"{"t":"eraseAlong","page":"8d2h5k0w3q1r","pts":[[1,2,0.5],[3,4,0.5]],"r":15}"#,
+        #"{"t":"erase","page":"8d2h5k0w3q1r","ids":[1,2,3]}"#,
+        #"{"t":"tap","x":10,"y":20,"n":2}"#,
+        #"{"t":"addPage","template":"grid"}"#,
+        #"{"t":"visibility","hidden":true}"#,
+        #"{"t":"answer","a":"save"}"#,
+    ]
+
+    @Test func everyValidMessageDecodes() throws {
+        for text in Self.valid { _ = try ClientMessage.decode(text) }
+    }
+
+    @Test func mutatedMessagesDecodeOrAreRefusedWithAReason() {
+        var random = SplitMix(seed: 20261125)
+        let alphabet = Array(#"{}[]",:.-+eE0123456789tkpwxyzn"\ "#.utf8) + [0, 0xFF, 0xC3]
+        var refused = 0
+        for round in 0..<20_000 {
+            var bytes = Array(Self.valid[round % Self.valid.count].utf8)
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                let position = Int(random.next() % UInt64(bytes.count + 1))
+                switch random.next() % 3 {
+                case 0 where position < bytes.count: bytes.remove(at: position)
+                case 1: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
+                default: if position < bytes.count { bytes[position] = alphabet[Int(random.next() % UInt64(alphabet.count))] }
+                }
+            }
+            do {
+                _ = try ClientMessage.decode(String(decoding: bytes, as: UTF8.self))
+            } catch let error as MessageError {
+                #expect(!error.description.isEmpty)
+                refused += 1
+            } catch {
+                Issue.record("\(error) is not a MessageError")
+            }
+        }
+        #expect(refused > 1000, "the mutations must reach the refusals")
+    }
+}
+
+/// A small seeded generator (SplitMix64).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

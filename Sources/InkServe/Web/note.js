@@ -24,6 +24,8 @@ const state = {
   widthFactor: 1,
   sequence: 0,
   current: null,        // the stroke being drawn: { key, page, points, tool, color, width, erase }
+  others: new Map(),    // strokes other writers are drawing now, by key (drawn live, as they come)
+  zoom: 1,
   unacknowledged: new Map(), // key → messages of strokes the server has not confirmed
   saving: "saved",
   leaving: false,
@@ -50,7 +52,7 @@ function connect() {
 }
 
 function send(message) {
-  state.log.push({ at: performance.now(), sent: message.t });
+  log({ at: performance.now(), sent: message.t });
   if (state.socket?.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
@@ -62,8 +64,14 @@ function sendStroke(key, message) {
   send(message);
 }
 
+/** Keeps what came and went, with times (the newest 5,000 entries), for tests and diagnostics. */
+function log(entry) {
+  state.log.push(entry);
+  if (state.log.length > 5000) state.log.splice(0, state.log.length - 5000);
+}
+
 function receive(message) {
-  state.log.push({ at: performance.now(), ...message, svg: undefined });
+  log({ at: performance.now(), ...message, svg: undefined, pts: undefined });
   switch (message.t) {
     case "hello":
       document.body.dataset.connection = "open";
@@ -78,6 +86,7 @@ function receive(message) {
       for (const messages of state.unacknowledged.values()) for (const m of messages) send(m);
       break;
     case "page": updatePage(message); break;
+    case "down": case "move": case "up": othersStroke(message); break;
     case "nav": showNavigation(message.visible); break;
     case "saving": showSaving(message); break;
     case "tags": showTags(message.tags); break;
@@ -114,8 +123,30 @@ function updatePage(message) {
   if (!view) view = addPageView(message);
   view.ink.innerHTML = message.svg;
   view.node.dataset.strokes = message.strokes;
-  for (const key of message.keys) state.unacknowledged.delete(key);
+  for (const key of message.keys) {
+    state.unacknowledged.delete(key);
+    state.others.delete(key);
+  }
   if (!state.current || state.current.page !== view) clearCanvas(view);
+  // What others are still writing on this page stays on the canvas.
+  for (const stroke of state.others.values()) if (stroke.page === view) drawLive(stroke, stroke.points.slice(1), stroke.points[0]);
+}
+
+/** Another writer's stroke in progress (their pen messages, passed on by the server). */
+function othersStroke(message) {
+  if (message.t === "down") {
+    const view = state.pages.find((p) => p.id === message.page);
+    if (!view) return;
+    state.others.set(message.k, {
+      key: message.k, page: view, points: [message.pt], tool: TOOLS.find((t) => t.name === message.tool) ?? TOOLS[0],
+      color: message.color, width: message.w,
+    });
+    return;
+  }
+  const stroke = state.others.get(message.k);
+  if (!stroke || message.t !== "move") return;
+  drawLive(stroke, message.pts);
+  stroke.points.push(...message.pts);
 }
 
 function sizeCanvas(view) {
@@ -214,10 +245,29 @@ function viewAt(event) {
 
 const touches = new Map();
 let lastTap = null;
+let pinch = null; // two fingers down: { distance, zoom } at the start
+
+/** Zooms the pages (0.5× to 4×), keeping the point under `center` (client pixels) in place. */
+function setZoom(zoom, center) {
+  const next = Math.min(4, Math.max(0.5, zoom));
+  const before = document.documentElement.scrollTop + center.y;
+  const ratio = next / state.zoom;
+  state.zoom = next;
+  document.documentElement.style.setProperty("--zoom", String(next));
+  window.scrollTo({ left: window.scrollX * ratio, top: before * ratio - center.y });
+  state.pages.forEach(sizeCanvas);
+  document.body.dataset.zoom = next.toFixed(2);
+}
+
+function touchDistance() {
+  const [a, b] = [...touches.values()];
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
 
 function onPointerDown(event) {
   if (event.pointerType === "touch") {
     touches.set(event.pointerId, { x: event.clientX, y: event.clientY, startX: event.clientX, startY: event.clientY, at: event.timeStamp });
+    if (touches.size === 2) pinch = { distance: touchDistance(), zoom: state.zoom };
     return;
   }
   if (event.button !== 0 && event.pointerType === "mouse") return;
@@ -237,10 +287,15 @@ function onPointerDown(event) {
 function onPointerMove(event) {
   if (event.pointerType === "touch") {
     const touch = touches.get(event.pointerId);
-    if (touch) {
-      window.scrollBy(touch.x - event.clientX, touch.y - event.clientY);
-      touch.x = event.clientX;
-      touch.y = event.clientY;
+    if (!touch) return;
+    const [dx, dy] = [touch.x - event.clientX, touch.y - event.clientY];
+    touch.x = event.clientX;
+    touch.y = event.clientY;
+    if (pinch && touches.size === 2) {
+      const [a, b] = [...touches.values()];
+      setZoom(pinch.zoom * touchDistance() / Math.max(1, pinch.distance), { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+    } else {
+      window.scrollBy(dx, dy);
     }
     return;
   }
@@ -258,6 +313,10 @@ function onPointerUp(event) {
   if (event.pointerType === "touch") {
     const touch = touches.get(event.pointerId);
     touches.delete(event.pointerId);
+    if (pinch) {
+      if (touches.size === 0) pinch = null;
+      return;
+    }
     if (touch && event.timeStamp - touch.at < 300 && Math.hypot(event.clientX - touch.startX, event.clientY - touch.startY) < 12) tapped(event);
     return;
   }
@@ -287,7 +346,7 @@ function tapped(event) {
 }
 
 /** Draws new points of the stroke being written at once, before the server's outline arrives. */
-function drawLive(stroke, points) {
+function drawLive(stroke, points, from = null) {
   const view = stroke.page;
   const context = view.canvas.getContext("2d");
   const scale = view.canvas.width / view.width;
@@ -296,7 +355,7 @@ function drawLive(stroke, points) {
   const erasing = stroke.tool.name === "eraser";
   context.strokeStyle = erasing ? "rgba(128,128,128,0.35)" : stroke.color;
   context.globalAlpha = stroke.tool.name === "highlighter" ? 0.35 : 1;
-  let previous = stroke.points[stroke.points.length - 1];
+  let previous = from ?? stroke.points[stroke.points.length - 1];
   for (const point of points) {
     const pressure = erasing ? 1 : 0.5 + point[2];
     context.lineWidth = Math.max(1, stroke.width * pressure * scale);
@@ -411,6 +470,11 @@ function start() {
   window.addEventListener("beforeunload", (event) => {
     if (state.saving !== "saved" && !state.leaving) event.preventDefault();
   });
+  window.addEventListener("wheel", (event) => {
+    if (!event.ctrlKey) return; // Ctrl + wheel (and a touchpad's pinch) zooms the pages, not the whole page
+    event.preventDefault();
+    setZoom(state.zoom * Math.exp(-event.deltaY / 300), { x: event.clientX, y: event.clientY });
+  }, { passive: false });
   document.addEventListener("keydown", (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key === "z") send({ t: event.shiftKey ? "redo" : "undo" });
   });
