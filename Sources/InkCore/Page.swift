@@ -46,7 +46,22 @@ public struct PrintedLine: Sendable, Hashable, Codable {
     }
 }
 
-/// The paper a page is drawn on.
+/// One of a page's layers, bottom first: a name and whether it is shown. Strokes name theirs by
+/// index (``Stroke/layer``); a page without layers has one, unnamed and shown.
+public struct PageLayer: Sendable, Hashable, Codable {
+    public var name: String
+    public var isVisible: Bool
+    /// Most layers a page keeps, and the longest name (in UTF-8 bytes).
+    public static let maxPerPage = 256
+    public static let maxNameBytes = 256
+
+    public init(name: String, isVisible: Bool = true) {
+        self.name = name
+        self.isVisible = isVisible
+    }
+}
+
+/// The paper a page is drawn on, with what comes printed on it and its layers.
 public struct PageTemplate: Sendable, Hashable, Codable {
     public var kind: TemplateKind
     /// Distance between rules, grid lines or dots, in page pixels.
@@ -54,15 +69,20 @@ public struct PageTemplate: Sendable, Hashable, Codable {
     public var paper: RGBA
     /// Text printed on the paper (from an imported page), drawn under the ink.
     public var printed: [PrintedLine]
+    /// The page's layers, bottom first (from an imported page); empty: one unnamed, shown layer. They
+    /// travel with the paper, as printed text does, so every path that makes a page keeps them.
+    public var layers: [PageLayer]
 
-    public init(kind: TemplateKind = .blank, spacing: Float = 60, paper: RGBA = .white, printed: [PrintedLine] = []) {
+    public init(kind: TemplateKind = .blank, spacing: Float = 60, paper: RGBA = .white, printed: [PrintedLine] = [],
+                layers: [PageLayer] = []) {
         self.kind = kind
         self.spacing = spacing
         self.paper = paper
         self.printed = printed
+        self.layers = layers
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, spacing, paper, printed }
+    private enum CodingKeys: String, CodingKey { case kind, spacing, paper, printed, layers }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -70,6 +90,12 @@ public struct PageTemplate: Sendable, Hashable, Codable {
         spacing = try container.decode(Float.self, forKey: .spacing)
         paper = try container.decode(RGBA.self, forKey: .paper)
         printed = try container.decodeIfPresent([PrintedLine].self, forKey: .printed) ?? []
+        layers = try container.decodeIfPresent([PageLayer].self, forKey: .layers) ?? []
+    }
+
+    /// Whether strokes on layer `index` are drawn (a layer the page does not list is).
+    public func isVisible(layer index: UInt16) -> Bool {
+        Int(index) >= layers.count || layers[Int(index)].isVisible
     }
 }
 
@@ -101,6 +127,14 @@ public struct Page: Sendable, Hashable, Codable, Identifiable {
         self.size = size
         self.template = template
         self.strokes = strokes
+    }
+
+    /// The page as it is seen: without the strokes of hidden layers.
+    public var visible: Page {
+        guard template.layers.contains(where: { !$0.isVisible }) else { return self }
+        var page = self
+        page.strokes.removeAll { !template.isVisible(layer: $0.layer) }
+        return page
     }
 
     /// The number of points over all strokes.

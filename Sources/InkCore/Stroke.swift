@@ -83,15 +83,31 @@ public struct Stroke: Sendable, Hashable, Codable, Identifiable {
     /// Milliseconds from the page's creation to the first point of this stroke.
     public var startTime: Double
     public var points: [InkPoint]
+    /// The page layer it is on (an index into ``PageTemplate/layers``; 0 is the bottom one).
+    public var layer: UInt16
 
     public init(id: StrokeID, tool: Tool = .pen, color: RGBA = .black, width: Float = 2,
-                startTime: Double = 0, points: [InkPoint]) {
+                startTime: Double = 0, points: [InkPoint], layer: UInt16 = 0) {
         self.id = id
         self.tool = tool
         self.color = color
         self.width = width
         self.startTime = startTime
         self.points = points
+        self.layer = layer
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, tool, color, width, startTime, points, layer }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(StrokeID.self, forKey: .id)
+        tool = try container.decode(Tool.self, forKey: .tool)
+        color = try container.decode(RGBA.self, forKey: .color)
+        width = try container.decode(Float.self, forKey: .width)
+        startTime = try container.decode(Double.self, forKey: .startTime)
+        points = try container.decode([InkPoint].self, forKey: .points)
+        layer = try container.decodeIfPresent(UInt16.self, forKey: .layer) ?? 0
     }
 
     /// The smallest rectangle holding every point (not widened by the stroke's width).

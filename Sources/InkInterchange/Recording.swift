@@ -88,11 +88,14 @@ public struct RecordedPen: Sendable, Equatable {
     public var tool: Tool
     public var color: RGBA
     public var width: Float
+    /// The page layer the stroke is on (an index into its page template's layers).
+    public var layer: UInt16
 
-    public init(tool: Tool = .pen, color: RGBA = .black, width: Float = 2) {
+    public init(tool: Tool = .pen, color: RGBA = .black, width: Float = 2, layer: UInt16 = 0) {
         self.tool = tool
         self.color = color
         self.width = width
+        self.layer = layer
     }
 }
 

@@ -464,14 +464,14 @@ private struct Scene {
     func page() throws(ImportError) -> RemarkableDecoder.Page {
         var strokes: [ImportedStroke] = []
         var visited: Set<CrdtID> = []
-        var hiddenLayers = 0
         var reached = 0
         var unplaced = 0
+        var layers: [PageLayer] = []
         let typed = text ?? RemarkableText()
-        func walk(_ group: CrdtID, depth: Int, hiddenAbove: Bool, dx: Float, dy: Float) {
+        /// Each group under the root is a layer (its label and visibility); groups below it are anchored
+        /// groups of strokes within that layer (a hidden one hides its strokes; they are not a layer).
+        func walk(_ group: CrdtID, depth: Int, layer: UInt16?, dx: Float, dy: Float) {
             guard depth < 64, visited.insert(group).inserted else { return }
-            let isHidden = hiddenAbove || hidden.contains(group)
-            if hidden.contains(group), !hiddenAbove { hiddenLayers += 1 }
             var dx = dx, dy = dy
             if let anchor = anchors[group] {
                 dx += anchor.originX
@@ -483,16 +483,25 @@ private struct Scene {
             }
             for item in SequenceItem.ordered(children[group] ?? []) where !item.deleted {
                 switch item.value {
-                case .group(let child)?: walk(child, depth: depth + 1, hiddenAbove: isHidden, dx: dx, dy: dy)
+                case .group(let child)?:
+                    var childLayer = layer
+                    if layer == nil {
+                        childLayer = UInt16(min(layers.count, PageLayer.maxPerPage - 1))
+                        if layers.count < PageLayer.maxPerPage {
+                            layers.append(PageLayer(name: labels[child] ?? "Layer \(layers.count + 1)", isVisible: !hidden.contains(child)))
+                        }
+                    }
+                    walk(child, depth: depth + 1, layer: childLayer, dx: dx, dy: dy)
                 case .line(let line)?:
                     reached += 1
-                    guard let stroke = Scene.stroke(line) else { break }
+                    guard var stroke = Scene.stroke(line) else { break }
+                    stroke.pen.layer = layer ?? 0
                     strokes.append(stroke.moved(dx: dx, dy: dy))
                 case nil: break
                 }
             }
         }
-        walk(.root, depth: 0, hiddenAbove: false, dx: 0, dy: 0)
+        walk(.root, depth: 0, layer: nil, dx: 0, dy: 0)
 
         var page = ImportedPage(size: .remarkable)
         let margin: Float = 20
@@ -519,6 +528,7 @@ private struct Scene {
         page.size = PageSize(width: right - left, height: bottom - top)
         page.strokes = strokes
         page.template.printed = printed
+        page.template.layers = layers
         page.move(dx: -left, dy: -top)
 
         if strokes.isEmpty, text == nil, let problem = recovery.firstProblem { throw problem } // nothing could be kept
@@ -528,9 +538,6 @@ private struct Scene {
         }
         if total > reached {
             warnings.append("\(file): \(total - reached) stroke\(total - reached == 1 ? "" : "s") outside any layer skipped")
-        }
-        if hiddenLayers > 0 {
-            warnings.append("\(file): \(hiddenLayers) hidden layer\(hiddenLayers == 1 ? "" : "s") imported as visible ink")
         }
         if unplaced > 0 {
             warnings.append("\(file): \(unplaced) stroke group\(unplaced == 1 ? " is" : "s are") anchored to typed text the page does not hold; placed as if at its top")

@@ -72,11 +72,20 @@ private struct XournalReader {
         for pageElement in root.all("page") {
             var page = ImportedPage(size: try size(pageElement))
             if let background = pageElement.first("background") { page.template = template(background) }
-            for layer in pageElement.all("layer") {
+            let layers = pageElement.all("layer")
+            if layers.count > 1 || layers.contains(where: { $0["name"] != nil }) {
+                page.template.layers = layers.prefix(PageLayer.maxPerPage).enumerated().map { index, layer in
+                    PageLayer(name: layer["name"] ?? "Layer \(index + 1)")
+                }
+            }
+            for (index, layer) in layers.enumerated() {
                 for item in layer.children {
                     switch item.name {
                     case "stroke":
-                        if let stroke = try stroke(item) { page.strokes.append(stroke) }
+                        if var stroke = try stroke(item) {
+                            stroke.pen.layer = UInt16(min(index, PageLayer.maxPerPage - 1))
+                            page.strokes.append(stroke)
+                        }
                     case "text":
                         let text = item.text.trimmingCharacters(in: .whitespacesAndNewlines)
                         if !text.isEmpty {

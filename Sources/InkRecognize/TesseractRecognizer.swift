@@ -70,7 +70,8 @@ public final class TesseractRecognizer: PageRecognizer {
 
     /// Recognises `page` and says how.
     public func read(_ page: Page) throws(RecognitionError) -> Analysis {
-        let ink = Erasing.apply(page, mode: options.eraserMode).strokes
+        // What the page shows: hidden layers are not read.
+        let ink = Erasing.apply(page.visible, mode: options.eraserMode).strokes
         let shapes = ink.enumerated().map { StrokeShape($0.element, index: $0.offset) }
         var candidates = ink.indices.filter { Self.isInk(ink[$0]) && Self.isPlausible(shapes[$0]) }
         let height = LineGrouper.typicalHeight(of: candidates.map { shapes[$0] })
@@ -102,7 +103,8 @@ public final class TesseractRecognizer: PageRecognizer {
     /// Draws the ink of `page` as recognition sees it (black on white, the OCR pen, at the scale
     /// lines are read at) into a PNG: the image the `tesseract` CLI is compared on.
     public func writeImage(of page: Page, to path: String) throws(RecognitionError) {
-        let ink = Erasing.apply(page, mode: options.eraserMode).strokes
+        // What the page shows: hidden layers are not read.
+        let ink = Erasing.apply(page.visible, mode: options.eraserMode).strokes
         let shapes = ink.enumerated().map { StrokeShape($0.element, index: $0.offset) }
         let candidates = ink.indices.filter { Self.isInk(ink[$0]) && Self.isPlausible(shapes[$0]) }
         guard !candidates.isEmpty else { throw .rasterFailed("the page has no ink") }

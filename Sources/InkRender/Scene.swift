@@ -72,7 +72,8 @@ extension Scene {
     }
 
     init(page original: Page, style: InkStyle, eraserMode: EraserMode, target: SceneTarget) {
-        let page = Erasing.apply(original, mode: eraserMode)
+        // Hidden layers are kept on the page and in exports to InkML, never drawn (their erasers neither).
+        let page = Erasing.apply(original.visible, mode: eraserMode)
         width = Double(page.size.width)
         height = Double(page.size.height)
         paper = page.template.paper

@@ -63,6 +63,7 @@ public enum PageCodec {
     static let strokeType = FourCC("STRK")
     static let removalType = FourCC("DELS")
     static let printedType = FourCC("PTXT")
+    static let layersType = FourCC("LAYR")
     /// Most printed lines and bytes of text one `PTXT` chunk may hold.
     static let maxPrintedLines = PrintedLine.maxPerPage
     static let maxPrintedBytes = PrintedLine.maxBytes
@@ -95,6 +96,10 @@ public enum PageCodec {
         func flush() throws(PageEncodingError) {
             guard !batch.isEmpty else { return }
             try appendChunk(type: strokeType, payload: encodeStrokes(batch), to: &out)
+            let layered = batch.filter { $0.layer != 0 }
+            if !layered.isEmpty {
+                try appendChunk(type: layersType, payload: encodeLayers(nil, strokes: layered), to: &out)
+            }
             batch.removeAll(keepingCapacity: true)
             batchBytes = 0
         }
@@ -111,6 +116,9 @@ public enum PageCodec {
                 try appendChunk(type: headerType, payload: payload.bytes, to: &out)
                 if !template.printed.isEmpty {
                     try appendChunk(type: printedType, payload: encodePrinted(template.printed), to: &out)
+                }
+                if !template.layers.isEmpty {
+                    try appendChunk(type: layersType, payload: encodeLayers(template.layers, strokes: []), to: &out)
                 }
             case .removal(let ids):
                 try flush()
@@ -129,6 +137,32 @@ public enum PageCodec {
         let records = [PageRecord.header(id: page.id, size: page.size, template: page.template)]
             + page.strokes.map(PageRecord.stroke)
         return fileStart + (try encode(records))
+    }
+
+    /// A `LAYR` chunk: `u8 flags` (1: a layer table follows), the table (`varint count`, then per layer
+    /// `u8 flags` (1: hidden), `varint length`, UTF-8 name), then `varint count` of (`varint stroke id`,
+    /// `varint layer`) for strokes above layer 0. After the header it carries the table; after a `STRK`
+    /// chunk, its strokes' layers. Readers that skip it see every stroke on one shown layer.
+    static func encodeLayers(_ table: [PageLayer]?, strokes: [Stroke]) throws(PageEncodingError) -> [UInt8] {
+        var out = ByteWriter()
+        out.u8(table == nil ? 0 : 1)
+        if let table {
+            guard table.count <= PageLayer.maxPerPage else { throw PageEncodingError(reason: "\(table.count) layers; at most \(PageLayer.maxPerPage)") }
+            out.varint(UInt64(table.count))
+            for layer in table {
+                let name = Array(capped(layer.name, to: PageLayer.maxNameBytes).utf8)
+                out.u8(layer.isVisible ? 0 : 1)
+                out.varint(UInt64(name.count))
+                out.bytes += name
+            }
+        }
+        out.varint(UInt64(strokes.count))
+        for stroke in strokes {
+            guard Int(stroke.layer) < PageLayer.maxPerPage else { throw PageEncodingError(reason: "stroke on layer \(stroke.layer)") }
+            out.varint(stroke.id.rawValue)
+            out.varint(UInt64(stroke.layer))
+        }
+        return out.bytes
     }
 
     private static func appendChunk(type: FourCC, payload: [UInt8], to out: inout ByteWriter) throws(PageEncodingError) {
@@ -323,6 +357,7 @@ public enum PageCodec {
             case headerType: try assembler.apply(decodeHeader(&reader))
             case strokeType: try decodeStrokes(&reader) { assembler.apply(.stroke($0)) }
             case printedType: assembler.print(try decodePrinted(&reader))
+            case layersType: try decodeLayers(&reader, into: &assembler)
             case removalType:
                 let count = try reader.varint()
                 guard count <= UInt64(reader.remaining) else { throw .malformed("removal count \(count) exceeds the chunk") }
@@ -359,16 +394,48 @@ public enum PageCodec {
                        template: PageTemplate(kind: kind, spacing: spacing, paper: paper))
     }
 
-    /// `text` cut at a character boundary to at most ``maxPrintedBytes`` bytes of UTF-8.
-    static func capped(_ text: String) -> String {
-        guard text.utf8.count > maxPrintedBytes else { return text }
+    /// `text` cut at a character boundary to at most `limit` bytes of UTF-8.
+    static func capped(_ text: String, to limit: Int = maxPrintedBytes) -> String {
+        guard text.utf8.count > limit else { return text }
         var out = "", bytes = 0
         for character in text {
             bytes += character.utf8.count
-            guard bytes <= maxPrintedBytes else { break }
+            guard bytes <= limit else { break }
             out.append(character)
         }
         return out
+    }
+
+    private static func decodeLayers(_ reader: inout ByteReader, into assembler: inout PageAssembler) throws(DecodeFailure) {
+        let flags = try reader.u8()
+        guard flags <= 1 else { throw .malformed("layer flags \(flags)") }
+        var table: [PageLayer]?
+        if flags == 1 {
+            let count = try reader.varint()
+            guard count <= UInt64(min(PageLayer.maxPerPage, reader.remaining / 2)) else { throw .malformed("layer count \(count)") }
+            var layers: [PageLayer] = []
+            for _ in 0..<count {
+                let hidden = try reader.u8()
+                guard hidden <= 1 else { throw .malformed("layer flags \(hidden)") }
+                let length = try reader.varint()
+                guard length <= UInt64(min(PageLayer.maxNameBytes, reader.remaining)) else { throw .malformed("layer name of \(length) bytes") }
+                let name = capped(String(decoding: try reader.bytes(Int(length)), as: UTF8.self), to: PageLayer.maxNameBytes)
+                layers.append(PageLayer(name: name, isVisible: hidden == 0))
+            }
+            table = layers
+        }
+        let count = try reader.varint()
+        guard count <= UInt64(reader.remaining / 2) else { throw .malformed("layer assignment count \(count)") }
+        var assignments: [(StrokeID, UInt16)] = []
+        for _ in 0..<count {
+            let id = StrokeID(try reader.varint())
+            let layer = try reader.varint()
+            guard layer < UInt64(PageLayer.maxPerPage) else { throw .malformed("stroke on layer \(layer)") }
+            assignments.append((id, UInt16(layer)))
+        }
+        // All or nothing, as every chunk.
+        if let table { assembler.layers(table) }
+        for (id, layer) in assignments { assembler.assign(id, to: layer) }
     }
 
     private static func decodePrinted(_ reader: inout ByteReader) throws(DecodeFailure) -> [PrintedLine] {
@@ -622,6 +689,16 @@ struct PageAssembler {
     /// The text printed on the paper (a `PTXT` chunk, which follows the header).
     mutating func print(_ lines: [PrintedLine]) {
         assembled.template.printed = lines
+    }
+
+    /// The page's layers (a `LAYR` chunk after the header).
+    mutating func layers(_ table: [PageLayer]) {
+        assembled.template.layers = table
+    }
+
+    /// A stroke's layer (a `LAYR` chunk after its `STRK` chunk); unknown ids are ignored.
+    mutating func assign(_ id: StrokeID, to layer: UInt16) {
+        if let at = indexed()[id] { assembled.strokes[at].layer = layer }
     }
 
     mutating func apply(_ record: PageRecord) {

@@ -111,6 +111,7 @@ public struct NoteReplayer {
                     hasPage = true
                 }
                 try run.send(.penDown(InkPoint(point), tool: pen.tool, color: pen.color, width: pen.width, at: at))
+                run.placeStrokeInProgress(on: pen.layer)
             case let .penMove(point, at):
                 try run.send(.penMove(InkPoint(point), at: at))
             case let .penUp(point, at):
@@ -176,6 +177,15 @@ extension NoteReplayer {
         var toRecognise: Set<PageID> = []
         var left = false
         var start: Double?
+        /// Layers of strokes above layer 0, by page and id: the session draws on one layer, the
+        /// recording's strokes keep theirs when saved.
+        var layers: [PageID: [StrokeID: UInt16]] = [:]
+
+        /// The stroke the pen just began is on `layer` of its page.
+        mutating func placeStrokeInProgress(on layer: UInt16) {
+            guard layer != 0, let stroke = session.state.note?.strokeInProgress else { return }
+            layers[stroke.pageID, default: [:]][stroke.stroke.id] = layer
+        }
 
         mutating func fireTimers(until time: Double) throws {
             while let deadline = session.state.nextDeadline, deadline <= time {
@@ -205,8 +215,11 @@ extension NoteReplayer {
             let t = now - (start ?? now)
             switch effect {
             case .save(let request):
-                for delta in request.pages {
+                for var delta in request.pages {
                     if pageNumbers[delta.pageID] == nil { pageNumbers[delta.pageID] = pageNumbers.count + 1 }
+                    if let placed = layers[delta.pageID] {
+                        for i in delta.addedStrokes.indices { delta.addedStrokes[i].layer = placed[delta.addedStrokes[i].id] ?? 0 }
+                    }
                     try staged.apply(delta)
                 }
                 record(t, "save", pages: request.pages.map(\.pageID),

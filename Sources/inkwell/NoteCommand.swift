@@ -84,11 +84,19 @@ struct NoteCommand: ParsableCommand {
             var template: String
             var strokes: Int
             var points: Int
+            /// The page's layers, bottom first, with their stroke counts (absent when the page has one unnamed layer).
+            var layers: [LayerRow]?
             /// What is wrong with the page file, when it is damaged or missing.
             var damage: String?
             var status: String
             /// Why recognition failed, when it did.
             var reason: String?
+        }
+
+        struct LayerRow: Encodable {
+            var name: String
+            var visible: Bool
+            var strokes: Int
         }
 
         func run() throws {
@@ -104,6 +112,11 @@ struct NoteCommand: ParsableCommand {
                     let page = decoded.page
                     (row.width, row.height, row.template) = (page.size.width, page.size.height, page.template.kind.description)
                     (row.strokes, row.points) = (page.strokes.count, page.pointCount)
+                    if !page.template.layers.isEmpty {
+                        row.layers = page.template.layers.enumerated().map { index, layer in
+                            LayerRow(name: layer.name, visible: layer.isVisible, strokes: page.strokes.count { Int($0.layer) == index })
+                        }
+                    }
                     row.damage = decoded.problems.first(where: \.isDamage).map { "damaged at \($0)" }
                 } catch {
                     row.damage = "\(error)"
@@ -130,6 +143,9 @@ struct NoteCommand: ParsableCommand {
                 let damage = row.damage.map { " [\($0)]" } ?? ""
                 let status = row.reason.map { "\(row.status): \($0)" } ?? row.status
                 print("    \(row.number). \(Int(row.width))×\(Int(row.height)) \(row.template), \(row.strokes) strokes, \(row.points) points, \(status)\(damage)")
+                for layer in row.layers ?? [] {
+                    print("         layer \(layer.name): \(layer.strokes) strokes\(layer.visible ? "" : ", hidden")")
+                }
             }
         }
     }

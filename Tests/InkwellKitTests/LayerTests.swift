@@ -1,0 +1,93 @@
+import Foundation
+import InkwellKit
+import Testing
+
+/// Page layers from import to page file to rendering: kept with their names and visibility, hidden
+/// ones never drawn, and invisible to a reader that does not know them without losing a stroke.
+@Suite struct LayerTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-layers-\(UUID().uuidString)")
+
+    func layeredPage() -> Page {
+        var page = Page(id: PageID(rawValue: "8d2h5k0w3q1r"), template: PageTemplate(kind: .lined, layers: [
+            PageLayer(name: "Sketch"), PageLayer(name: "Notes ✎"), PageLayer(name: "Answers", isVisible: false),
+        ]))
+        for (index, layer) in [0, 1, 2, 1].enumerated() {
+            let y = Float(100 + 200 * index)
+            page.strokes.append(Stroke(id: StrokeID(UInt64(index + 1)), width: 6, points: [InkPoint(x: 100, y: y), InkPoint(x: 900, y: y + 10)],
+                                       layer: UInt16(layer)))
+        }
+        return page
+    }
+
+    @Test func thePageFileKeepsLayersAndAppendsKeepThem() throws {
+        let page = layeredPage()
+        let decoded = try PageCodec.decodeStrict(PageCodec.encodeFile(page), fallbackID: page.id)
+        #expect(decoded == page)
+        // A save appending strokes on layer 2 after the page was written.
+        var appended = PageCodec.fileStart + (try PageCodec.encode([.header(id: page.id, size: page.size, template: page.template)]))
+        appended += try PageCodec.encode(page.strokes.map(PageRecord.stroke))
+        #expect(try PageCodec.decodeStrict(appended, fallbackID: page.id).strokes.map(\.layer) == [0, 1, 2, 1])
+    }
+
+    @Test func aReaderThatSkipsTheChunkSeesEveryStrokeOnOneShownLayer() throws {
+        let page = layeredPage()
+        var bytes = try PageCodec.encodeFile(page)
+        // Rename every LAYR chunk to a type no reader knows (fixing its CRC), as an older reader sees it.
+        let type = Array("LAYR".utf8)
+        var offset = PageCodec.fileStart.count
+        while offset + 8 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            if Array(bytes[offset + 4..<offset + 8]) == type {
+                bytes.replaceSubrange(offset + 4..<offset + 8, with: Array("LAYZ".utf8))
+                let crc = Self.crc32(bytes[offset + 4..<offset + 8 + length])
+                bytes.replaceSubrange(offset + 8 + length..<offset + 12 + length, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+            }
+            offset += 12 + length
+        }
+        let decoded = bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }
+        #expect(decoded.page.strokes.count == 4)
+        #expect(decoded.page.strokes.allSatisfy { $0.layer == 0 })
+        #expect(decoded.page.template.layers.isEmpty)
+        #expect(decoded.problems.allSatisfy { !$0.isDamage })
+    }
+
+    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    @Test func hiddenLayersAreNotDrawn() throws {
+        let page = layeredPage()
+        var withoutHidden = page
+        withoutHidden.strokes.removeAll { $0.layer == 2 }
+        withoutHidden.template.layers[2].isVisible = true
+        let renderer = Renderer()
+        #expect(try renderer.png(page) == renderer.png(withoutHidden))
+        var shown = page
+        shown.template.layers[2].isVisible = true
+        #expect(try renderer.png(shown) != renderer.png(page))
+    }
+
+    @Test func anImportedXournalPageKeepsItsLayers() throws {
+        let library = try Library.create(at: root)
+        let file = root.appendingPathComponent("two-layers.xopp")
+        try Data("""
+            <?xml version="1.0" standalone="no"?>
+            <xournal creator="test" fileversion="4"><page width="612" height="792"><background type="solid" color="#ffffffff" style="plain"/>
+            <layer name="Drawing"><stroke tool="pen" color="#000000ff" width="2">10 10 100 100</stroke></layer>
+            <layer><stroke tool="pen" color="#ff0000ff" width="2">10 200 100 300</stroke><stroke tool="pen" color="#ff0000ff" width="2">10 300 100 400</stroke></layer>
+            </page></xournal>
+            """.utf8).write(to: file)
+        let report = Workspace(library: library).importer(recognize: false, jobs: 1).run([file], replayer: NoteReplayer(), keepGoing: false)
+        #expect(report.failures.isEmpty)
+        let stored = try #require(library.notes().first)
+        let page = try #require(library.pages(of: stored).first)
+        #expect(page.template.layers.map(\.name) == ["Drawing", "Layer 2"])
+        #expect(page.strokes.map(\.layer) == [0, 1, 1])
+        #expect(page.strokes.map(\.color) == [.black, RGBA(red: 255, green: 0, blue: 0), RGBA(red: 255, green: 0, blue: 0)])
+    }
+}
