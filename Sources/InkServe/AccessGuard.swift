@@ -15,11 +15,18 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
         if loopbackOnly, let authority = request.head.authority, !Self.isLoopbackHost(authority) {
             throw HTTPError(.misdirectedRequest, message: "this server answers only to 127.0.0.1 and localhost")
         }
+        // A page of another site may send requests here (a form, a fetch without CORS): anything that
+        // changes the library must come from this server's own pages (or a program, which sends no Origin).
+        if ![.get, .head].contains(request.method), let origin = request.headers[.origin], !Self.sameOrigin(request) {
+            throw HTTPError(.forbidden, message: "requests that change the library must come from this server's pages, not \(origin)")
+        }
         if let token {
             if let given = request.uri.queryParameters.get("token") {
                 guard Self.same(given, token) else { throw HTTPError(.unauthorized, message: "wrong token") }
                 // The token moves into a cookie and out of the address bar (and the history).
-                var response = Response(status: .seeOther, headers: [.location: request.uri.path])
+                // Back to the same path on this server (never `//elsewhere`).
+                let path = "/" + request.uri.path.drop { $0 == "/" || $0 == "\\" }
+                var response = Response(status: .seeOther, headers: [.location: path])
                 response.headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
                 return Self.secured(response)
             }
@@ -66,7 +73,11 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
         if host.hasPrefix("[") { host = String(host.dropFirst().prefix { $0 != "]" }) } else if let colon = host.lastIndex(of: ":") {
             host = String(host[..<colon])
         }
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" { return true }
+        // An address in 127.0.0.0/8 written as four numbers: a name such as 127.attacker.example is not one.
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
     }
 
     /// Compares without stopping at the first difference.

@@ -12,6 +12,9 @@ actor LiveRooms {
     private var rooms: [NoteID: (room: Room, clients: Int)] = [:]
     /// Notes being saved and closed: opening one again waits, so it reads what was just saved.
     private var closing: [NoteID: Task<Void, Never>] = [:]
+    /// Stroke keys each note's live sessions took, kept across them so a browser reconnecting to a
+    /// note that was closed and opened again meanwhile does not draw its strokes twice.
+    private var accepted: [NoteID: Set<String>] = [:]
 
     init(workspace: Workspace, config: SessionConfig, recognize: Bool) {
         self.workspace = workspace
@@ -22,18 +25,19 @@ actor LiveRooms {
     /// The room of `note`, opened if nobody has it open; counts one more client.
     func join(_ note: NoteID) async throws -> Room {
         while let pending = closing[note] { await pending.value }
-        if let open = rooms[note] {
+        if let open = rooms[note], !(await open.room.live.isClosed) {
             rooms[note]?.clients += 1
             return open.room
         }
-        let live = try LiveNote(note, in: workspace, config: config, recognition: recognition)
+        let live = try LiveNote(note, in: workspace, config: config, recognition: recognition, acceptedKeys: accepted[note] ?? [])
         let room = Room(live: live)
         rooms[note] = (room, 1)  // before the first await: a second browser joins this room
         await room.start()
         return room
     }
 
-    /// One client of `note` went away; the last closes the note (saving everything).
+    /// One client of `note` went away; the last closes the note, saving everything (a failed save is
+    /// retried for a minute, the note kept open meanwhile).
     func leave(_ note: NoteID) async {
         guard let open = rooms[note] else { return }
         if open.clients > 1 {
@@ -41,19 +45,30 @@ actor LiveRooms {
             return
         }
         rooms[note] = nil
-        let close = Task { await open.room.live.close() }
+        let live = open.room.live
+        let close = Task {
+            await live.close()
+            for _ in 0..<60 where !(await live.isClosed) {
+                try? await Task.sleep(for: .seconds(1))
+                await live.close()
+            }
+        }
         closing[note] = close
         await close.value
+        accepted[note, default: []].formUnion(await live.acceptedKeys)
         closing[note] = nil
     }
 
     /// The live note of `note` if a browser has it open.
     func openNote(_ note: NoteID) -> LiveNote? { rooms[note]?.room.live }
 
-    /// Closes every open note (the server is stopping).
+    /// Closes every open note (the server is stopping), waiting for those already closing.
     func closeAll() async {
-        for (_, open) in rooms { await open.room.live.close() }
-        rooms = [:]
+        while let (note, _) = rooms.first {
+            rooms[note]?.clients = 1
+            await leave(note)
+        }
+        for pending in closing.values { await pending.value }
     }
 }
 
@@ -62,36 +77,59 @@ actor LiveRooms {
 actor Room {
     let live: LiveNote
     private var clients: [UUID: AsyncStream<String>.Continuation] = [:]
+    /// Browsers whose tab is in the background: the session is told only when every one is.
+    private var hidden: Set<UUID> = []
+    private var isBackground = false
     private let renderer = Renderer()
 
     init(live: LiveNote) {
         self.live = live
     }
 
+    /// Starts listening to the note: its updates are turned into messages one at a time, in order.
     func start() async {
-        _ = await live.observe { [weak self] update in
-            guard let self else { return }
-            Task { await self.publish(update) }
+        let (updates, sink) = AsyncStream<LiveUpdate>.makeStream()
+        _ = await live.observe { sink.yield($0) }
+        Task { [weak self] in
+            for await update in updates {
+                guard let self else { return }
+                await self.publish(update)
+            }
         }
         await live.start()
     }
 
+    /// How many browsers are on the note.
+    var clientCount: Int { clients.count }
+
     /// Adds a browser; returns its stream of messages, beginning with the note as it is now.
     func connect(_ client: UUID, note: StoredNote) async -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        clients[client] = continuation
-        let pages = await live.pages
+        // A slow browser gets the newest messages; page messages are whole pages, so none is stale for long.
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1000))
+        let now = await live.snapshot()
         let hello: [String: Any] = [
             "t": "hello",
             "note": ["id": note.note.id.rawValue, "title": note.note.title, "notebook": note.notebook.description],
-            "pages": pages.map(pageMessage),
-            "nav": await live.isNavigationVisible,
-            "saving": Self.saving(await live.saving, now: await live.now),
-            "tags": (await live.tags).map(\.name).sorted(),
+            "pages": now.pages.map(pageMessage),
+            "nav": now.isNavigationVisible,
+            "saving": Self.saving(now.saving, now: now.now),
+            "tags": now.tags.map(\.name).sorted(),
             "limits": ["message": ClientMessage.maxBytes, "points": ClientMessage.maxPoints],
         ]
         continuation.yield(Self.json(hello))
+        clients[client] = continuation
         return stream
+    }
+
+    /// A browser's tab went to the background or came back.
+    func visibility(of client: UUID, hidden isHidden: Bool) async {
+        if isHidden { hidden.insert(client) } else { hidden.remove(client) }
+        await settleBackground()
+    }
+
+    /// Sends one message to one browser.
+    func send(_ message: [String: Any], to client: UUID) {
+        clients[client]?.yield(Self.json(message))
     }
 
     /// Shows a stroke in progress to the other browsers on the note as it is written: the writer's own
@@ -101,9 +139,20 @@ actor Room {
         for (client, continuation) in clients where client != writer { continuation.yield(text) }
     }
 
-    func disconnect(_ client: UUID) {
+    func disconnect(_ client: UUID) async {
         clients[client]?.finish()
         clients[client] = nil
+        hidden.remove(client)
+        await live.writerLeft(client.uuidString)
+        await settleBackground()
+    }
+
+    /// The session is in the background while every browser on the note is.
+    private func settleBackground() async {
+        let allHidden = !clients.isEmpty && hidden.isSuperset(of: clients.keys)
+        guard allHidden != isBackground else { return }
+        isBackground = allHidden
+        await live.background(allHidden)
     }
 
     private func publish(_ update: LiveUpdate) async {

@@ -128,7 +128,7 @@ public struct WebServer: Sendable {
                     do {
                         let message = try ClientMessage.decode(text)
                         if case .pen = message { await room.relay(text, from: client) }
-                        try await apply(message, to: room.live, from: client)
+                        try await apply(message, to: room, from: client)
                     } catch {
                         closeReason = "\(error)"
                         break
@@ -146,7 +146,8 @@ public struct WebServer: Sendable {
         }
     }
 
-    private func apply(_ message: ClientMessage, to live: LiveNote, from client: UUID) async throws {
+    private func apply(_ message: ClientMessage, to room: Room, from client: UUID) async throws {
+        let live = room.live
         switch message {
         case .pen(let input): await live.pen(input, from: client.uuidString)
         case let .tap(x, y, count): await live.tap(x: x, y: y, count: count)
@@ -156,8 +157,15 @@ public struct WebServer: Sendable {
         case .undo: await live.undo()
         case .redo: await live.redo()
         case .addPage(let kind): await live.addPage(template: PageTemplate(kind: kind))
-        case .visibility(let hidden): await live.background(hidden)
-        case .leave: await live.requestLeave()
+        case .visibility(let hidden): await room.visibility(of: client, hidden: hidden)
+        case .leave:
+            // With others on the note, this browser just goes (its strokes are in the session, which
+            // saves them); the last one leaves by the session's rules (asking when changes are unsaved).
+            if await room.clientCount > 1 {
+                await room.send(["t": "left"], to: client)
+            } else {
+                await live.requestLeave()
+            }
         case .answer(let answer): await live.answerLeave(answer)
         }
     }

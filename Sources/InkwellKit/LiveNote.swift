@@ -66,8 +66,10 @@ public actor LiveNote {
     private var lastSaving: SavingState = .saved
     /// Keys of strokes the session has (or had) and the ids it gave them.
     private var accepted: [String: StrokeID] = [:]
-    /// The writer whose stroke is in the session now, and its key.
+    /// The key of the stroke in the session now.
     private var penOwner: String?
+    /// Which writer sent each stroke not yet finished.
+    private var writerOf: [String: String] = [:]
     /// Strokes of other writers waiting for the pen, in arrival order.
     private var waiting: [(key: String, events: [PenInput], ended: Bool)] = []
     private let recognition: LiveRecognition?
@@ -78,8 +80,12 @@ public actor LiveNote {
 
     /// Opens `note` of `workspace` for writing, with `config`'s timings. With `recognition`, saved pages
     /// are read by Tesseract in the background and their hashtags become tags.
-    public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?) throws {
+    /// `acceptedKeys` are strokes an earlier live session of the note already took (a browser that
+    /// reconnects resends them; they are not drawn twice).
+    public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?,
+                acceptedKeys: Set<String> = []) throws {
         id = note
+        for key in acceptedKeys { accepted[key] = StrokeID(0) }
         self.workspace = workspace
         session = Session(config: config)
         let stored = try workspace.library.note(matching: note.rawValue)
@@ -106,8 +112,17 @@ public actor LiveNote {
     /// Where the note's changes are.
     public var saving: SavingState { savingState() }
 
+    /// What a browser joining now is shown, taken at one instant: pages, navigation, saving state
+    /// (with the clock to say when a retry comes) and tags.
+    public func snapshot() -> (pages: [Page], isNavigationVisible: Bool, saving: SavingState, now: Double, tags: Set<Tag>) {
+        (pages, isNavigationVisible, savingState(), now, tags)
+    }
+
     /// Whether the stroke with this writer's key has reached the session.
     public func hasAccepted(_ key: String) -> Bool { accepted[key] != nil }
+
+    /// The keys of every stroke this note's live sessions took.
+    public var acceptedKeys: Set<String> { Set(accepted.keys) }
 
     /// Starts the session's timers (call once, after creating): the navigation hides 3 s after entering.
     public func start() {
@@ -137,6 +152,7 @@ public actor LiveNote {
         guard !isClosed else { return }
         let key = input.key
         if accepted[key] != nil, penOwner != key { return }
+        if case .down = input { writerOf[key] = writer }
         if let index = waiting.firstIndex(where: { $0.key == key }) {
             waiting[index].events.append(input)
             if case .up = input { waiting[index].ended = true }
@@ -195,11 +211,31 @@ public actor LiveNote {
     /// The user's answer to ``LiveUpdate/confirmLeave``.
     public func answerLeave(_ answer: LeaveAnswer) { send(.leaveAnswered(answer, at: now)) }
 
-    /// Saves everything and lets go of the note (the last writer went away).
+    /// A writer went away (its connection closed): its stroke in progress ends where it got to, and
+    /// its waiting strokes are ended, so nobody else's pen waits for it.
+    public func writerLeft(_ writer: String) {
+        guard !isClosed else { return }
+        for index in waiting.indices where writerOf[waiting[index].key] == writer && !waiting[index].ended {
+            waiting[index].events.append(.up(key: waiting[index].key))
+            waiting[index].ended = true
+        }
+        if let owner = penOwner, writerOf[owner] == writer { feed(.up(key: owner)) }
+        flushWaiting()
+    }
+
+    /// Saves everything and lets go of the note (the last writer went away). A failed save leaves it
+    /// open, retrying on the session's schedule: ``isClosed`` says whether it let go.
     public func close() {
         guard !isClosed else { return }
-        if let owner = penOwner { feed(.up(key: owner)) }
-        flushWaiting()
+        if session.state.background != nil { send(.foreground(at: now)) }
+        for index in waiting.indices where !waiting[index].ended {
+            waiting[index].events.append(.up(key: waiting[index].key))
+            waiting[index].ended = true
+        }
+        while penOwner != nil || !waiting.isEmpty {
+            if let owner = penOwner { feed(.up(key: owner)) }
+            flushWaiting()
+        }
         send(.leaveRequested(at: now))
         if !isClosed { send(.leaveAnswered(.saveAndLeave, at: now)) }
     }
@@ -222,6 +258,7 @@ public actor LiveNote {
             guard penOwner == key else { return }
             let page = session.state.note?.strokeInProgress?.pageID
             penOwner = nil
+            writerOf[key] = nil
             send(.penUp(at: now))
             if let page { emit(.pageChanged(page, strokeKeys: [key])) }
             flushWaiting()
@@ -279,7 +316,11 @@ public actor LiveNote {
             }
         case .updateTags(_, let tags):
             do {
-                _ = try workspace.library.updateNote(id) { $0.tags = tags }
+                // Added to what the note has now (tags changed in the library meanwhile stay), never
+                // one the user removed by hand.
+                _ = try workspace.library.updateNote(id) { note in
+                    note.tag(tags.subtracting(note.tags).subtracting(note.removedTags))
+                }
                 _ = try workspace.afterChange().tagsChanged([id])
                 emit(.tags(tags))
             } catch {

@@ -345,6 +345,8 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     failures.check("a pinch zooms the pages", after > 1.5 * before, f"{before:.0f} → {after:.0f} px wide")
     strokes_before = other.js("Number(document.querySelector('.page').dataset.strokes)")
     failures.check("…and draws nothing", strokes_before == drawn + 1)
+    browser.call("Target.disposeBrowserContext", browserContextId=context)
+    time.sleep(0.5)  # the server sees that browser go: this one is alone on the note again
 
     # 7. A double tap on the top edge shows navigation; it hides again 5 s later.
     tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=2)

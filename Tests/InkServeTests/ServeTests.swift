@@ -102,6 +102,20 @@ import WSClient
         }
     }
 
+    @Test func pagesOfOtherSitesCannotChangeTheLibrary() async throws {
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/api/notes", method: .post, headers: [.origin: "http://attacker.example"],
+                                     body: try body(["title": "planted"])) { response in
+                #expect(response.status == .forbidden)
+            }
+            try await client.execute(uri: "/api/notes", method: .post, headers: [.origin: "http://localhost"],
+                                     body: try body(["title": "mine"])) { response in
+                #expect(response.status == .created)
+            }
+        }
+        #expect(try workspace.library.notes().map(\.note.title) == ["mine"])
+    }
+
     @Test func dragToReorderWritesTheNotebooksOrder() async throws {
         let first = try workspace.library.createNote(title: "First")
         let second = try workspace.library.createNote(title: "Second")
@@ -197,6 +211,9 @@ import WSClient
             try await client.execute(uri: "/api/notes", method: .post, body: try body(["title": "sneaky"])) { response in
                 #expect(response.status == .unauthorized)
             }
+            try await client.execute(uri: "//attacker.example/?token=\(token)", method: .get) { response in
+                #expect(response.headers[.location] == "/attacker.example/", "never a redirect to another host")
+            }
         }
         #expect(try workspace.library.notes().isEmpty)
     }
@@ -206,7 +223,8 @@ import WSClient
         for host in ["127.0.0.1:7878", "localhost:7878", "[::1]:7878", "localhost", "127.0.0.2"] {
             #expect(AccessGuard<BasicWebSocketRequestContext>.isLoopbackHost(host), "\(host)")
         }
-        for host in ["attacker.example:7878", "localhost.attacker.example", "192.168.1.4:7878", "[fe80::1]:7878", ""] {
+        for host in ["attacker.example:7878", "localhost.attacker.example", "127.attacker.example", "127.0.0.1.nip.io:7878",
+                     "127.0.0.999", "192.168.1.4:7878", "[fe80::1]:7878", ""] {
             #expect(!AccessGuard<BasicWebSocketRequestContext>.isLoopbackHost(host), "\(host)")
         }
     }

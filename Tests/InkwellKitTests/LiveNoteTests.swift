@@ -53,6 +53,46 @@ import Testing
         #expect(await live.hasAccepted("b:1"))
     }
 
+    @Test func aWriterWhoGoesMidStrokeDoesNotHoldThePen() async throws {
+        let note = try workspace.library.createNote(title: "Dropped").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let page = try #require(await live.pages.first?.id)
+        await live.pen(.down(key: "a:1", page: page, InkPoint(x: 10, y: 10), tool: .pen, color: .black, width: 2), from: "a")
+        await live.pen(.move(key: "a:1", [InkPoint(x: 30, y: 30)]), from: "a")
+        await live.pen(.down(key: "b:1", page: page, InkPoint(x: 500, y: 10), tool: .pen, color: .black, width: 2), from: "b")
+        await live.writerLeft("a")
+        // A's stroke ends where it got to; B's, which waited, now has the pen and goes on live.
+        await live.pen(.move(key: "b:1", [InkPoint(x: 520, y: 30)]), from: "b")
+        await live.pen(.up(key: "b:1"), from: "b")
+        #expect(await live.pages.first?.strokes.map { $0.points.map(\.x) } == [[10, 30], [500, 520]])
+        await write(live, key: "b:2", from: "b", page: page, x: 700)
+        #expect(await live.pages.first?.strokes.count == 3)
+        await live.close()
+        #expect(try storedPages(note).first?.strokes.count == 3)
+    }
+
+    @Test func closingInTheBackgroundStillSavesEverything() async throws {
+        let note = try workspace.library.createNote(title: "Tab away").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let page = try #require(await live.pages.first?.id)
+        await write(live, key: "a:1", from: "a", page: page, x: 10)
+        await live.background(true)
+        await live.close()
+        #expect(await live.isClosed)
+        #expect(try storedPages(note).first?.strokes.count == 1)
+    }
+
+    @Test func keysTakenByAnEarlierSessionAreNotDrawnAgain() async throws {
+        let note = try workspace.library.createNote(title: "Again").note.id
+        let first = try LiveNote(note, in: workspace, recognition: nil)
+        let page = try #require(await first.pages.first?.id)
+        await write(first, key: "a:1", from: "a", page: page, x: 10)
+        await first.close()
+        let second = try LiveNote(note, in: workspace, recognition: nil, acceptedKeys: await first.acceptedKeys)
+        await write(second, key: "a:1", from: "a", page: page, x: 10)
+        #expect(await second.pages.first?.strokes.count == 1)
+    }
+
     @Test func aStrokeSentAgainIsNotDrawnTwice() async throws {
         let note = try workspace.library.createNote(title: "Reconnect").note.id
         let live = try LiveNote(note, in: workspace, recognition: nil)
