@@ -53,6 +53,7 @@ struct Download {
         }
         let archive = folder.appendingPathComponent("export.zip")
         report = try exporter.run(notes, to: .zip(archive))
+        if let failure = report.failed.first { throw HTTPError(.internalServerError, message: "\(failure.title): \(failure.reason)") }
         let name = zipName ?? "\(notes[0].note.title.isEmpty ? "note" : Self.fileSafe(notes[0].note.title))-\(format.rawValue).zip"
         return Download(name: name, type: "application/zip", bytes: Array(try Data(contentsOf: archive)))
     }

@@ -70,8 +70,14 @@ public actor LiveNote {
     private var penOwner: String?
     /// Which writer sent each stroke not yet finished.
     private var writerOf: [String: String] = [:]
+    /// Most points one stroke takes (further moves are dropped) and most strokes waiting for the pen:
+    /// a runaway or hostile writer cannot grow the server without bound.
+    public static let maxPointsPerStroke = 100_000
+    public static let maxWaiting = 64
+    /// Points of the stroke in the session now.
+    private var ownerPoints = 0
     /// Strokes of other writers waiting for the pen, in arrival order.
-    private var waiting: [(key: String, events: [PenInput], ended: Bool)] = []
+    private var waiting: [(key: String, events: [PenInput], ended: Bool, points: Int)] = []
     private let recognition: LiveRecognition?
     /// Why the latest save failed.
     private var lastFailure: String?
@@ -154,6 +160,10 @@ public actor LiveNote {
         if accepted[key] != nil, penOwner != key { return }
         if case .down = input { writerOf[key] = writer }
         if let index = waiting.firstIndex(where: { $0.key == key }) {
+            if case .move(_, let points) = input {
+                guard waiting[index].points + points.count <= Self.maxPointsPerStroke else { return }
+                waiting[index].points += points.count
+            }
             waiting[index].events.append(input)
             if case .up = input { waiting[index].ended = true }
             return
@@ -163,8 +173,8 @@ public actor LiveNote {
             return
         }
         // Someone else's stroke is in progress: this one waits (only a stroke that starts can wait).
-        guard case .down = input else { return }
-        waiting.append((key, [input], false))
+        guard case .down = input, waiting.count < Self.maxWaiting else { return }
+        waiting.append((key, [input], false, 1))
     }
 
     /// A tap (2: double tap) at `x`, `y` in page pixels from the top of the screen.
@@ -251,9 +261,12 @@ public actor LiveNote {
             guard let stroke = session.state.note?.strokeInProgress else { return }
             accepted[key] = stroke.stroke.id
             penOwner = key
+            ownerPoints = 1
         case let .move(key, points):
             guard penOwner == key else { return }
-            for point in points { send(.penMove(point, at: now)) }
+            let kept = points.prefix(max(0, Self.maxPointsPerStroke - ownerPoints))
+            ownerPoints += kept.count
+            for point in kept { send(.penMove(point, at: now)) }
         case let .up(key):
             guard penOwner == key else { return }
             let page = session.state.note?.strokeInProgress?.pageID

@@ -145,3 +145,19 @@ final class Heard: @unchecked Sendable {
     func add(_ update: LiveUpdate) { lock.withLock { updates.append(update) } }
     var all: [LiveUpdate] { lock.withLock { updates } }
 }
+
+extension LiveNoteTests {
+    @Test func aRunawayStrokeIsCutAtItsLimitAndNothingElseSuffers() async throws {
+        let note = try workspace.library.createNote(title: "Runaway").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let page = try #require(await live.pages.first?.id)
+        await live.pen(.down(key: "a:1", page: page, InkPoint(x: 0, y: 0), tool: .pen, color: .black, width: 2), from: "a")
+        let batch = (0..<4096).map { InkPoint(x: Float($0 % 1000), y: 10) }
+        for _ in 0..<30 { await live.pen(.move(key: "a:1", batch), from: "a") }
+        await live.pen(.up(key: "a:1"), from: "a")
+        #expect(await live.pages.first?.strokes.first?.points.count == LiveNote.maxPointsPerStroke)
+        await write(live, key: "a:2", from: "a", page: page, x: 10)
+        #expect(await live.pages.first?.strokes.count == 2)
+        await live.close()
+    }
+}
