@@ -60,7 +60,7 @@ func check(_ input: [UInt8]) {
           again.page.strokes.map(\.points.count) == page.strokes.map(\.points.count)
     else { fatalError("a re-encoded page reads back differently") }
     for (a, b) in zip(again.page.strokes, page.strokes) {
-        guard a.tool == b.tool, a.color == b.color, a.width == b.width, a.startTime == b.startTime else {
+        guard a.tool == b.tool, a.color == b.color, a.width == b.width, a.startTime == b.startTime, a.layer == b.layer else {
             fatalError("stroke \(a.id) reads back with another style or start time")
         }
         // 0.01 px, or a float step where floats are coarser (beyond ±83,886 px: docs/page-format.md).
@@ -101,6 +101,13 @@ public func initializePageFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: Uns
                                    tilt: tilt ? Tilt(altitude: 1.2, azimuth: Float(i % 7) * 0.3) : nil)
                })
     }
+    let layers = [PageLayer(name: "Layer 1"), PageLayer(name: "Answers ✎", isVisible: false)]
+    var layeredRecords = [PageRecord.header(id: PageID(rawValue: "abcdefgh0123"), size: .remarkable, template: PageTemplate(layers: layers))]
+    for id: UInt64 in 1...3 {
+        var layered = stroke(id, tool: .pen, points: 5, tilt: false)
+        layered.layer = UInt16(id % 2)
+        layeredRecords.append(.stroke(layered))
+    }
     let pages: [(String, [PageRecord])] = [
         ("empty", [.header(id: PageID(rawValue: "abcdefgh0123"), size: .remarkable, template: PageTemplate())]),
         ("strokes", [.header(id: PageID(rawValue: "abcdefgh0123"), size: .a4Points, template: PageTemplate(kind: .lined, spacing: 32, paper: .white))]
@@ -112,10 +119,11 @@ public func initializePageFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: Uns
                              template: PageTemplate(printed: [PrintedLine(text: "Agenda", x: 234, baseline: 216, size: 54, bold: true),
                                                               PrintedLine(text: "- café ✓", x: 234, baseline: 251, size: 27)])),
                      .stroke(stroke(1, tool: .pen, points: 6, tilt: false))]),
+        ("layers", layeredRecords),
     ]
     for (name, records) in pages {
         let bytes = PageCodec.fileStart + ((try? PageCodec.encode(records)) ?? [])
-        FileManager.default.createFile(atPath: folder + "/" + name + ".inkpage", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: folder + "/" + name + ".inkpage", contents: Data(bytes))
     }
     return 0
 }
