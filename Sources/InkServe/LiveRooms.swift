@@ -89,7 +89,7 @@ actor Room {
     /// Starts listening to the note: its updates are turned into messages one at a time, in order.
     func start() async {
         let (updates, sink) = AsyncStream<LiveUpdate>.makeStream()
-        _ = await live.observe { sink.yield($0) }
+        await live.observe { sink.yield($0) }
         Task { [weak self] in
             for await update in updates {
                 guard let self else { return }
@@ -163,9 +163,6 @@ actor Room {
         case .pageChanged(let id, let keys):
             guard let body = await pageUpdate(id, keys: keys) else { return }
             message = body
-        case .pageAdded(let id):
-            guard let body = await pageUpdate(id, keys: []) else { return }
-            message = body
         case .tags(let tags): message = ["t": "tags", "tags": tags.map(\.name).sorted()]
         case .confirmLeave: message = ["t": "confirmLeave"]
         case .left: message = ["t": "left"]
@@ -183,8 +180,8 @@ actor Room {
         return body
     }
 
-    /// A page as the browser shows it: its size, the SVG the exporter would write, and its strokes'
-    /// ids and bounds (for the eraser).
+    /// A page as the browser shows it: its size, template, stroke count and the SVG the exporter would
+    /// write (from its `<svg>` element on, to go into the page).
     private func pageMessage(_ page: Page) -> [String: Any] {
         var svg = renderer.svg(page)
         if let start = svg.range(of: "<svg") { svg = String(svg[start.lowerBound...]) }

@@ -13,11 +13,9 @@ public enum LiveUpdate: Sendable, Equatable {
     case navigation(visible: Bool)
     /// Where the note's changes are: all stored, waiting, being stored, or retrying after a failure.
     case saving(SavingState)
-    /// A page's ink changed (a stroke ended, an erasure, undo or redo); `strokeKeys` are the writers'
-    /// keys of the strokes this change accepted.
+    /// A page's ink changed (a stroke ended, an erasure, undo or redo) or the page was added (at the
+    /// end); `strokeKeys` are the writers' keys of the strokes this change accepted.
     case pageChanged(PageID, strokeKeys: [String])
-    /// A page was added (at the end).
-    case pageAdded(PageID)
     /// The note's tags changed (recognised hashtags, or by hand).
     case tags(Set<Tag>)
     /// The user asked to leave with unsaved changes: ask them.
@@ -58,14 +56,13 @@ public actor LiveNote {
     private let workspace: Workspace
     private var session: Session
     private let started = ContinuousClock.now
-    private var observers: [UInt64: @Sendable (LiveUpdate) -> Void] = [:]
-    private var nextObserver: UInt64 = 0
+    private var observers: [@Sendable (LiveUpdate) -> Void] = []
     private var timer: Task<Void, Never>?
     /// The deadline the timer waits for.
     private var timerDeadline: Double?
     private var lastSaving: SavingState = .saved
-    /// Keys of strokes the session has (or had) and the ids it gave them.
-    private var accepted: [String: StrokeID] = [:]
+    /// Keys of strokes the session has (or had).
+    private var accepted: Set<String>
     /// The key of the stroke in the session now.
     private var penOwner: String?
     /// Which writer sent each stroke not yet finished.
@@ -91,7 +88,7 @@ public actor LiveNote {
     public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?,
                 acceptedKeys: Set<String> = []) throws {
         id = note
-        for key in acceptedKeys { accepted[key] = StrokeID(0) }
+        accepted = acceptedKeys
         self.workspace = workspace
         session = Session(config: config)
         let stored = try workspace.library.note(matching: note.rawValue)
@@ -115,9 +112,6 @@ public actor LiveNote {
     /// Whether navigation is shown, per the session's rules.
     public var isNavigationVisible: Bool { session.state.note?.isNavigationVisible ?? false }
 
-    /// Where the note's changes are.
-    public var saving: SavingState { savingState() }
-
     /// What a browser joining now is shown, taken at one instant: pages, navigation, saving state
     /// (with the clock to say when a retry comes) and tags.
     public func snapshot() -> (pages: [Page], isNavigationVisible: Bool, saving: SavingState, now: Double, tags: Set<Tag>) {
@@ -125,10 +119,10 @@ public actor LiveNote {
     }
 
     /// Whether the stroke with this writer's key has reached the session.
-    public func hasAccepted(_ key: String) -> Bool { accepted[key] != nil }
+    public func hasAccepted(_ key: String) -> Bool { accepted.contains(key) }
 
     /// The keys of every stroke this note's live sessions took.
-    public var acceptedKeys: Set<String> { Set(accepted.keys) }
+    public var acceptedKeys: Set<String> { accepted }
 
     /// Starts the session's timers (call once, after creating): the navigation hides 3 s after entering.
     public func start() {
@@ -137,18 +131,9 @@ public actor LiveNote {
         scheduleTimer()
     }
 
-    /// Calls `observer` with every update from now on; returns the token to remove it with.
-    public func observe(_ observer: @escaping @Sendable (LiveUpdate) -> Void) -> UInt64 {
-        nextObserver += 1
-        observers[nextObserver] = observer
-        return nextObserver
-    }
-
-    /// Stops calling the observer registered under `token`. Returns how many observers are left.
-    @discardableResult
-    public func stopObserving(_ token: UInt64) -> Int {
-        observers[token] = nil
-        return observers.count
+    /// Calls `observer` with every update from now on.
+    public func observe(_ observer: @escaping @Sendable (LiveUpdate) -> Void) {
+        observers.append(observer)
     }
 
     // MARK: Input
@@ -157,7 +142,7 @@ public actor LiveNote {
     public func pen(_ input: PenInput, from writer: String) {
         guard !isClosed else { return }
         let key = input.key
-        if accepted[key] != nil, penOwner != key { return }
+        if accepted.contains(key), penOwner != key { return }
         if case .down = input { writerOf[key] = writer }
         if let index = waiting.firstIndex(where: { $0.key == key }) {
             if case .move(_, let points) = input {
@@ -206,7 +191,7 @@ public actor LiveNote {
         let id = PageID.random()
         let size = session.state.note?.pages.last?.size ?? .remarkable
         send(.addPage(id, size: size, template: template, at: now))
-        emit(.pageAdded(id))
+        emit(.pageChanged(id, strokeKeys: []))
         return id
     }
 
@@ -225,10 +210,7 @@ public actor LiveNote {
     /// its waiting strokes are ended, so nobody else's pen waits for it.
     public func writerLeft(_ writer: String) {
         guard !isClosed else { return }
-        for index in waiting.indices where writerOf[waiting[index].key] == writer && !waiting[index].ended {
-            waiting[index].events.append(.up(key: waiting[index].key))
-            waiting[index].ended = true
-        }
+        endWaiting { writerOf[$0] == writer }
         if let owner = penOwner, writerOf[owner] == writer { feed(.up(key: owner)) }
         flushWaiting()
     }
@@ -238,10 +220,7 @@ public actor LiveNote {
     public func close() {
         guard !isClosed else { return }
         if session.state.background != nil { send(.foreground(at: now)) }
-        for index in waiting.indices where !waiting[index].ended {
-            waiting[index].events.append(.up(key: waiting[index].key))
-            waiting[index].ended = true
-        }
+        endWaiting { _ in true }
         while penOwner != nil || !waiting.isEmpty {
             if let owner = penOwner { feed(.up(key: owner)) }
             flushWaiting()
@@ -255,11 +234,11 @@ public actor LiveNote {
     private func feed(_ input: PenInput) {
         switch input {
         case let .down(key, page, point, tool, color, width):
-            guard accepted[key] == nil else { return }
+            guard !accepted.contains(key) else { return }
             send(.selectPage(page, at: now))
             send(.penDown(point, tool: tool, color: color, width: width, at: now))
-            guard let stroke = session.state.note?.strokeInProgress else { return }
-            accepted[key] = stroke.stroke.id
+            guard session.state.note?.strokeInProgress != nil else { return }
+            accepted.insert(key)
             penOwner = key
             ownerPoints = 1
         case let .move(key, points):
@@ -278,6 +257,14 @@ public actor LiveNote {
         }
     }
 
+    /// Ends the waiting strokes whose key `matches` where they got to (their writer will send no more).
+    private func endWaiting(_ matches: (String) -> Bool) {
+        for index in waiting.indices where !waiting[index].ended && matches(waiting[index].key) {
+            waiting[index].events.append(.up(key: waiting[index].key))
+            waiting[index].ended = true
+        }
+    }
+
     /// Feeds the waiting strokes: whole ones at once; the first unfinished one takes the pen.
     private func flushWaiting() {
         while penOwner == nil, !waiting.isEmpty {
@@ -288,15 +275,16 @@ public actor LiveNote {
 
     private func send(_ event: SessionEvent) {
         guard !isClosed else { return }
-        let before = pageSignatures()
+        // Only for events that can change ink other than a pen up (which feed(_:) reports with its
+        // stroke's key): not on every pen move.
+        let before = event.mayChangeOtherInk ? pageSignatures() : nil
         var queue = session.send(event)[...]
         while let effect = queue.popFirst() {
             queue += carryOut(effect)
         }
-        let after = pageSignatures()
-        if event.changesInk, let current = session.state.note?.pages {
-            for page in current where before[page.id] != nil && before[page.id] != after[page.id] {
-                if case .penUp = event { continue }  // reported with the stroke's key by feed(_:)
+        if let before {
+            let after = pageSignatures()
+            for page in session.state.note?.pages ?? [] where before[page.id] != nil && before[page.id] != after[page.id] {
                 emit(.pageChanged(page.id, strokeKeys: []))
             }
         }
@@ -360,7 +348,7 @@ public actor LiveNote {
     }
 
     private func emit(_ update: LiveUpdate) {
-        for observer in observers.values { observer(update) }
+        for observer in observers { observer(update) }
     }
 
     private func savingState() -> SavingState {
@@ -369,7 +357,6 @@ public actor LiveNote {
         if let retry = note.deadlines.retry { return .retrying(at: retry, reason: lastFailure ?? "") }
         return note.hasUnsavedChanges ? .unsaved : .saved
     }
-
 
     /// Wakes the session at its next deadline (autosave, navigation, retry, draft).
     private func scheduleTimer() {
@@ -391,7 +378,7 @@ public actor LiveNote {
         send(.tick(at: now))
     }
 
-    /// A cheap fingerprint of each page's ink: the stroke count and the last stroke's id.
+    /// A cheap fingerprint of each page's ink: the stroke count and the first and last strokes' ids.
     private func pageSignatures() -> [PageID: [UInt64]] {
         var signatures: [PageID: [UInt64]] = [:]
         for page in session.state.note?.pages ?? [] {
@@ -411,10 +398,11 @@ extension PenInput {
 }
 
 extension SessionEvent {
-    /// Whether the event can change a page's ink.
-    fileprivate var changesInk: Bool {
+    /// Whether the event can change a page's ink in a way the pen-up report does not cover: an
+    /// erasure, undo, redo, or a pen down that finishes a stroke whose pen up was missed.
+    fileprivate var mayChangeOtherInk: Bool {
         switch self {
-        case .penUp, .erase, .undo, .redo, .penDown: true
+        case .erase, .undo, .redo, .penDown: true
         default: false
         }
     }

@@ -107,7 +107,7 @@ import Testing
         let config = SessionConfig(autosaveDelay: 0.2, navigationHideAfterEnter: 0.1)
         let live = try LiveNote(note, in: workspace, config: config, recognition: nil)
         let heard = Heard()
-        _ = await live.observe { heard.add($0) }
+        await live.observe { heard.add($0) }
         await live.start()
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
