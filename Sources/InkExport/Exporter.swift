@@ -11,7 +11,7 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     case pdf, png, svg, md, inkml
 
     /// Image formats get one file per page; the others one file per note.
-    var isPerPage: Bool { self == .png || self == .svg }
+    public var isPerPage: Bool { self == .png || self == .svg }
 }
 
 /// What to do when an output file already exists.

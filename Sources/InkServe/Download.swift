@@ -43,19 +43,25 @@ struct Download {
         defer { try? FileManager.default.removeItem(at: folder) }
         var exporter = Exporter(library: workspace.library, index: try workspace.existingIndex(), format: format)
         exporter.scale = scale
-        let files = folder.appendingPathComponent("files", isDirectory: true)
-        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        var report = try exporter.run(notes, to: .folder(files))
-        if let failure = report.failed.first { throw HTTPError(.internalServerError, message: "\(failure.title): \(failure.reason)") }
-        if report.written.count == 1, zipName == nil {
-            let url = URL(fileURLWithPath: report.written[0])
-            return Download(name: url.lastPathComponent, type: contentType(url.pathExtension), bytes: Array(try Data(contentsOf: url)))
+        // One file goes as itself, named as the exporter names it; several (pages as images, notes) as a ZIP.
+        let severalFiles = zipName != nil || notes.count != 1 || (format.isPerPage && notes[0].note.pages.count != 1)
+        if !severalFiles {
+            let report = try exporter.run(notes, to: .folder(folder))
+            try check(report)
+            guard let written = report.written.first.map(URL.init(fileURLWithPath:)) else {
+                throw HTTPError(.internalServerError, message: "the export wrote no file")
+            }
+            return Download(name: written.lastPathComponent, type: contentType(written.pathExtension), bytes: Array(try Data(contentsOf: written)))
         }
         let archive = folder.appendingPathComponent("export.zip")
-        report = try exporter.run(notes, to: .zip(archive))
-        if let failure = report.failed.first { throw HTTPError(.internalServerError, message: "\(failure.title): \(failure.reason)") }
-        let name = zipName ?? "\(notes[0].note.title.isEmpty ? "note" : Self.fileSafe(notes[0].note.title))-\(format.rawValue).zip"
+        try check(try exporter.run(notes, to: .zip(archive)))
+        let name = zipName ?? "\(ExportNaming.baseName(title: notes[0].note.title, created: notes[0].note.created))-\(format.rawValue).zip"
         return Download(name: name, type: "application/zip", bytes: Array(try Data(contentsOf: archive)))
+    }
+
+    /// A note the exporter could not write fails the download, saying which and why.
+    private static func check(_ report: ExportReport) throws {
+        if let failure = report.failed.first { throw HTTPError(.internalServerError, message: "\(failure.title): \(failure.reason)") }
     }
 
     private static func contentType(_ ext: String) -> String {
@@ -67,9 +73,5 @@ struct Download {
         case "inkml": "application/inkml+xml"
         default: "application/octet-stream"
         }
-    }
-
-    private static func fileSafe(_ title: String) -> String {
-        String(title.prefix(80).map { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" ? $0 : "_" })
     }
 }

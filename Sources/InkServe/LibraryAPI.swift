@@ -23,10 +23,7 @@ extension WebServer {
         router.get("/api/search") { request, _ in
             try Self.guarded {
                 let words = request.uri.queryParameters.get("q") ?? ""
-                let tags = try request.uri.queryParameters.getAll("tag").filter { !$0.isEmpty }.map { name in
-                    guard let tag = Tag(name) else { throw HTTPError(.badRequest, message: "\"\(name)\" is not a tag") }
-                    return tag
-                }
+                let tags = try request.uri.queryParameters.getAll("tag").filter { !$0.isEmpty }.map(Self.tag)
                 guard !words.trimmingCharacters(in: .whitespaces).isEmpty || !tags.isEmpty else {
                     throw HTTPError(.badRequest, message: "give words to search for, or a tag")
                 }
@@ -36,17 +33,17 @@ extension WebServer {
             }
         }
 
-        router.post("/api/notes") { request, context in
-            let body = try await Self.body(NewNote.self, of: request, context: context)
+        router.post("/api/notes") { request, _ in
+            let body = try await Self.body(NewNote.self, of: request)
             return try Self.guarded {
                 let notebook = try body.notebook.map(NotebookPath.init) ?? .inbox
                 let stored = try library.createNote(title: body.title, in: notebook)
-                return try JSON.response(NoteRow(stored, states: [:]), status: .created)
+                return try JSON.response(LibraryNote(stored, states: [:]), status: .created)
             }
         }
 
-        router.post("/api/notebooks") { request, context in
-            let body = try await Self.body(NewNotebook.self, of: request, context: context)
+        router.post("/api/notebooks") { request, _ in
+            let body = try await Self.body(NewNotebook.self, of: request)
             return try Self.guarded {
                 try library.createNotebook(try NotebookPath(body.path))
                 return try JSON.response(["path": body.path], status: .created)
@@ -55,22 +52,25 @@ extension WebServer {
 
         router.patch("/api/notes/:id") { request, context in
             let id = try noteID(context)
-            let change = try await Self.body(NoteChange.self, of: request, context: context)
+            let change = try await Self.body(NoteChange.self, of: request)
             return try Self.guarded {
                 _ = try Self.stored(id, in: library)
-                if let title = change.title {
-                    _ = try library.updateNote(id) { $0.title = try Library.validTitle(title) }
-                }
-                if let pinned = change.pinned {
-                    _ = try library.updateNote(id) { $0.pinned = pinned }
-                }
+                // Everything is checked before anything is written: a bad field changes nothing.
+                let title = try change.title.map(Library.validTitle)
                 let add = try Set((change.addTags ?? []).map(Self.tag)), remove = try Set((change.removeTags ?? []).map(Self.tag))
-                if !add.isEmpty || !remove.isEmpty { _ = try workspace.tag(id, add: add, remove: remove) }
-                if change.notebook != nil || change.place != nil {
-                    let placement = try change.place.map(Self.placement)
-                    _ = try library.moveNote(id, to: try change.notebook.map(NotebookPath.init), placement: placement)
+                let notebook = try change.notebook.map(NotebookPath.init)
+                let placement = try change.place.map(Self.placement)
+                if title != nil || change.pinned != nil {
+                    _ = try library.updateNote(id) { note in
+                        if let title { note.title = title }
+                        if let pinned = change.pinned { note.pinned = pinned }
+                    }
                 }
-                return try JSON.response(NoteRow(try Self.stored(id, in: library), states: [:]))
+                if !add.isEmpty || !remove.isEmpty { _ = try workspace.tag(id, add: add, remove: remove) }
+                if notebook != nil || placement != nil {
+                    _ = try library.moveNote(id, to: notebook, placement: placement)
+                }
+                return try JSON.response(LibraryNote(try Self.stored(id, in: library), states: [:]))
             }
         }
 
@@ -171,7 +171,7 @@ extension WebServer {
     }
 
     /// A JSON body of at most ``maxBodyBytes``, decoded, or a 400/413 saying why not.
-    static func body<T: Decodable>(_ type: T.Type, of request: Request, context: some RequestContext) async throws -> T {
+    static func body<T: Decodable>(_ type: T.Type, of request: Request) async throws -> T {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxBodyBytes)
@@ -222,33 +222,30 @@ struct NoteChange: Decodable {
     var removeTags: [String]?
 }
 
-/// A note as the library view lists it.
-struct NoteRow: Encodable {
-    var id: String
-    var title: String
-    var notebook: String
-    var pinned: Bool
-    var tags: [String]
-    var pages: Int
-    var modified: Date
-    /// Pages by recognition status (pending, processing, recognised, failed).
+/// A note as the library view lists it: the CLI's row, with its pages' recognition status and its
+/// thumbnail's address.
+struct LibraryNote: Encodable {
+    var row: NoteRow
+    /// Pages by recognition status (pending, processing, recognised, failed), those with any.
     var status: [String: Int]
     /// The thumbnail's address, changing with the note's content.
     var thumbnail: String?
 
     init(_ stored: StoredNote, states: [PageID: PageState]) {
-        let note = stored.note
-        id = note.id.rawValue
-        title = note.title
-        notebook = stored.notebook.description
-        pinned = note.pinned
-        tags = note.tags.map(\.name).sorted()
-        pages = note.pages.count
-        modified = note.modified
-        var counts: [String: Int] = [:]
-        for page in note.pages { counts[(states[page] ?? PageState(status: .pending)).status.rawValue, default: 0] += 1 }
-        status = counts
-        thumbnail = note.pages.isEmpty ? nil : "/api/notes/\(id)/thumbnail.png?v=\(ThumbnailCache.version(of: stored))"
+        row = NoteRow(stored)
+        let counts = PageState.counts(stored.note.pages.map { states[$0] ?? PageState(status: .pending) })
+        status = Dictionary(uniqueKeysWithValues: counts.filter { $0.value > 0 }.map { ($0.key.rawValue, $0.value) })
+        thumbnail = stored.note.pages.isEmpty ? nil : "/api/notes/\(row.id)/thumbnail.png?v=\(ThumbnailCache.version(of: stored))"
+    }
+
+    private enum CodingKeys: String, CodingKey { case status, thumbnail }
+
+    /// The row's fields and these two, in one object.
+    func encode(to encoder: any Encoder) throws {
+        try row.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(status, forKey: .status)
+        try container.encodeIfPresent(thumbnail, forKey: .thumbnail)
     }
 }
 
@@ -280,13 +277,13 @@ struct RecordedPage: Encodable {
 /// The library view's data: notebooks and notes in listing order.
 struct LibraryListing: Encodable {
     var notebooks: [String]
-    var notes: [NoteRow]
+    var notes: [LibraryNote]
 
     static func make(_ workspace: Workspace) throws -> LibraryListing {
         let notes = try workspace.library.notes()
         let states = try workspace.existingIndex()?.pageStates(of: notes, in: workspace.library) ?? [:]
         return LibraryListing(notebooks: try workspace.library.notebooks().map(\.description),
-                              notes: notes.map { NoteRow($0, states: states) })
+                              notes: notes.map { LibraryNote($0, states: states) })
     }
 }
 

@@ -7,7 +7,7 @@ enum ClientMessage: Equatable {
     case pen(PenInput)
     case tap(x: Double, y: Double, count: Int)
     case erase(page: PageID, ids: [StrokeID])
-    case eraseAlong(page: PageID, points: [[Float]], radius: Float)
+    case eraseAlong(page: PageID, points: [InkPoint], radius: Float)
     case undo, redo
     case addPage(TemplateKind)
     case visibility(hidden: Bool)
@@ -52,8 +52,7 @@ enum ClientMessage: Equatable {
         case "eraseAlong":
             let raw = try message.array("pts")
             guard raw.count <= maxPoints else { throw MessageError("more than \(maxPoints) points") }
-            let points = try raw.map { try Self.point($0) }.map { [$0.x, $0.y] }
-            return .eraseAlong(page: try message.pageID("page"), points: points, radius: Float(try message.number("r", in: 1...500)))
+            return .eraseAlong(page: try message.pageID("page"), points: try raw.map(Self.point), radius: Float(try message.number("r", in: 1...500)))
         case "undo": return .undo
         case "redo": return .redo
         case "addPage":

@@ -96,15 +96,14 @@ public struct WebServer: Sendable {
         let library = workspace.library
         router.ws("/api/notes/:id/live") { request, context in
             guard AccessGuard<BasicWebSocketRequestContext>.sameOrigin(request) else { return .dontUpgrade }
-            guard let id = try? noteID(context), (try? library.note(matching: id.rawValue)) != nil else { return .dontUpgrade }
+            guard let id = try? noteID(context), (try? Self.stored(id, in: library)) != nil else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            guard let raw = context.requestContext.parameters.get("id"), NoteID.isWellFormed(raw),
-                  let stored = try? library.note(matching: raw) else {
+            // Looked up again: the note may have moved since the upgrade was allowed.
+            guard let id = try? noteID(context.requestContext), let stored = try? Self.stored(id, in: library) else {
                 try await outbound.close(.policyViolation, reason: "no such note")
                 return
             }
-            let id = stored.note.id
             let client = UUID()
             let room: Room
             do {
@@ -153,7 +152,7 @@ public struct WebServer: Sendable {
         case let .tap(x, y, count): await live.tap(x: x, y: y, count: count)
         case let .erase(page, ids): await live.erase(ids, on: page)
         case let .eraseAlong(page, points, radius):
-            await live.erase(along: points.map { InkPoint(x: $0[0], y: $0[1]) }, width: 2 * radius, on: page)
+            await live.erase(along: points, width: 2 * radius, on: page)
         case .undo: await live.undo()
         case .redo: await live.redo()
         case .addPage(let kind): await live.addPage(template: PageTemplate(kind: kind))

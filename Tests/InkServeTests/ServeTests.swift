@@ -142,6 +142,8 @@ import WSClient
                 ("/api/notes/..%2F..", .patch, try body(["title": "x"]), .badRequest, "not a note id"),
                 ("/api/notes/\(note.note.id)", .patch, try body(["place": "beside:me"]), .badRequest, "place"),
                 ("/api/notes/\(note.note.id)", .patch, try body(["addTags": ["not a tag!"]]), .badRequest, "tag"),
+                // A good field beside a bad one is not written either.
+                ("/api/notes/\(note.note.id)", .patch, try body(["title": "Renamed", "pinned": true, "addTags": ["not a tag!"]]), .badRequest, "tag"),
                 ("/api/notes/\(note.note.id)/export?format=docx", .get, nil, .badRequest, "format"),
                 ("/api/notes/\(note.note.id)/export?format=png&scale=7", .get, nil, .badRequest, "scale"),
                 ("/api/trash/..%2F/restore", .post, nil, .badRequest, "trash"),
