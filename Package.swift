@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "InkFont", targets: ["InkFont"]),
         .library(name: "InkText", targets: ["InkText"]),
         .library(name: "InkServe", targets: ["InkServe"]),
+        .library(name: "InkPDF", targets: ["InkPDF"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
@@ -43,6 +45,9 @@ let package = Package(
         // Tesseract's C API, loaded with dlopen when recognition starts (not linked: it and what it
         // pulls in cost every command ~13 ms at start-up). Needs libtesseract5 and tesseract-ocr-eng at run time.
         .target(name: "CTesseract", linkerSettings: [.linkedLibrary("dl")]),
+        // poppler-glib's C API (PDF pages drawn into Cairo), loaded with dlopen when a PDF is first opened, as
+        // Tesseract is. Needs libpoppler-glib8 at run time.
+        .target(name: "CPoppler", linkerSettings: [.linkedLibrary("dl")]),
         // A small PNG encoder over libpng's classic API (setjmp lives in C).
         .target(name: "CPNGWriter", dependencies: ["CLibPNG"]),
         // Value types every layer shares: points, strokes, pages, notes (with the tag rules), notebooks,
@@ -61,9 +66,12 @@ let package = Package(
         // Stroke geometry, pure Swift: pressure curves and stroke styles, outlines, erasing, contours.
         // What both rendering and recognition need.
         .target(name: "InkGeometry", dependencies: ["InkCore"]),
+        // PDFs under the ink: opened with poppler, their pages' sizes, pages drawn into Cairo, background
+        // documents named by content (SHA-256, swift-crypto).
+        .target(name: "InkPDF", dependencies: ["CPoppler", .product(name: "Crypto", package: "swift-crypto")]),
         // Rendering backends: PNG (Cairo + libpng), PDF and SVG; tools' looks, templates; typed text
         // set in a Hershey font for PDFs.
-        .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "CCairo", "CPNGWriter", "CZlib"]),
+        .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "InkPDF", "CCairo", "CPNGWriter", "CZlib"]),
         // Handwriting recognition through Tesseract: the recogniser of InkCore's protocol (rasterised for OCR with Cairo).
         .target(name: "InkRecognize", dependencies: ["InkCore", "InkGeometry", "CCairo", "CTesseract"]),
         // The search index (SQLite FTS5 via GRDB): titles, tags, typed and recognised text, page status.
@@ -81,7 +89,7 @@ let package = Package(
         // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs (typed text in PDF and Markdown), ZIP archives (libzip), conflicts, the catalog.
         .target(
             name: "InkExport",
-            dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkInterchange", "CZip"]
+            dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkPDF", "InkInterchange", "CZip"]
         ),
         // Pushing notes into an Obsidian vault's daily notes, once each.
         .target(name: "InkObsidian", dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkExport"]),
@@ -91,7 +99,7 @@ let package = Package(
         // indexing job, the after-change policy (tags → routes → index), export selection.
         .target(
             name: "InkwellKit",
-            dependencies: ["InkCore", "InkText", "InkFont", "InkStore", "InkSession", "InkInterchange", "InkGeometry", "InkRender",
+            dependencies: ["InkCore", "InkText", "InkFont", "InkStore", "InkSession", "InkInterchange", "InkGeometry", "InkRender", "InkPDF",
                            "InkRecognize", "InkIndex", "InkIndexPostgres", "InkExport", "InkObsidian", "InkSamples"]
         ),
         // The web notebook (`inkwell serve`): HTTP routes and a WebSocket per open note over InkwellKit's
@@ -190,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellCLITests",
-            dependencies: ["inkwell", "InkwellKit", "TestSupport"]
+            dependencies: ["inkwell", "InkwellKit", "TestSupport", "CCairo"]
         ),
     ]
 )

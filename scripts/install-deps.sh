@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(pkg-config zlib1g-dev libcairo2-dev libpng-dev libtesseract-dev libleptonica-dev
           tesseract-ocr-eng libzip-dev libsqlite3-dev poppler-utils unzip cmark-gfm strace python3
           python3-venv python3-numpy python3-pil librsvg2-bin xournalpp postgresql wamerican wbritish
-          chromium fonts-dejavu-core)
+          chromium fonts-dejavu-core libpoppler-glib8 qpdf)
 
 # The peers in a venv of Debian's Python: rmc 0.3.0 with rmscene 0.8.0 (rmc pins an older one).
 # Without PyPI the peer tests skip, saying what is missing; nothing else needs it.

@@ -120,6 +120,9 @@ public func initializePageFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: Uns
                                                               PrintedLine(text: "- café ✓", x: 234, baseline: 251, size: 27)])),
                      .stroke(stroke(1, tool: .pen, points: 6, tilt: false))]),
         ("layers", layeredRecords),
+        ("background", [.header(id: PageID(rawValue: "abcdefgh0123"), size: PageSize(width: 612, height: 792),
+                                template: PageTemplate(kind: .lined, background: PageBackground(document: String(repeating: "a5", count: 32), page: 3))),
+                        .stroke(stroke(1, tool: .pen, points: 4, tilt: false))]),
     ]
     for (name, records) in pages {
         let bytes = PageCodec.fileStart + ((try? PageCodec.encode(records)) ?? [])

@@ -61,6 +61,27 @@ public struct PageLayer: Sendable, Hashable, Codable {
     }
 }
 
+/// A page of a PDF the page is drawn on (annotating a PDF): the document, named by the SHA-256 of its
+/// bytes (64 lowercase hex digits) and stored once per note, and the page in it (0 is the first). The
+/// PDF page is scaled to the page's size, under the template's rules and the ink.
+public struct PageBackground: Sendable, Hashable, Codable {
+    public var document: String
+    public var page: Int
+
+    /// The most pages a background document may have (the page file stores the index in 32 bits).
+    public static let maxPage = 100_000
+
+    public init(document: String, page: Int) {
+        self.document = document
+        self.page = page
+    }
+
+    /// Whether `id` has the form of a document name: 64 lowercase hex digits (so it is safe as a file name).
+    public static func isDocumentID(_ id: String) -> Bool {
+        id.utf8.count == 64 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
+
 /// The paper a page is drawn on, with what comes printed on it and its layers.
 public struct PageTemplate: Sendable, Hashable, Codable {
     public var kind: TemplateKind
@@ -72,17 +93,20 @@ public struct PageTemplate: Sendable, Hashable, Codable {
     /// The page's layers, bottom first (from an imported page); empty: one unnamed, shown layer. They
     /// travel with the paper, as printed text does, so every path that makes a page keeps them.
     public var layers: [PageLayer]
+    /// The PDF page under the ink (from an imported PDF or a source page backed by one); nil: none.
+    public var background: PageBackground?
 
     public init(kind: TemplateKind = .blank, spacing: Float = 60, paper: RGBA = .white, printed: [PrintedLine] = [],
-                layers: [PageLayer] = []) {
+                layers: [PageLayer] = [], background: PageBackground? = nil) {
         self.kind = kind
         self.spacing = spacing
         self.paper = paper
         self.printed = printed
         self.layers = layers
+        self.background = background
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, spacing, paper, printed, layers }
+    private enum CodingKeys: String, CodingKey { case kind, spacing, paper, printed, layers, background }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -91,6 +115,7 @@ public struct PageTemplate: Sendable, Hashable, Codable {
         paper = try container.decode(RGBA.self, forKey: .paper)
         printed = try container.decodeIfPresent([PrintedLine].self, forKey: .printed) ?? []
         layers = try container.decodeIfPresent([PageLayer].self, forKey: .layers) ?? []
+        background = try container.decodeIfPresent(PageBackground.self, forKey: .background)
     }
 
     /// Whether strokes on layer `index` are drawn (a layer the page does not list is).

@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkIndex
 import InkInterchange
+import InkPDF
 import InkRender
 import InkStore
 import InkText
@@ -244,6 +245,7 @@ public struct Exporter: Sendable {
         let pages = try library.pages(of: stored)
         var options = RenderOptions(title: stored.note.title)
         options.parallelism = 1
+        options.backgrounds = library.backgroundDocuments(of: stored)
         switch format {
         case .pdf:
             if textLayer, let index { options.textLayer = try index.words(of: stored.note.id).mapValues(\.lines) }
@@ -271,5 +273,12 @@ public struct Exporter: Sendable {
             }
             return outputs
         }
+    }
+}
+
+extension Library {
+    /// The PDFs the pages of `stored` are drawn on, read from the note's folder when a page needs one.
+    public func backgroundDocuments(of stored: StoredNote) -> BackgroundDocuments {
+        BackgroundDocuments { [self] id in backgroundData(id, of: stored) }
     }
 }

@@ -45,9 +45,16 @@ public struct RecordedNote: Sendable, Equatable {
     /// Typed text the source holds beside the ink (Xournal++ text boxes), as the note's typed
     /// text: Markdown lines in reading order, "" when there is none.
     public var typedText: String
+    /// The PDF the note's pages are drawn on (a Xournal++ document annotating a PDF, an imported PDF):
+    /// its bytes, which start with `%PDF-`. Pages on it have a template ``PageTemplate/background`` whose
+    /// document is ``RecordedNote/backgroundDocument`` (""), until the importer names it by its content.
+    public var background: Data?
+
+    /// The document name pages of a recording give their note's ``background`` PDF.
+    public static let backgroundDocument = ""
 
     public init(title: String? = nil, notebook: NotebookPath? = nil, created: Date? = nil, tags: [Tag] = [],
-                pinned: Bool = false, events: [RecordedEvent] = [], typedText: String = "") {
+                pinned: Bool = false, events: [RecordedEvent] = [], typedText: String = "", background: Data? = nil) {
         self.title = title
         self.notebook = notebook
         self.created = created
@@ -55,6 +62,19 @@ public struct RecordedNote: Sendable, Equatable {
         self.pinned = pinned
         self.events = events
         self.typedText = typedText
+        self.background = background
+    }
+
+    /// This note with its pages' background PDF named `id` (the content ID the library stores it by).
+    public func namingBackground(_ id: String) -> RecordedNote {
+        var note = self
+        note.events = events.map { event in
+            guard case .newPage(let size, var template, let at) = event,
+                  template.background?.document == RecordedNote.backgroundDocument else { return event }
+            template.background?.document = id
+            return .newPage(size: size, template: template, at: at)
+        }
+        return note
     }
 
     public var pointCount: Int {

@@ -8,6 +8,7 @@ import InkCore
 /// page pixel, so an A4 page is 595×842 (``PageSize/a4Points``). Layers are flattened in order. Per-segment
 /// widths (`width="W w1 w2 …"`) become pressure `wᵢ / W`. Text boxes become the note's typed text, in
 /// reading order (page by page, top to bottom, then left to right); images and LaTeX are skipped with a warning.
+/// Pages on a PDF keep it as their background when the PDF is found (``RecordedNote/background``).
 /// The formats hold no time: the pen is timed by ``SyntheticTiming``.
 public enum XournalDecoder {
     public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
@@ -17,7 +18,7 @@ public enum XournalDecoder {
             throw ImportError(file: file, position: root.position,
                               reason: "not a Xournal file (the root element is <\(root.name)>, not <xournal>)")
         }
-        var reader = XournalReader(file: file)
+        var reader = XournalReader(file: file, packaged: Containers.isZip(data) ? data : nil)
         try reader.read(root)
         var recording = try reader.finish()
         // Xournal++ writes creator="xournalpp 1.1.3"; Xournal 0.4 writes version="0.4.8".
@@ -50,6 +51,13 @@ private struct XournalReader {
     /// Text boxes as (page, y, x, text), for the typed text.
     var textBoxes: [(page: Int, y: Double, x: Double, text: String)] = []
     var backgrounds: [String: Int] = [:]
+    /// The zip archive of a packaged file (where `attach`ed PDFs are).
+    let packaged: Data?
+    /// The PDF the pages are drawn on, once found; where it was looked for, when it was not.
+    var backgroundPDF: Data?
+    var backgroundLookedFor: [String] = []
+    var backgroundProblem: String?
+    var pagesOnPDF = 0
     var droppedCoordinates = 0
     var pressureMismatch = 0
     var repairedWidths = 0
@@ -62,7 +70,10 @@ private struct XournalReader {
     /// Pages with more text lines than a page prints (the rest stay in the typed text).
     var textLinesDropped = 0
 
-    init(file: String) { self.file = file }
+    init(file: String, packaged: Data?) {
+        self.file = file
+        self.packaged = packaged
+    }
 
     func fail(_ element: XMLElement, _ reason: String) -> ImportError {
         ImportError(file: file, position: element.position, reason: reason)
@@ -136,7 +147,18 @@ private struct XournalReader {
     mutating func template(_ background: XMLElement) -> PageTemplate {
         var template = PageTemplate()
         switch background["type"] ?? "solid" {
-        case "pdf": backgrounds[" PDF background", default: 0] += 1
+        case "pdf":
+            // pageno is 1-based; older versions wrote "1ll".
+            let number = background["pageno"].flatMap(NumberScanner.leading) ?? 1
+            if backgroundPDF == nil, backgroundLookedFor.isEmpty, let name = background["filename"], !name.isEmpty {
+                findPDF(domain: background["domain"] ?? "absolute", filename: name)
+            }
+            if number.isFinite, number >= 1, number <= Double(PageBackground.maxPage) {
+                template.background = PageBackground(document: RecordedNote.backgroundDocument, page: Int(number) - 1)
+                pagesOnPDF += 1
+            } else {
+                backgrounds[" PDF background page number that is not a page (\"\(background["pageno"]?.prefix(20) ?? "")\")", default: 0] += 1
+            }
         case "pixmap": backgrounds["n image background", default: 0] += 1
         default: break
         }
@@ -154,6 +176,56 @@ private struct XournalReader {
         default: break
         }
         return template
+    }
+
+    /// Finds the PDF a `<background type="pdf">` names, as Xournal++ does: `attach`ed to a packaged file
+    /// in its zip, `attach`ed to a gzip file beside it as `FILE.NAME`; an `absolute` path as written,
+    /// else relative to the file's folder, else its last component in that folder (the file and its PDF
+    /// moved together). Only a regular file of at most 512 MiB that starts like a PDF is taken.
+    mutating func findPDF(domain: String, filename: String) {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        var candidates: [URL] = []
+        if domain == "attach" {
+            if let packaged {
+                for entry in [filename, "attachments/" + filename] {
+                    backgroundLookedFor.append("\(entry) in the archive")
+                    do {
+                        if let data = try Containers.unzip(packaged, entry: entry, file: file), XournalReader.looksLikePDF(data) {
+                            backgroundPDF = data
+                            return
+                        }
+                    } catch {
+                        backgroundProblem = error.reason
+                    }
+                }
+                return
+            }
+            candidates = [URL(fileURLWithPath: file + "." + filename)]
+        } else {
+            candidates = [filename.hasPrefix("/") ? URL(fileURLWithPath: filename) : folder.appendingPathComponent(filename),
+                          folder.appendingPathComponent((filename as NSString).lastPathComponent)]
+        }
+        for candidate in candidates where !backgroundLookedFor.contains(candidate.path) {
+            backgroundLookedFor.append(candidate.path)
+            if let data = XournalReader.readPDF(candidate) {
+                backgroundPDF = data
+                return
+            }
+        }
+    }
+
+    /// The bytes of a regular file of at most 512 MiB that starts like a PDF; nil otherwise.
+    static func readPDF(_ url: URL) -> Data? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? Int, size <= 512 << 20,
+              let data = try? Data(contentsOf: url), looksLikePDF(data) else { return nil }
+        return data
+    }
+
+    /// Whether `data` starts like a PDF: `%PDF-` within its first 1,024 bytes, as PDF readers accept.
+    static func looksLikePDF(_ data: Data) -> Bool {
+        data.prefix(1024).firstRange(of: Data("%PDF-".utf8)) != nil
     }
 
     mutating func stroke(_ element: XMLElement) throws(ImportError) -> ImportedStroke? {
@@ -276,14 +348,21 @@ private struct XournalReader {
         return text.hasPrefix("#") ? RGBA(hex: text) : nil
     }
 
-    func finish() throws(ImportError) -> Recording {
+    mutating func finish() throws(ImportError) -> Recording {
         guard !pages.isEmpty else { throw ImportError(file: file, reason: "the Xournal file has no pages") }
+        if backgroundPDF == nil, pagesOnPDF > 0 {
+            for index in pages.indices { pages[index].template.background = nil }
+            let looked = backgroundLookedFor.isEmpty ? "the file names none" : "looked for " + backgroundLookedFor.joined(separator: ", ")
+            let why = backgroundProblem.map { "; \($0)" } ?? ""
+            backgrounds[" PDF background whose PDF was not found (\(looked)\(why))", default: 0] += pagesOnPDF
+        }
         if let problem = recovery.firstProblem, pages.allSatisfy({ $0.strokes.isEmpty }), textBoxes.isEmpty {
             throw problem // nothing could be kept
         }
         let reading = textBoxes.sorted { ($0.page, $0.y, $0.x) < ($1.page, $1.y, $1.x) }
         var recording = Recording(notes: [RecordedNote(events: ImportedPage.events(pages),
-                                                       typedText: reading.map(\.text).joined(separator: "\n\n"))],
+                                                       typedText: reading.map(\.text).joined(separator: "\n\n"),
+                                                       background: backgroundPDF)],
                                   format: "xopp")
         for (kind, count) in skipped.sorted(by: { $0.key < $1.key }) {
             let plural = kind == "text box" ? "text boxes" : kind + "s"

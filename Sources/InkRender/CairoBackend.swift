@@ -3,6 +3,7 @@ import CPNGWriter
 import Foundation
 import InkCore
 import InkGeometry
+import InkPDF
 
 /// Drawing a scene with Cairo. Coordinates are transformed to device units here (the context keeps
 /// an identity matrix), so Cairo never multiplies them and a PDF carries short numbers.
@@ -129,8 +130,26 @@ struct CairoPainter {
         }
     }
 
-    func paint(_ scene: Scene, overText: Bool = false) {
+    /// Draws page `index` of `document` over the whole page, stretched to the page's size as Xournal++
+    /// does (a PDF page and its page have the same size unless the source says otherwise).
+    func background(_ document: PDFPages, page index: Int, scene: Scene, printing: Bool) {
+        guard document.sizes.indices.contains(index) else { return }
+        let size = document.sizes[index]
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, scene.width * scale, scene.height * scale)
+        cairo_clip(cr)
+        cairo_scale(cr, scene.width * scale / size.width, scene.height * scale / size.height)
+        document.draw(page: index, into: cr, printing: printing)
+        cairo_restore(cr)
+    }
+
+    /// Paper, the PDF page under the ink (when `backgrounds` has its document), template, ink.
+    func paint(_ scene: Scene, overText: Bool = false, backgrounds: BackgroundDocuments = .none, printing: Bool = false) {
         paper(scene, overText: overText)
+        if let background = scene.background, let document = backgrounds.document(background.document) {
+            self.background(document, page: background.page, scene: scene, printing: printing)
+        }
         template(scene.template)
         items(scene.items)
     }
@@ -146,7 +165,7 @@ struct Raster {
     /// Paints `scene` at `scale` device pixels per page unit.
     /// Paints `scene` at `scale` device pixels per page unit. Below 2x edges get Cairo's exact area
     /// coverage; at 2x and above its 4×4 supersampling, which looks the same there at half the cost.
-    init(_ scene: Scene, scale: Double) throws(RenderError) {
+    init(_ scene: Scene, scale: Double, backgrounds: BackgroundDocuments = .none) throws(RenderError) {
         width = max(1, Int((scene.width * scale).rounded()))
         height = max(1, Int((scene.height * scale).rounded()))
         opaque = scene.paper.alpha == 255
@@ -158,7 +177,7 @@ struct Raster {
         }
         let cr = cairo_create(surface)!
         cairo_set_antialias(cr, scale >= 2 ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_DEFAULT)
-        CairoPainter(cr: cr, scale: scale, snapRules: true).paint(scene)
+        CairoPainter(cr: cr, scale: scale, snapRules: true).paint(scene, backgrounds: backgrounds)
         let status = cairo_status(cr)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
@@ -237,11 +256,11 @@ final class PDFDocument {
 
     /// Adds a page: the text layer first (recognised words, then the opaque paper over them, which
     /// keeps them findable but invisible), then the template and the ink.
-    func addPage(_ scene: Scene, pointsPerUnit k: Double, text: [TextLine]) throws(RenderError) {
+    func addPage(_ scene: Scene, pointsPerUnit k: Double, text: [TextLine], backgrounds: BackgroundDocuments) throws(RenderError) {
         cairo_pdf_surface_set_size(surface, scene.width * k, scene.height * k)
         let painter = CairoPainter(cr: cr, scale: k, snapRules: false)
         if !text.isEmpty { drawText(text, scale: k) }
-        painter.paint(scene, overText: !text.isEmpty)
+        painter.paint(scene, overText: !text.isEmpty, backgrounds: backgrounds, printing: true)
         cairo_show_page(cr)
         if let error = RenderError.cairo(cairo_status(cr), "writing a PDF page") { throw error }
     }

@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 import InkCore
 import InkGeometry
+import InkPDF
 import InkText
 
 /// Which code writes PDFs.
@@ -34,6 +35,9 @@ public struct RenderOptions: Sendable, Hashable {
     public var pdfWriter: PDFBackend
     /// Write 8-bit grey PNGs when every colour on the page is grey (same pixels, a third of the data).
     public var grayPNG: Bool
+    /// The PDFs pages are drawn on (``PageTemplate/background``); a page whose document is not there is
+    /// drawn on plain paper.
+    public var backgrounds: BackgroundDocuments = .none
 
     public init(style: InkStyle = .standard, eraserMode: EraserMode = .split, unitsPerInch: Double? = nil,
                 vectorTolerance: Double = 0.1, textLayer: [PageID: [TextLine]] = [:], parallelism: Int = 0,
@@ -105,7 +109,7 @@ public struct Renderer: Sendable {
     public func png(_ page: Page, scale: Double = 1) throws(RenderError) -> [UInt8] {
         guard scale > 0, scale.isFinite else { throw RenderError.badScale(scale) }
         let scene = rasterScene(page, scale: scale)
-        let raster = try Raster(scene, scale: scale)
+        let raster = try Raster(scene, scale: scale, backgrounds: options.backgrounds)
         defer { raster.destroy() }
         return try raster.png(dpi: PageMetrics.unitsPerInch(for: page.size) * scale, gray: options.grayPNG && scene.isGray)
     }
@@ -135,12 +139,14 @@ public struct Renderer: Sendable {
     /// note's typed text, when given, on pages of its own the size of the last page (see
     /// ``TypedTextLayout``). Opaque ink is drawn as stroked centrelines grouped by colour and
     /// quantised width; everything else as filled outlines. Geometry for the next pages is prepared
-    /// on other cores while one is written.
+    /// on other cores while one is written. Pages drawn on a PDF are written with Cairo (the PDF page
+    /// goes in as vectors, through poppler), and so is the rest of their document.
     public func pdf(_ pages: [Page], typedText: TypedText? = nil) throws(RenderError) -> [UInt8] {
         let info = PDFInfo(title: options.title, author: options.author, keywords: options.keywords, created: options.created)
         let sink = ByteSink()
         var native = PDFWriter(info: info)
-        let cairo = options.pdfWriter == .cairo ? try PDFDocument(sink: sink, info: info) : nil
+        let onPDF = pages.contains { page in page.template.background.map { options.backgrounds.document($0.document) != nil } ?? false }
+        let cairo = options.pdfWriter == .cairo || onPDF ? try PDFDocument(sink: sink, info: info) : nil
         let textSize = pages.last?.size ?? .remarkable
         let textK = PageMetrics.pointsPerUnit(for: textSize, unitsPerInch: options.unitsPerInch)
         let typeset = typedText.map { TypedTextLayout.pages($0, size: textSize, pointsPerUnit: textK) } ?? []
@@ -194,7 +200,7 @@ public struct Renderer: Sendable {
             case .native(let made):
                 native.add(made)
             case .scene(let scene):
-                try cairo?.addPage(scene, pointsPerUnit: layers[i].k, text: layers[i].text)
+                try cairo?.addPage(scene, pointsPerUnit: layers[i].k, text: layers[i].text, backgrounds: options.backgrounds)
             }
         }
         if let cairo {
@@ -206,10 +212,21 @@ public struct Renderer: Sendable {
 
     // MARK: SVG
 
-    /// An SVG of `page`: the same vector geometry as the PDF, sized in points, in page units inside.
+    /// An SVG of `page`: the same vector geometry as the PDF, sized in points, in page units inside. A
+    /// PDF page under the ink goes in as an image (PNG, 2 pixels a point).
     public func svg(_ page: Page) -> String {
         let k = pointsPerUnit(page)
-        return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k).write(vectorScene(page))
+        return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k)
+            .write(vectorScene(page), backgroundImage: backgroundImage(page))
+    }
+
+    /// The PDF page under `page`'s ink alone, as a PNG of 2 pixels a point; nil when there is none.
+    func backgroundImage(_ page: Page) -> [UInt8]? {
+        guard let background = page.template.background, options.backgrounds.document(background.document) != nil else { return nil }
+        var paperOnly = Page(id: page.id, size: page.size)
+        paperOnly.template.paper = page.template.paper
+        paperOnly.template.background = background
+        return try? png(paperOnly, scale: 2 * pointsPerUnit(page))
     }
 
     /// An SVG of `page` that plays its writing back (SMIL, in any browser): stroke by stroke at the
@@ -217,7 +234,7 @@ public struct Renderer: Sendable {
     public func animatedSVG(_ page: Page, maxPause: Double = 1.5) -> String {
         let k = pointsPerUnit(page)
         return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k)
-            .write(vectorScene(page), animation: SVGAnimation(page: page, maxPause: maxPause))
+            .write(vectorScene(page), animation: SVGAnimation(page: page, maxPause: maxPause), backgroundImage: backgroundImage(page))
     }
 }
 

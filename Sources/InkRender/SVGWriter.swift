@@ -1,3 +1,4 @@
+import Foundation
 import InkCore
 import InkGeometry
 
@@ -55,7 +56,7 @@ struct SVGWriter {
         self.pointsPerUnit = pointsPerUnit
     }
 
-    func write(_ scene: Scene, animation: SVGAnimation? = nil) -> String {
+    func write(_ scene: Scene, animation: SVGAnimation? = nil, backgroundImage: [UInt8]? = nil) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(scene.pointCount * 7 + 4096)
         func text(_ s: String) { out.append(contentsOf: s.utf8) }
@@ -80,6 +81,15 @@ struct SVGWriter {
         text("\" fill=\"\(hex(scene.paper))\"")
         if scene.paper.alpha < 255 { text(" fill-opacity=\"\(opacity(Double(scene.paper.alpha) / 255))\"") }
         text("/>\n")
+        if let backgroundImage {
+            text("<image x=\"0\" y=\"0\" width=\"")
+            number(scene.width)
+            text("\" height=\"")
+            number(scene.height)
+            text("\" preserveAspectRatio=\"none\" href=\"data:image/png;base64,")
+            text(Data(backgroundImage).base64EncodedString())
+            text("\"/>\n")
+        }
 
         // Template.
         let layout = scene.template

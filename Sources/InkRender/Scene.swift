@@ -8,6 +8,8 @@ struct Scene: Sendable {
     var width: Double
     var height: Double
     var paper: RGBA
+    /// The PDF page drawn on the paper, under the template and the ink.
+    var background: PageBackground?
     var template: TemplateLayout
     var items: [SceneItem]
 
@@ -15,7 +17,7 @@ struct Scene: Sendable {
     /// Cairo blends the channels alike, and a PNG can be 8-bit grey.
     var isGray: Bool {
         func gray(_ c: RGBA) -> Bool { c.red == c.green && c.green == c.blue }
-        guard gray(paper) else { return false }
+        guard gray(paper), background == nil else { return false }
         if !template.lines.isEmpty, !gray(template.ruleColor) || !gray(template.structureColor) { return false }
         if !template.dots.isEmpty, !gray(template.structureColor) { return false }
         return items.allSatisfy { item in
@@ -77,6 +79,7 @@ extension Scene {
         width = Double(page.size.width)
         height = Double(page.size.height)
         paper = page.template.paper
+        background = page.template.background
         template = TemplateLayout(page.template, size: page.size)
         // Text printed on the paper first: highlighters and ink go over it.
         items = Scene.printed(page.template.printed)

@@ -325,7 +325,9 @@ final class ThumbnailCache: @unchecked Sendable {
         let key = "\(stored.note.id.rawValue)/\(Self.version(of: stored))"
         if let hit = lock.withLock({ cache[key] }) { return hit }
         guard let first = try library.pages(of: stored).first else { return nil }
-        let png = try Renderer().thumbnail(first, width: 256)
+        var options = RenderOptions()
+        options.backgrounds = library.backgroundDocuments(of: stored)
+        let png = try Renderer(options: options).thumbnail(first, width: 256)
         lock.withLock {
             if cache.count > 5000 { cache.removeAll() }
             cache[key] = png

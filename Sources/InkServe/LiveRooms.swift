@@ -80,10 +80,13 @@ actor Room {
     /// Browsers whose tab is in the background: the session is told only when every one is.
     private var hidden: Set<UUID> = []
     private var isBackground = false
-    private let renderer = Renderer()
+    private let renderer: Renderer
 
     init(live: LiveNote) {
         self.live = live
+        var options = RenderOptions()
+        options.backgrounds = live.backgrounds
+        renderer = Renderer(options: options)
     }
 
     /// Starts listening to the note: its updates are turned into messages one at a time, in order.

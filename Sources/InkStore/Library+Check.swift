@@ -22,6 +22,8 @@ public struct PageReport: Sendable, Equatable {
     public var file: URL
     /// Nil when the file is missing.
     public var decoded: DecodedPage?
+    /// Where the PDF the page is drawn on should be, when the note's folder lacks it.
+    public var missingBackground: URL?
     public var missing: Bool { decoded == nil }
     public var isDamaged: Bool { decoded?.isDamaged ?? true }
 }
@@ -52,8 +54,13 @@ extension Library {
         try notes().flatMap { stored in
             stored.note.pages.map { id in
                 let url = pageURL(id, in: stored.folder)
-                return PageReport(note: stored.note.id, noteTitle: stored.note.title, page: id, file: url,
-                                  decoded: try? readPage(url, id: id))
+                var report = PageReport(note: stored.note.id, noteTitle: stored.note.title, page: id, file: url,
+                                        decoded: try? readPage(url, id: id))
+                if let page = report.decoded?.page, let document = missingBackgrounds(of: stored, pages: [page]).first {
+                    report.missingBackground = Library.backgroundURL(document, in: stored.folder)
+                        ?? stored.folder.appendingPathComponent(Library.backgroundsFolderName)
+                }
+                return report
             }
         }
     }

@@ -64,6 +64,7 @@ public enum PageCodec {
     static let removalType = FourCC("DELS")
     static let printedType = FourCC("PTXT")
     static let layersType = FourCC("LAYR")
+    static let backgroundType = FourCC("PBKG")
     /// Most printed lines and bytes of text one `PTXT` chunk may hold.
     static let maxPrintedLines = PrintedLine.maxPerPage
     static let maxPrintedBytes = PrintedLine.maxBytes
@@ -119,6 +120,9 @@ public enum PageCodec {
                 }
                 if !template.layers.isEmpty {
                     try appendChunk(type: layersType, payload: encodeLayers(template.layers, strokes: []), to: &out)
+                }
+                if let background = template.background {
+                    try appendChunk(type: backgroundType, payload: encodeBackground(background), to: &out)
                 }
             case .removal(let ids):
                 try flush()
@@ -358,6 +362,7 @@ public enum PageCodec {
             case strokeType: try decodeStrokes(&reader) { assembler.apply(.stroke($0)) }
             case printedType: assembler.print(try decodePrinted(&reader))
             case layersType: try decodeLayers(&reader, into: &assembler)
+            case backgroundType: assembler.background(try decodeBackground(&reader))
             case removalType:
                 let count = try reader.varint()
                 guard count <= UInt64(reader.remaining) else { throw .malformed("removal count \(count) exceeds the chunk") }
@@ -404,6 +409,33 @@ public enum PageCodec {
             out.append(character)
         }
         return out
+    }
+
+    /// A `PBKG` payload (the PDF page under the ink, after the header): the document's SHA-256 as 32
+    /// bytes, then `varint page` (0 is the first). Readers that skip it draw the page on plain paper.
+    static func encodeBackground(_ background: PageBackground) throws(PageEncodingError) -> [UInt8] {
+        guard PageBackground.isDocumentID(background.document) else {
+            throw PageEncodingError(reason: "background document \"\(background.document.prefix(80))\" is not 64 hex digits")
+        }
+        guard background.page >= 0, background.page < PageBackground.maxPage else {
+            throw PageEncodingError(reason: "background page \(background.page) out of range")
+        }
+        var payload = ByteWriter()
+        let digits = Array(background.document.utf8)
+        func value(_ c: UInt8) -> UInt8 { c <= 0x39 ? c - 0x30 : c - 0x61 + 10 }
+        for i in stride(from: 0, to: 64, by: 2) { payload.u8(value(digits[i]) << 4 | value(digits[i + 1])) }
+        payload.varint(UInt64(background.page))
+        return payload.bytes
+    }
+
+    private static func decodeBackground(_ reader: inout ByteReader) throws(DecodeFailure) -> PageBackground {
+        let digest = try reader.bytes(32)
+        let page = try reader.varint()
+        guard page < UInt64(PageBackground.maxPage) else { throw .malformed("background page \(page)") }
+        let hex = Array("0123456789abcdef".utf8)
+        var digits: [UInt8] = []
+        for byte in digest { digits += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
+        return PageBackground(document: String(decoding: digits, as: UTF8.self), page: Int(page))
     }
 
     private static func decodeLayers(_ reader: inout ByteReader, into assembler: inout PageAssembler) throws(DecodeFailure) {
@@ -689,6 +721,11 @@ struct PageAssembler {
     /// The text printed on the paper (a `PTXT` chunk, which follows the header).
     mutating func print(_ lines: [PrintedLine]) {
         assembled.template.printed = lines
+    }
+
+    /// The PDF page under the ink (a `PBKG` chunk after the header).
+    mutating func background(_ background: PageBackground) {
+        assembled.template.background = background
     }
 
     /// The page's layers (a `LAYR` chunk after the header).

@@ -7,6 +7,7 @@
 @_exported import InkIndex
 @_exported import InkInterchange
 @_exported import InkObsidian
+@_exported import InkPDF
 @_exported import InkRecognize
 @_exported import InkRender
 @_exported import InkSamples

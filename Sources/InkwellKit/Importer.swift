@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 import InkInterchange
+import InkPDF
 import InkRecognize
 import InkStore
 import InkText
@@ -114,8 +115,9 @@ public struct Importer {
         } catch {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
+        if PDFImport.looksLikePDF(data) { return try PDFImport.decode(data, file: url.path) }
         guard let format = RecordingFormat.detect(data) else {
-            throw ImportError(file: url.path, reason: RecordingFormat.notARecording)
+            throw ImportError(file: url.path, reason: RecordingFormat.notARecording + ", or a PDF to write on")
         }
         return try format.decode(data, file: url.path)
     }
@@ -247,6 +249,13 @@ public struct Importer {
         do {
             for (index, recorded) in recording.notes.enumerated() {
                 current = try stagedNote(recorded, index: index, of: recording, from: url)
+                // The PDF its pages are drawn on, stored once under its content ID, which the pages then name.
+                var recorded = recorded
+                if let background = recorded.background {
+                    let id = PDFPages.documentID(of: background)
+                    try current!.addBackground(background, id: id)
+                    recorded = recorded.namingBackground(id)
+                }
                 // Tags as recorded: what typed text and recognition add is what the after-change policy routes.
                 var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: Set(recorded.tags))
                 current = nil

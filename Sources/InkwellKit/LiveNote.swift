@@ -53,6 +53,8 @@ public enum PenInput: Sendable, Equatable {
 /// strokes are all kept.
 public actor LiveNote {
     public nonisolated let id: NoteID
+    /// The PDFs the note's pages are drawn on, for rendering them.
+    public nonisolated let backgrounds: BackgroundDocuments
     private let workspace: Workspace
     private var session: Session
     private let started = ContinuousClock.now
@@ -93,6 +95,7 @@ public actor LiveNote {
         session = Session(config: config)
         let stored = try workspace.library.note(matching: note.rawValue)
         let pages = try workspace.library.pages(of: stored)
+        backgrounds = workspace.library.backgroundDocuments(of: stored)
         self.recognition = recognition
         _ = session.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags, at: 0))
         if pages.isEmpty {

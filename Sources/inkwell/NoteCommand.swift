@@ -86,11 +86,22 @@ struct NoteCommand: ParsableCommand {
             var points: Int
             /// The page's layers, bottom first, with their stroke counts (absent when the page has one unnamed layer).
             var layers: [LayerRow]?
+            /// The PDF page the page is drawn on (absent when it has none).
+            var background: BackgroundRow?
             /// What is wrong with the page file, when it is damaged or missing.
             var damage: String?
             var status: String
             /// Why recognition failed, when it did.
             var reason: String?
+        }
+
+        struct BackgroundRow: Encodable {
+            /// The document's content ID (SHA-256), its file `backgrounds/ID.pdf` in the note's folder.
+            var document: String
+            /// The PDF page, counting from 1.
+            var page: Int
+            /// False when the note's folder lacks the document (the page is drawn on plain paper).
+            var stored: Bool
         }
 
         struct LayerRow: Encodable {
@@ -116,6 +127,10 @@ struct NoteCommand: ParsableCommand {
                         row.layers = page.template.layers.enumerated().map { index, layer in
                             LayerRow(name: layer.name, visible: layer.isVisible, strokes: page.strokes.count { Int($0.layer) == index })
                         }
+                    }
+                    row.background = page.template.background.map { background in
+                        BackgroundRow(document: background.document, page: background.page + 1,
+                                      stored: library.missingBackgrounds(of: stored, pages: [page]).isEmpty)
                     }
                     row.damage = decoded.problems.first(where: \.isDamage).map { "damaged at \($0)" }
                 } catch {
@@ -143,6 +158,9 @@ struct NoteCommand: ParsableCommand {
                 let damage = row.damage.map { " [\($0)]" } ?? ""
                 let status = row.reason.map { "\(row.status): \($0)" } ?? row.status
                 print("    \(row.number). \(Int(row.width))×\(Int(row.height)) \(row.template), \(row.strokes) strokes, \(row.points) points, \(status)\(damage)")
+                if let background = row.background {
+                    print("         on page \(background.page) of PDF \(background.document.prefix(12))…\(background.stored ? "" : " (missing: drawn on plain paper)")")
+                }
                 for layer in row.layers ?? [] {
                     print("         layer \(layer.name): \(layer.strokes) strokes\(layer.visible ? "" : ", hidden")")
                 }

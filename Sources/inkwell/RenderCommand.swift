@@ -86,23 +86,23 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// The pages to render and whose they are: a file converted in memory, else a note of the library.
-    func source() throws -> (title: String, noteID: String?, file: String?, pages: [Page]) {
+    func source() throws -> (title: String, noteID: String?, file: String?, pages: [Page], backgrounds: BackgroundDocuments) {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: note, isDirectory: &isFolder), !isFolder.boolValue {
             let converted = try ConvertedFile.read(URL(fileURLWithPath: note))
             for warning in converted.warnings { printError("warning: \(warning)") }
             guard !converted.pages.isEmpty else { throw Failure("\(note): holds no pages") }
-            return (converted.title, nil, note, converted.pages)
+            return (converted.title, nil, note, converted.pages, converted.backgrounds)
         }
         let library = try library.open()
         let stored = try library.note(matching: note)
         let pages = try library.pages(of: stored)
         guard !pages.isEmpty else { throw Failure("note \"\(stored.note.title)\" has no pages") }
-        return (stored.note.title, stored.note.id.rawValue, nil, pages)
+        return (stored.note.title, stored.note.id.rawValue, nil, pages, library.backgroundDocuments(of: stored))
     }
 
     func run() throws {
-        let (title, noteID, file, allPages) = try source()
+        let (title, noteID, file, allPages, backgrounds) = try source()
         var numbers = Array(1...allPages.count)
         if let page {
             guard page <= allPages.count else {
@@ -116,6 +116,7 @@ struct RenderCommand: ParsableCommand {
 
         var options = RenderOptions(eraserMode: EraserMode(rawValue: eraser) ?? .split, title: title)
         options.style = options.style.with(smoothing: smoothing, pressureCurve: pressureCurve.flatMap(PressureCurve.init(name:)))
+        options.backgrounds = backgrounds
         let renderer = Renderer(options: options)
         let format = resolvedFormat ?? .png
         let target = URL(fileURLWithPath: output)

@@ -58,7 +58,8 @@ struct CheckCommand: ParsableCommand {
 
     struct Row: Encodable {
         /// `page` for a page file, `text` for a note's typed text (body.md; `page` is then empty),
-        /// `leftover` for what an interrupted write left (only `file` and `problems` then).
+        /// `leftover` for what an interrupted write left (only `file` and `problems` then), `background` for a
+        /// page whose PDF is missing from its note's folder (`file` is where it should be).
         var kind: String
         var note: String
         var title: String
@@ -79,6 +80,13 @@ struct CheckCommand: ParsableCommand {
                 readableStrokes: report.decoded?.page.strokes.count ?? 0,
                 problems: report.decoded?.problems.map(\.description) ?? ["file is missing"])
         }
+        rows += reports.compactMap { report in
+            report.missingBackground.map { url in
+                Row(kind: "background", note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: url.path,
+                    missing: true, damaged: true, readableStrokes: report.decoded?.page.strokes.count ?? 0,
+                    problems: ["the PDF page \(report.page.rawValue) is drawn on is missing: the page is drawn on plain paper"])
+            }
+        }
         let texts = try library.checkTypedTexts()
         rows += texts.map { report in
             Row(kind: "text", note: report.note.rawValue, title: report.noteTitle, page: "", file: report.file.path,
@@ -94,6 +102,11 @@ struct CheckCommand: ParsableCommand {
             try printJSON(rows)
         } else {
             for row in damaged {
+                if row.kind == "background" {
+                    print("\(row.file): missing (note \(row.note) \"\(row.title)\")")
+                    for problem in row.problems { print("  \(problem)") }
+                    continue
+                }
                 if row.kind == "text" {
                     print("\(row.file): typed text unreadable (note \(row.note) \"\(row.title)\")")
                     for problem in row.problems { print("  \(problem)") }
@@ -103,9 +116,11 @@ struct CheckCommand: ParsableCommand {
                 for problem in row.problems { print("  \(problem)") }
                 if !row.missing { print("  salvageable: \(row.readableStrokes) intact stroke\(row.readableStrokes == 1 ? "" : "s")") }
             }
-            let pages = reports.count, damagedPages = damaged.count - texts.count
+            let pages = reports.count, damagedPages = damaged.filter { $0.kind == "page" }.count
             print("checked \(pages) page\(pages == 1 ? "" : "s"): \(damagedPages == 0 ? "all intact" : "\(damagedPages) damaged")"
-                  + (texts.isEmpty ? "" : "; \(texts.count) typed text\(texts.count == 1 ? "" : "s") not UTF-8"))
+                  + (texts.isEmpty ? "" : "; \(texts.count) typed text\(texts.count == 1 ? "" : "s") not UTF-8")
+                  + (damaged.count(where: { $0.kind == "background" }) == 0 ? ""
+                     : "; \(damaged.count(where: { $0.kind == "background" })) drawn on a missing PDF"))
             if !leftovers.isEmpty {
                 let bytes = leftovers.reduce(0) { $0 + $1.bytes }
                 print("\(leftovers.count) leftover\(leftovers.count == 1 ? "" : "s") of interrupted writes (\(bytes) bytes), not part of any note; `inkwell compact` removes them:")

@@ -91,3 +91,36 @@ import Testing
         #expect(page.strokes.map(\.color) == [.black, RGBA(red: 255, green: 0, blue: 0), RGBA(red: 255, green: 0, blue: 0)])
     }
 }
+
+/// The page file's `PBKG` chunk: the PDF page under the ink.
+@Suite struct PageBackgroundFileTests {
+    let page = Page(id: PageID(rawValue: "8d2h5k0w3q1r"), size: PageSize(width: 792, height: 612),
+                    template: PageTemplate(kind: .lined, background: PageBackground(document: String(repeating: "0f", count: 32), page: 1)))
+
+    @Test func thePageFileKeepsThePDFPageAndAnOlderReaderDrawsPlainPaper() throws {
+        var bytes = try PageCodec.encodeFile(page)
+        #expect(try PageCodec.decodeStrict(bytes, fallbackID: page.id) == page)
+        // Renamed to a type no reader knows (CRC fixed), as an older reader sees it.
+        let offset = PageCodec.fileStart.count
+        let headerLength = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        let chunk = offset + 12 + headerLength
+        #expect(Array(bytes[chunk + 4..<chunk + 8]) == Array("PBKG".utf8))
+        let length = Int(bytes[chunk]) << 24 | Int(bytes[chunk + 1]) << 16 | Int(bytes[chunk + 2]) << 8 | Int(bytes[chunk + 3])
+        bytes.replaceSubrange(chunk + 4..<chunk + 8, with: Array("PBKZ".utf8))
+        let crc = LayerTests.crc32(bytes[chunk + 4..<chunk + 8 + length])
+        bytes.replaceSubrange(chunk + 8 + length..<chunk + 12 + length,
+                              with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        let older = bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }
+        #expect(older.page.template.background == nil)
+        #expect(older.page.template.kind == .lined)
+        #expect(older.problems.allSatisfy { !$0.isDamage })
+    }
+
+    @Test func aDocumentNameThatIsNotAContentIDIsNeverWritten() {
+        for name in ["../../etc/passwd", "", String(repeating: "A", count: 64), String(repeating: "0", count: 63)] {
+            #expect(throws: PageEncodingError.self) {
+                try PageCodec.encodeFile(Page(id: page.id, template: PageTemplate(background: PageBackground(document: name, page: 0))))
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import CCairo
+import Foundation
+import InkwellKit
+import Testing
+
+/// Writing on PDFs: a PDF imported to annotate, a Xournal++ document annotating one, and the PDF kept
+/// under the ink in every export (as vectors in PDFs), stored once per note, never read as handwriting.
+@Suite("PDF backgrounds")
+struct PDFBackgroundTests {
+    let cli = CLI()
+
+    /// A small vector PDF written by hand: per page, its size in points, a line of Helvetica text at
+    /// (72, 72) from the top left and a black 100 × 50 pt box whose top left corner is at (100, 100).
+    static func vectorPDF(_ pages: [(width: Int, height: Int, text: String)]) -> Data {
+        var objects: [String] = ["<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+        var kids: [String] = []
+        for page in pages {
+            let content = "BT /F1 24 Tf 72 \(page.height - 72) Td (\(page.text)) Tj ET 0 0 0 rg 100 \(page.height - 150) 100 50 re f"
+            objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] /Contents \(objects.count) 0 R /Resources << /Font << /F1 3 0 R >> >> >>")
+            kids.append("\(objects.count) 0 R")
+        }
+        objects[1] = "<< /Type /Pages /Kids [\(kids.joined(separator: " "))] /Count \(pages.count) >>"
+        var out = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(index + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { out += String(format: "%010d 00000 n \n", offset) }
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(out.utf8)
+    }
+
+    static let paper = vectorPDF([(612, 792, "Quarterly plan"), (792, 612, "Second page")])
+
+    /// A plain-XML Xournal++ document on `pdf` (as Xournal++ writes it), a red stroke on its first page.
+    static func xopp(pdf: String) -> String {
+        """
+        <?xml version="1.0" standalone="no"?>
+        <xournal creator="xournalpp 1.2.3" fileversion="4">
+        <page width="612.00" height="792.00"><background type="pdf" domain="absolute" filename="\(pdf)" pageno="1ll"/>
+        <layer><stroke tool="pen" color="#ff0000ff" width="4.00">300 400 350 420 400 400 450 430 500 400</stroke></layer></page>
+        <page width="792.00" height="612.00"><background type="pdf" pageno="2ll"/><layer/></page>
+        </xournal>
+        """
+    }
+
+    func input(_ name: String, _ data: Data) throws -> String {
+        let path = try cli.write(name, "")
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func importedID(_ arguments: [String]) throws -> (id: String, report: [String: Any]) {
+        let report = try #require(try cli.json(["import", "--no-recognize"] + arguments) as? [String: Any])
+        let note = try #require(((report["imported"] as? [[String: Any]])?.first?["notes"] as? [[String: Any]])?.first)
+        return (try #require(note["id"] as? String), report)
+    }
+
+    /// The background PDFs stored in the library.
+    func storedBackgrounds() -> [URL] {
+        let walker = FileManager.default.enumerator(at: cli.library, includingPropertiesForKeys: nil)
+        return (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "pdf" && $0.deletingLastPathComponent().lastPathComponent == "backgrounds" }
+    }
+
+    /// The RGB of a pixel of a PNG file.
+    static func pixel(_ png: String, x: Int, y: Int) throws -> (r: Int, g: Int, b: Int, width: Int, height: Int) {
+        let surface = try #require(cairo_image_surface_create_from_png(png))
+        defer { cairo_surface_destroy(surface) }
+        try #require(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, "\(png) is not a PNG")
+        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = try #require(cairo_image_surface_get_data(surface))
+        let format = cairo_image_surface_get_format(surface)
+        if format == CAIRO_FORMAT_A8 {
+            let v = Int(data[y * stride + x])
+            return (v, v, v, width, height)
+        }
+        let value = data.advanced(by: y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
+        return (Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF), width, height)
+    }
+
+    func tool(_ arguments: [String]) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    }
+
+    @Test("a PDF imports as a note to write on: a page per PDF page, each its size, the PDF under every export")
+    func importPDF() throws {
+        try cli.ok(["init"])
+        let pdf = try input("paper.pdf", Self.paper)
+        let (id, report) = try importedID([pdf])
+        #expect((report["imported"] as? [[String: Any]])?.first?["format"] as? String == "pdf")
+        let show = try #require(try cli.json(["note", "show", id]) as? [String: Any])
+        let pages = try #require(show["pages"] as? [[String: Any]])
+        #expect(pages.map { $0["width"] as? Double } == [612, 792])
+        #expect(pages.map { ($0["background"] as? [String: Any])?["page"] as? Int } == [1, 2])
+        #expect(pages.allSatisfy { ($0["background"] as? [String: Any])?["stored"] as? Bool == true })
+        #expect(storedBackgrounds().map(\.lastPathComponent) == [PDFPages.documentID(of: Self.paper) + ".pdf"])
+
+        // Page 2 is landscape, as in the PDF; the box is drawn where the PDF has it.
+        let out = cli.root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try cli.ok(["render", id, "--page", "2", "-o", out.appendingPathComponent("p2.png").path])
+        let box = try Self.pixel(out.appendingPathComponent("p2.png").path, x: 150, y: 125)
+        #expect((box.width, box.height) == (792, 612))
+        #expect(box.r < 40 && box.g < 40 && box.b < 40, "the PDF's box is not drawn: \(box)")
+        let outside = try Self.pixel(out.appendingPathComponent("p2.png").path, x: 400, y: 400)
+        #expect(outside.r > 240 && outside.g > 240 && outside.b > 240)
+
+        // A PDF gone from the note's folder: `check` says so and fails; the pages still render, on plain paper.
+        for url in storedBackgrounds() { try FileManager.default.removeItem(at: url) }
+        let check = try cli.run(["check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("2 drawn on a missing PDF"), "\(check.stdout)")
+        try cli.ok(["render", id, "--page", "2", "-o", out.appendingPathComponent("plain.png").path])
+        let plain = try Self.pixel(out.appendingPathComponent("plain.png").path, x: 150, y: 125)
+        #expect(plain.r > 240, "\(plain)")
+    }
+
+    @Test("a Xournal++ file annotating a PDF keeps it: stored once, vector text and boxes under the ink in the PDF export",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext"), "needs pdftotext and pdfimages (poppler-utils)"))
+    func xournalOnPDF() throws {
+        try cli.ok(["init"])
+        _ = try input("paper.pdf", Self.paper)
+        // The file names the PDF where it was when written; it moved, and is found beside the file by name.
+        let xopp = try cli.write("notes.xopp", Self.xopp(pdf: "/home/someone/Documents/paper.pdf"))
+        let (id, report) = try importedID([xopp])
+        let warnings = (report["imported"] as? [[String: Any]])?.first?["warnings"] as? [String] ?? []
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(storedBackgrounds().count == 1)
+
+        let out = cli.root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let pdf = out.appendingPathComponent("notes.pdf").path
+        try cli.ok(["render", id, "-o", pdf])
+        let text = try tool(["pdftotext", pdf, "-"]).stdout
+        #expect(text.contains("Quarterly plan") && text.contains("Second page"), "\(text)")
+        // Vector content stays vector: no image in the PDF.
+        let images = try tool(["pdfimages", "-list", pdf]).stdout.split(separator: "\n")
+        #expect(images.count == 2, "\(images)")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/qpdf") {
+            let check = try tool(["qpdf", "--check", pdf])
+            #expect(check.status == 0, "\(check.stdout)")
+        }
+
+        // PNG: the PDF's box, the red ink over paper, white elsewhere.
+        let png = out.appendingPathComponent("notes.png").path
+        try cli.ok(["render", id, "--page", "1", "-o", png])
+        let box = try Self.pixel(png, x: 150, y: 125)
+        #expect(box.r < 40 && box.g < 40 && box.b < 40, "\(box)")
+        let ink = try Self.pixel(png, x: 300, y: 400)
+        #expect(ink.r > 200 && ink.g < 60 && ink.b < 60, "\(ink)")
+        let paper = try Self.pixel(png, x: 500, y: 700)
+        #expect(paper.r > 240 && paper.g > 240 && paper.b > 240)
+
+        // Converting the file without a library draws the same page.
+        let direct = out.appendingPathComponent("direct.pdf").path
+        try cli.ok(["render", xopp, "-o", direct])
+        #expect(try tool(["pdftotext", direct, "-"]).stdout.contains("Quarterly plan"))
+    }
+
+    @Test("a Xournal++ file whose PDF is missing imports on blank paper with a warning naming where it looked")
+    func missingPDF() throws {
+        try cli.ok(["init"])
+        let xopp = try cli.write("alone.xopp", Self.xopp(pdf: "/nowhere/lost.pdf"))
+        let (_, report) = try importedID([xopp])
+        let warnings = (report["imported"] as? [[String: Any]])?.first?["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("2 pages with a PDF background whose PDF was not found") == true, "\(warnings)")
+        #expect(warnings.first?.contains("/nowhere/lost.pdf") == true)
+        #expect(storedBackgrounds().isEmpty)
+    }
+
+    @Test("a damaged PDF is refused with its reason, the library unchanged")
+    func damagedPDF() throws {
+        try cli.ok(["init"])
+        let before = try cli.snapshot()
+        for (name, data) in [("garbage.pdf", Data("%PDF-1.7\n".utf8) + Data(repeating: 0x41, count: 4000)),
+                             ("half.pdf", Data(Self.paper.prefix(200)))] {
+            let path = try input(name, data)
+            let result = try cli.run(["import", path])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains(path), "\(result.stderr)")
+            #expect(try cli.snapshot() == before)
+        }
+    }
+
+    @Test("the packaged Xournal++ test file keeps its attached PDF", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func corpusPackaged() throws {
+        try cli.ok(["init"])
+        let (id, report) = try importedID([ImportCorpus.path("xopp/xournalpp/test/files/packaged_xopp/pdfBackground/new.xopp")])
+        #expect(((report["imported"] as? [[String: Any]])?.first?["warnings"] as? [String] ?? []).isEmpty)
+        #expect(storedBackgrounds().count == 1)
+        let png = cli.root.appendingPathComponent("corpus.png").path
+        try cli.ok(["render", id, "--page", "1", "-o", png])
+        // The brown square of the PDF's first page.
+        let square = try Self.pixel(png, x: 150, y: 200)
+        #expect(square.r > square.b + 40 && square.r < 160, "\(square)")
+    }
+}
