@@ -18,12 +18,16 @@ static const char *const library_names[] = {
 static void load(void) {
   static char message[512];
   void *library = NULL;
+  char first_error[256] = "";
   for (size_t i = 0; i < sizeof library_names / sizeof *library_names && !library; i++) {
     library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
+    // The first name's error is the telling one (the others are other systems' names).
+    const char *error = library ? NULL : dlerror();
+    if (i == 0 && error) snprintf(first_error, sizeof first_error, "%s", error);
   }
   if (!library) {
     snprintf(message, sizeof message,
-             "poppler is not installed (libpoppler-glib.so.8 cannot be loaded: %s); install libpoppler-glib8", dlerror());
+             "poppler is not installed (libpoppler-glib.so.8 cannot be loaded: %s); install libpoppler-glib8", first_error);
     load_error = message;
     return;
   }

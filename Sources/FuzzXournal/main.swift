@@ -4,6 +4,6 @@ import InkInterchange
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzXournal(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    fuzzDecode(bytes, count, XournalDecoder.decode)
+    fuzzDecode(bytes, count) { (data, file) throws(ImportError) in try XournalDecoder.decode(data, file: file, readingBeside: false) }
     return 0
 }

@@ -10,6 +10,6 @@ import InkInterchange
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzXournalXML(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if count >= 2, (bytes[0] == 0x1F && bytes[1] == 0x8B) || (bytes[0] == 0x50 && bytes[1] == 0x4B) { return -1 }
-    fuzzDecode(bytes, count, XournalDecoder.decode)
+    fuzzDecode(bytes, count) { (data, file) throws(ImportError) in try XournalDecoder.decode(data, file: file, readingBeside: false) }
     return 0
 }

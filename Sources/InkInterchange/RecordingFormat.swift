@@ -88,14 +88,16 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
         return nil
     }
 
-    /// Decodes `data` in this format.
-    public func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
+    /// Decodes `data` in this format. `file` is named in errors and, with `readingBeside`, is where the
+    /// file is, so that what it names beside it is read (a Xournal++ document's PDF); unattended intake
+    /// (the drop folder) reads nothing but `data`.
+    public func decode(_ data: Data, file: String, readingBeside: Bool = true) throws(ImportError) -> Recording {
         switch self {
         case .replayLog: try ReplayLogDecoder.decode(data, file: file)
         case .inkml: try InkMLDecoder.decode(data, file: file)
         case .remarkable: try RemarkableDecoder.decode(data, file: file)
         case .remarkableNotebook: try RemarkableNotebook.decode(data, file: file)
-        case .xournal: try XournalDecoder.decode(data, file: file)
+        case .xournal: try XournalDecoder.decode(data, file: file, readingBeside: readingBeside)
         case .rnote: try RnoteDecoder.decode(data, file: file)
         }
     }

@@ -11,14 +11,16 @@ import InkCore
 /// Pages on a PDF keep it as their background when the PDF is found (``RecordedNote/background``).
 /// The formats hold no time: the pen is timed by ``SyntheticTiming``.
 public enum XournalDecoder {
-    public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
+    /// Reads a Xournal file. With `readingBeside`, a PDF background outside the file is looked for where
+    /// Xournal++ looks (`file` being the file's path); without, only a PDF attached in a packaged file is used.
+    public static func decode(_ data: Data, file: String, readingBeside: Bool = true) throws(ImportError) -> Recording {
         let xml = try unpack(data, file: file)
         let root = try SafeXML.parse(xml, file: file, keep: keptElements, text: ["stroke", "text"])
         guard root.name == "xournal" || root.name == "MrWriter" else {
             throw ImportError(file: file, position: root.position,
                               reason: "not a Xournal file (the root element is <\(root.name)>, not <xournal>)")
         }
-        var reader = XournalReader(file: file, packaged: Containers.isZip(data) ? data : nil)
+        var reader = XournalReader(file: file, packaged: Containers.isZip(data) ? data : nil, readingBeside: readingBeside)
         try reader.read(root)
         var recording = try reader.finish()
         // Xournal++ writes creator="xournalpp 1.1.3"; Xournal 0.4 writes version="0.4.8".
@@ -70,9 +72,13 @@ private struct XournalReader {
     /// Pages with more text lines than a page prints (the rest stay in the typed text).
     var textLinesDropped = 0
 
-    init(file: String, packaged: Data?) {
+    /// Whether files beside this one may be read (a PDF background).
+    let readingBeside: Bool
+
+    init(file: String, packaged: Data?, readingBeside: Bool) {
         self.file = file
         self.packaged = packaged
+        self.readingBeside = readingBeside
     }
 
     func fail(_ element: XMLElement, _ reason: String) -> ImportError {
@@ -200,8 +206,10 @@ private struct XournalReader {
                 }
                 return
             }
+            guard readingBeside else { return }
             candidates = [URL(fileURLWithPath: file + "." + filename)]
         } else {
+            guard readingBeside else { return }
             candidates = [filename.hasPrefix("/") ? URL(fileURLWithPath: filename) : folder.appendingPathComponent(filename),
                           folder.appendingPathComponent((filename as NSString).lastPathComponent)]
         }
@@ -214,11 +222,11 @@ private struct XournalReader {
         }
     }
 
-    /// The bytes of a regular file of at most 512 MiB that starts like a PDF; nil otherwise.
+    /// The bytes of a regular file (symbolic links followed) of at most 512 MiB that starts like a PDF;
+    /// nil otherwise.
     static func readPDF(_ url: URL) -> Data? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = attributes[.size] as? Int, size <= 512 << 20,
+        guard let values = try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
+              values.isRegularFile == true, let size = values.fileSize, size <= 512 << 20,
               let data = try? Data(contentsOf: url), looksLikePDF(data) else { return nil }
         return data
     }

@@ -294,7 +294,9 @@ public struct ObsidianPush: Sendable {
         guard pages.count == section.images.count else {
             throw ExportError(path: section.stored.folder.path, reason: "the note changed while it was being pushed")
         }
-        let renderer = Renderer(options: RenderOptions(title: section.stored.note.title))
+        var options = RenderOptions(title: section.stored.note.title)
+        options.backgrounds = library.backgroundDocuments(of: section.stored)
+        let renderer = Renderer(options: options)
         return try section.images.map { try renderer.png(pages[$0.page], scale: scale) }
     }
 

@@ -21,6 +21,9 @@ public final class PDFPages: @unchecked Sendable {
 
     private let document: UnsafeMutableRawPointer
     private let lock = NSLock()
+    /// Opening documents is serialised: poppler's global state is set up on first use, which older
+    /// versions do not guard.
+    private static let opening = NSLock()
     /// Each page's size in PDF points (1/72 in), rotation applied.
     public let sizes: [(width: Double, height: Double)]
 
@@ -28,6 +31,8 @@ public final class PDFPages: @unchecked Sendable {
     /// (damaged beyond repair, encrypted with a password, no pages, more than ``maxPages``).
     public init(_ data: Data) throws(PDFError) {
         if let problem = ink_poppler_load() { throw PDFError(String(cString: problem)) }
+        PDFPages.opening.lock()
+        defer { PDFPages.opening.unlock() }
         guard data.count <= PDFPages.maxBytes else { throw PDFError("the PDF is larger than \(PDFPages.maxBytes >> 20) MiB") }
         let bytes = data.withUnsafeBytes { ink_poppler_bytes_new($0.baseAddress, $0.count) }
         defer { ink_poppler_bytes_unref(bytes) }
@@ -94,6 +99,9 @@ public final class BackgroundDocuments: @unchecked Sendable {
     private let load: @Sendable (String) -> Data?
     private let lock = NSLock()
     private var opened: [String: PDFPages?] = [:]
+    private var images: [(key: String, bytes: [UInt8])] = []
+    /// Images kept by ``image(_:make:)``, the most recently used last.
+    private static let keptImages = 16
 
     /// Documents read by `load`, given a document's ID.
     public init(load: @escaping @Sendable (String) -> Data?) {
@@ -107,6 +115,25 @@ public final class BackgroundDocuments: @unchecked Sendable {
 
     /// No documents: every page on plain paper.
     public static let none = BackgroundDocuments { _ in nil }
+
+    /// The image `key` names (a rendering of a document's page), made by `make` the first time and kept
+    /// (the last few used); nil when `make` gives none.
+    public func image(_ key: String, make: () -> [UInt8]?) -> [UInt8]? {
+        lock.lock()
+        if let index = images.firstIndex(where: { $0.key == key }) {
+            let hit = images.remove(at: index)
+            images.append(hit)
+            lock.unlock()
+            return hit.bytes
+        }
+        lock.unlock()
+        guard let bytes = make() else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        images.append((key, bytes))
+        if images.count > BackgroundDocuments.keptImages { images.removeFirst() }
+        return bytes
+    }
 
     /// The document `id`, opened; nil when it cannot be found or read.
     public func document(_ id: String) -> PDFPages? {

@@ -131,16 +131,25 @@ struct CairoPainter {
     }
 
     /// Draws page `index` of `document` over the whole page, stretched to the page's size as Xournal++
-    /// does (a PDF page and its page have the same size unless the source says otherwise).
+    /// does (a PDF page and its page have the same size unless the source says otherwise). The page is
+    /// recorded first (vectors, replayed as vectors into a PDF), so that a page poppler cannot draw
+    /// leaves this context unharmed: it is then left out, the paper plain.
     func background(_ document: PDFPages, page index: Int, scene: Scene, printing: Bool) {
-        guard document.sizes.indices.contains(index) else { return }
+        guard document.sizes.indices.contains(index), let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, nil) else { return }
+        defer { cairo_surface_destroy(recording) }
+        let inner = cairo_create(recording)
+        document.draw(page: index, into: inner!, printing: printing)
+        let status = cairo_status(inner)
+        cairo_destroy(inner)
+        guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(recording) == CAIRO_STATUS_SUCCESS else { return }
         let size = document.sizes[index]
         cairo_save(cr)
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, scene.width * scale, scene.height * scale)
         cairo_clip(cr)
         cairo_scale(cr, scene.width * scale / size.width, scene.height * scale / size.height)
-        document.draw(page: index, into: cr, printing: printing)
+        cairo_set_source_surface(cr, recording, 0, 0)
+        cairo_paint(cr)
         cairo_restore(cr)
     }
 

@@ -220,13 +220,17 @@ public struct Renderer: Sendable {
             .write(vectorScene(page), backgroundImage: backgroundImage(page))
     }
 
-    /// The PDF page under `page`'s ink alone, as a PNG of 2 pixels a point; nil when there is none.
+    /// The PDF page under `page`'s ink alone, as a PNG of 2 pixels a point (at most 4,096 pixels a
+    /// side); nil when there is none. Made once per page, paper and size, and kept with the documents.
     func backgroundImage(_ page: Page) -> [UInt8]? {
         guard let background = page.template.background, options.backgrounds.document(background.document) != nil else { return nil }
         var paperOnly = Page(id: page.id, size: page.size)
         paperOnly.template.paper = page.template.paper
         paperOnly.template.background = background
-        return try? png(paperOnly, scale: 2 * pointsPerUnit(page))
+        let longest = Double(max(page.size.width, page.size.height))
+        let scale = min(2 * pointsPerUnit(page), 4096 / longest)
+        let key = "\(background.document)/\(background.page)/\(page.size.width)x\(page.size.height)/\(page.template.paper)"
+        return options.backgrounds.image(key) { try? png(paperOnly, scale: scale) }
     }
 
     /// An SVG of `page` that plays its writing back (SMIL, in any browser): stroke by stroke at the

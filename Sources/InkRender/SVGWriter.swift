@@ -63,7 +63,9 @@ struct SVGWriter {
         func number(_ v: Double) { appendNumber(v, to: &out) }
 
         text("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        text("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
+        text("<svg xmlns=\"http://www.w3.org/2000/svg\"")
+        if backgroundImage != nil { text(" xmlns:xlink=\"http://www.w3.org/1999/xlink\"") }
+        text(" version=\"1.1\" width=\"")
         appendNumber(scene.width * pointsPerUnit, to: &out, decimals: 2)
         text("pt\" height=\"")
         appendNumber(scene.height * pointsPerUnit, to: &out, decimals: 2)
@@ -86,7 +88,7 @@ struct SVGWriter {
             number(scene.width)
             text("\" height=\"")
             number(scene.height)
-            text("\" preserveAspectRatio=\"none\" href=\"data:image/png;base64,")
+            text("\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,")
             text(Data(backgroundImage).base64EncodedString())
             text("\"/>\n")
         }

@@ -15,10 +15,16 @@ extension Library {
         return noteFolder.appendingPathComponent(backgroundsFolderName).appendingPathComponent(id + ".pdf")
     }
 
-    /// The bytes of a note's background PDF `id`; nil when the note has no such document.
+    /// The most bytes a background PDF is read with (a bigger file is treated as missing).
+    public static let maxBackgroundBytes = 512 << 20
+
+    /// The bytes of a note's background PDF `id`; nil when the note has no such document (or the name
+    /// holds something other than a regular file of at most ``maxBackgroundBytes``).
     public func backgroundData(_ id: String, of stored: StoredNote) -> Data? {
-        guard let url = Library.backgroundURL(id, in: stored.folder) else { return nil }
-        return FileManager.default.contents(atPath: url.path)
+        guard let url = Library.backgroundURL(id, in: stored.folder),
+              let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
+              values.isRegularFile == true, (values.fileSize ?? .max) <= Library.maxBackgroundBytes else { return nil }
+        return try? Data(contentsOf: url)
     }
 
     /// The background documents the pages name that are not in the note's folder.

@@ -267,7 +267,7 @@ public final class DropFolder {
         }
         let recording: Recording
         do {
-            recording = try format.decode(data, file: label)
+            recording = try format.decode(data, file: label, readingBeside: false)
         } catch {
             return fail(error)
         }

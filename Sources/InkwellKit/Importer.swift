@@ -115,11 +115,13 @@ public struct Importer {
         } catch {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
-        if PDFImport.looksLikePDF(data) { return try PDFImport.decode(data, file: url.path) }
-        guard let format = RecordingFormat.detect(data) else {
+        if let format = RecordingFormat.detect(data) {
+            return PDFImport.checkingBackgrounds(try format.decode(data, file: url.path), file: url.path)
+        }
+        guard PDFImport.looksLikePDF(data) else {
             throw ImportError(file: url.path, reason: RecordingFormat.notARecording + ", or a PDF to write on")
         }
-        return try format.decode(data, file: url.path)
+        return try PDFImport.decode(data, file: url.path)
     }
 
     /// Imports `files`: decodes all of them first, then replays and commits each file's notes together.

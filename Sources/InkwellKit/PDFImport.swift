@@ -27,4 +27,19 @@ enum PDFImport {
         }
         return Recording(notes: [RecordedNote(events: events, background: data)], format: "pdf")
     }
+
+    /// `recording` with a warning for each note whose background PDF poppler cannot open: it is kept
+    /// (nothing the author had is lost), and its pages are drawn on plain paper until it can be read.
+    static func checkingBackgrounds(_ recording: Recording, file: String) -> Recording {
+        var checked = recording
+        for note in recording.notes {
+            guard let background = note.background else { continue }
+            do {
+                _ = try PDFPages(background)
+            } catch {
+                checked.warnings.append("\(file): the PDF the pages of \"\(note.title ?? "the note")\" are drawn on cannot be read (\(error.reason)): kept, drawn as plain paper")
+            }
+        }
+        return checked
+    }
 }

@@ -8,7 +8,7 @@ import Testing
 struct HostileInputTests {
     typealias Decoder = (Data, String) throws(ImportError) -> Recording
     static var decoders: [(String, Decoder)] { [
-        ("inkml", InkMLDecoder.decode), ("rm", RemarkableDecoder.decode), ("xopp", XournalDecoder.decode), ("rnote", RnoteDecoder.decode),
+        ("inkml", InkMLDecoder.decode), ("rm", RemarkableDecoder.decode), ("xopp", { (data, file) throws(ImportError) in try XournalDecoder.decode(data, file: file) }), ("rnote", RnoteDecoder.decode),
     ] }
 
     static let billionLaughs = """

@@ -204,3 +204,53 @@ struct XournalDecoderTests {
         #expect(error?.description.contains(message) == true, "\(String(describing: error))")
     }
 }
+
+/// The PDF a Xournal++ document is written on, found where Xournal++ looks, and only when reading
+/// beside the file is allowed (never for the drop folder).
+@Suite("Xournal++ PDF backgrounds")
+struct XournalBackgroundTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-xopp-pdf-\(UUID().uuidString)")
+
+    func document(naming pdf: String, domain: String = "absolute") -> Data {
+        Data("""
+            <xournal creator="xournalpp 1.2.3"><page width="612" height="792"><background type="pdf" domain="\(domain)" filename="\(pdf)" pageno="2ll"/>
+            <layer><stroke tool="pen" color="#000000ff" width="2">10 10 20 20</stroke></layer></page></xournal>
+            """.utf8)
+    }
+
+    @Test func aPDFBesideTheFileIsFoundByNameWhereverItWasWritten() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = Data("%PDF-1.4\n% not parsed here\n".utf8)
+        try pdf.write(to: folder.appendingPathComponent("paper.pdf"))
+        // A symbolic link to it, as `attach`ed beside a gzip file: FILE.xopp.NAME.
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("notes.xopp.bg.pdf"),
+                                                   withDestinationURL: folder.appendingPathComponent("paper.pdf"))
+        let file = folder.appendingPathComponent("notes.xopp").path
+        for (name, domain) in [("/elsewhere/paper.pdf", "absolute"), ("paper.pdf", "absolute"), ("bg.pdf", "attach")] {
+            let recording = try XournalDecoder.decode(document(naming: name, domain: domain), file: file)
+            #expect(recording.notes[0].background == pdf, "\(name)")
+            #expect(recording.warnings.isEmpty, "\(recording.warnings)")
+            guard case .newPage(_, let template, _) = recording.notes[0].events.first else { Issue.record("no page"); continue }
+            #expect(template.background == PageBackground(document: RecordedNote.backgroundDocument, page: 1))
+        }
+        // Not reading beside the file: the page is plain, and the warning says so.
+        let alone = try XournalDecoder.decode(document(naming: "paper.pdf"), file: file, readingBeside: false)
+        #expect(alone.notes[0].background == nil)
+        guard case .newPage(_, let template, _) = alone.notes[0].events.first else { Issue.record("no page"); return }
+        #expect(template.background == nil)
+        #expect(alone.warnings.count == 1 && alone.warnings[0].contains("PDF background whose PDF was not found"), "\(alone.warnings)")
+    }
+
+    @Test func aFileThatIsNotAPDFOrNotARegularFileIsNotTaken() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("#!/bin/sh\necho not a pdf\n".utf8).write(to: folder.appendingPathComponent("script.pdf"))
+        let file = folder.appendingPathComponent("notes.xopp").path
+        for name in ["script.pdf", "/dev/zero", folder.path] {
+            let recording = try XournalDecoder.decode(document(naming: name), file: file)
+            #expect(recording.notes[0].background == nil, "\(name)")
+            #expect(recording.notes[0].pointCount == 2)
+        }
+    }
+}

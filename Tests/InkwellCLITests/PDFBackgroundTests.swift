@@ -165,6 +165,12 @@ struct PDFBackgroundTests {
         let paper = try Self.pixel(png, x: 500, y: 700)
         #expect(paper.r > 240 && paper.g > 240 && paper.b > 240)
 
+        // SVG: the PDF page as an image under the ink, in a form SVG 1.1 readers take.
+        let svg = out.appendingPathComponent("notes.svg").path
+        try cli.ok(["render", id, "--page", "1", "-o", svg])
+        let svgText = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(svgText.contains("xmlns:xlink=\"http://www.w3.org/1999/xlink\"") && svgText.contains("xlink:href=\"data:image/png;base64,"))
+
         // Converting the file without a library draws the same page.
         let direct = out.appendingPathComponent("direct.pdf").path
         try cli.ok(["render", xopp, "-o", direct])
