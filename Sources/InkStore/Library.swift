@@ -88,6 +88,10 @@ public final class Library: Sendable {
     /// library in a newer format than this build writes is refused before anything is written.
     public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
         guard format.isWritable else {
+            if format.needsUpgrade {
+                throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), older than this Inkwell writes "
+                    + "(format \(LibraryFormat.current)): it can be read here; run `inkwell upgrade` to change it (a copy of its marker is kept)")
+            }
             throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), newer than this Inkwell writes "
                 + "(format \(LibraryFormat.current)): it can be read here, but changed only by the Inkwell that wrote it or a newer one")
         }

@@ -7,11 +7,22 @@ import Foundation
 /// A library in ``format`` can be read by every program that knows format ``minReader`` or later,
 /// and written only by programs that know ``format`` itself. A marker that cannot be read refuses
 /// the library: nothing is assumed about a folder Inkwell cannot identify.
+///
+/// | format | what it adds | read by | written by |
+/// |---|---|---|---|
+/// | 1 | the library | 0.1.0 | 0.1.0 |
+/// | 2 | page chunks a format-1 writer would drop when it rewrites a page (`PTXT` printed text, `LAYR` layers, `PBKG` PDF backgrounds) and a note's `backgrounds/` PDFs | 0.1.0 (it draws those pages plain) | 0.2.0 |
+///
+/// An older library is read as it is and written only after ``Library/upgrade()``, which says what it
+/// changes and keeps a copy of the marker it replaces.
 public struct LibraryFormat: Sendable, Equatable, Codable {
     /// The format this build writes, and the newest it reads.
-    public static let current = 1
+    public static let current = 2
+    /// The oldest format a library written by this build can be read with: format-1 readers skip the
+    /// chunks format 2 adds (and must not write: ``isWritable``).
+    static let currentMinReader = 1
     /// The first Inkwell release that reads each format this build knows, for messages.
-    static let firstReader = [1: "0.1.0"]
+    static let firstReader = [1: "0.1.0", 2: "0.2.0"]
 
     public var format: Int
     /// The oldest format a reader must know to read this library.
@@ -22,7 +33,7 @@ public struct LibraryFormat: Sendable, Equatable, Codable {
 
     /// A marker for a new library in the current format.
     static func new(created: Date) -> LibraryFormat {
-        LibraryFormat(format: current, minReader: current, minReaderVersion: firstReader[current] ?? "?", created: created)
+        LibraryFormat(format: current, minReader: currentMinReader, minReaderVersion: firstReader[currentMinReader] ?? "?", created: created)
     }
 
     init(format: Int, minReader: Int, minReaderVersion: String, created: Date?) {
@@ -46,6 +57,8 @@ public struct LibraryFormat: Sendable, Equatable, Codable {
     public var isReadable: Bool { minReader <= LibraryFormat.current && format >= 1 }
     /// True when this build may write into the library.
     public var isWritable: Bool { format == LibraryFormat.current }
+    /// True when the library is in an older format, which ``Library/upgrade()`` brings to this build's.
+    public var needsUpgrade: Bool { format < LibraryFormat.current }
 
     /// Reads the marker of the library at `root`, refusing one this build cannot read.
     static func read(libraryAt root: URL) throws -> LibraryFormat {

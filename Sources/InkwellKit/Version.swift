@@ -1,4 +1,4 @@
 /// The version `inkwell --version` prints.
 public enum InkwellVersion {
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
 }

@@ -18,3 +18,31 @@ struct InitCommand: ParsableCommand {
         print("library ready at \(created.root.path)")
     }
 }
+
+struct UpgradeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade",
+        abstract: "Bring a library written by an older Inkwell to this one's format (it can be read before, not changed).",
+        discussion: """
+            Nothing is migrated silently: a library in an older format is read as it is, and every command that \
+            would change it says to run this first. Says what it changes and keeps a copy of what it replaces \
+            (the marker, as inkwell-library.json.format-N). From format 1 to 2 only the marker changes: format 2 \
+            tells Inkwell 0.1.0 not to write into the library, where it would drop layers, printed text and PDF \
+            backgrounds when rewriting a page. Running it on a library in this format changes nothing.
+            """
+    )
+
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let upgrade = try library.open().upgrade()
+        if output.json { return try printJSON(upgrade) }
+        guard let backup = upgrade.backup else {
+            return print("the library at \(library.location.path) is in format \(upgrade.to), this Inkwell's: nothing to do")
+        }
+        print("upgraded the library at \(library.location.path) from format \(upgrade.from) to \(upgrade.to):")
+        for change in upgrade.changes { print("  \(change)") }
+        print("  the old marker is kept as \(backup)")
+    }
+}

@@ -25,43 +25,63 @@ struct LibraryFormatTests {
     func newMarker() throws {
         try Library.create(at: root)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: marker)) as! [String: Any]
-        #expect(json["format"] as? Int == LibraryFormat.current && json["minReader"] as? Int == LibraryFormat.current)
-        #expect(json["minReaderVersion"] as? String == "0.1.0")
+        #expect(json["format"] as? Int == 2 && LibraryFormat.current == 2)
+        // Format-1 readers may read it (they skip the chunks format 2 adds), not write it.
+        #expect(json["minReader"] as? Int == 1 && json["minReaderVersion"] as? String == "0.1.0")
     }
 
-    @Test("a marker written before minReader existed opens and is written into as before")
-    func formatOneMarker() throws {
-        try Library.create(at: root)
-        try Data(#"{"created":"2026-01-01T00:00:00Z","format":1}"#.utf8).write(to: marker)
+    @Test("a format-1 library is read as it is, refused for writing with the way out, and upgraded explicitly with a copy of its marker")
+    func formatOneNeedsUpgrade() throws {
+        let written = try Library.create(at: root)
+        _ = try written.createNote(title: "Written by 0.1.0")
+        let old = Data(#"{"created":"2026-01-01T00:00:00Z","format":1}"#.utf8)
+        try old.write(to: marker)
+        let before = try snapshot()
         let library = try Library(opening: root)
-        #expect(library.format.minReader == 1 && library.format.isWritable)
-        _ = try library.createNote(title: "Still writable")
+        #expect(library.format.minReader == 1 && !library.format.isWritable && library.format.needsUpgrade)
+        #expect(try library.notes().map(\.note.title) == ["Written by 0.1.0"])
+        let error = try #require(throws: StoreError.self) { try library.createNote(title: "Not yet") }
+        #expect("\(error)".contains("older than this Inkwell writes") && "\(error)".contains("inkwell upgrade"), "\(error)")
+        #expect(try snapshot() == before)
+
+        let upgrade = try library.upgrade()
+        #expect(upgrade.from == 1 && upgrade.to == 2 && upgrade.changes.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(upgrade.backup))) == old)
+        let upgraded = try Library(opening: root)
+        #expect(upgraded.format.format == 2 && upgraded.format.created == library.format.created)
+        _ = try upgraded.createNote(title: "Written after the upgrade")
+        #expect(try upgraded.notes().count == 2)
+        // Again: nothing to do, nothing written.
+        let after = try snapshot()
+        #expect(try upgraded.upgrade().backup == nil)
+        #expect(try snapshot() == after)
     }
 
     @Test("a library from a newer Inkwell is refused, naming the release it needs, and left as it was", arguments: [
-        #"{"format":99}"#, #"{"format":2,"minReader":2,"minReaderVersion":"0.4.0"}"#,
+        #"{"format":99}"#, #"{"format":3,"minReader":3,"minReaderVersion":"0.4.0"}"#,
     ])
     func newerRefused(text: String) throws {
         try Library.create(at: root)
         try Data(text.utf8).write(to: marker)
         let before = try snapshot()
         let error = try #require(throws: StoreError.self) { try Library(opening: root) }
-        #expect("\(error)".contains("needs Inkwell ≥") && "\(error)".contains(text.contains("99") ? "format 99" : "≥ 0.4.0 (format 2)"), "\(error)")
+        #expect("\(error)".contains("needs Inkwell ≥") && "\(error)".contains(text.contains("99") ? "format 99" : "≥ 0.4.0 (format 3)"), "\(error)")
         #expect(throws: StoreError.self) { try Library.create(at: root) }
         #expect(try snapshot() == before)
     }
 
-    @Test("a newer format that older readers may read is read here, but not written into")
+    @Test("a newer format that older readers may read is read here, but neither written into nor upgraded")
     func newerReadableNotWritable() throws {
         let library = try Library.create(at: root)
         _ = try library.createNote(title: "Written before")
-        try Data(#"{"format":2,"minReader":1,"minReaderVersion":"0.1.0"}"#.utf8).write(to: marker)
+        try Data(#"{"format":3,"minReader":1,"minReaderVersion":"0.1.0"}"#.utf8).write(to: marker)
         let before = try snapshot()
         let newer = try Library(opening: root)
         #expect(try newer.notes().map(\.note.title) == ["Written before"])
         let error = try #require(throws: StoreError.self) { try newer.createNote(title: "Not here") }
-        #expect("\(error)".contains("format 2") && "\(error)".contains("newer than this Inkwell writes"), "\(error)")
+        #expect("\(error)".contains("format 3") && "\(error)".contains("newer than this Inkwell writes"), "\(error)")
         #expect(throws: StoreError.self) { try newer.createNotebook(try NotebookPath("Work")) }
+        #expect(throws: StoreError.self) { try newer.upgrade() }
         #expect(try snapshot() == before)
     }
 

@@ -107,6 +107,22 @@ struct CommandTests {
         }
     }
 
+    @Test("a library from Inkwell 0.1.0 is read, refused for changes until `inkwell upgrade`, then written")
+    func upgradeFormatOne() throws {
+        try cli.ok(["init"])
+        try cli.ok(["note", "create", "Old note"])
+        let marker = cli.library.appendingPathComponent("inkwell-library.json")
+        try Data(#"{"created":"2026-01-01T00:00:00Z","format":1,"minReader":1,"minReaderVersion":"0.1.0"}"#.utf8).write(to: marker)
+        #expect((try cli.json(["note", "list"]) as? [Any])?.count == 1)
+        let refused = try cli.run(["note", "create", "New note"])
+        #expect(refused.status != 0 && refused.stderr.contains("run `inkwell upgrade`"), "\(refused.stderr)")
+        let upgrade = try #require(try cli.json(["upgrade"]) as? [String: Any])
+        #expect(upgrade["from"] as? Int == 1 && upgrade["to"] as? Int == 2)
+        #expect(FileManager.default.fileExists(atPath: marker.path + ".format-1"))
+        try cli.ok(["note", "create", "New note"])
+        #expect(try cli.ok(["upgrade"]).contains("nothing to do"))
+    }
+
     @Test("delete goes to the trash and restore brings it back")
     func trash() throws {
         try cli.ok(["init"])
