@@ -85,9 +85,12 @@ public struct Stroke: Sendable, Hashable, Codable, Identifiable {
     public var points: [InkPoint]
     /// The page layer it is on (an index into ``PageTemplate/layers``; 0 is the bottom one).
     public var layer: UInt16
+    /// The shape the stroke outlines is filled in its colour at this opacity (1…255), under the line;
+    /// nil: not filled. Xournal++ shapes and highlighter areas have it.
+    public var fill: UInt8?
 
     public init(id: StrokeID, tool: Tool = .pen, color: RGBA = .black, width: Float = 2,
-                startTime: Double = 0, points: [InkPoint], layer: UInt16 = 0) {
+                startTime: Double = 0, points: [InkPoint], layer: UInt16 = 0, fill: UInt8? = nil) {
         self.id = id
         self.tool = tool
         self.color = color
@@ -95,9 +98,10 @@ public struct Stroke: Sendable, Hashable, Codable, Identifiable {
         self.startTime = startTime
         self.points = points
         self.layer = layer
+        self.fill = fill
     }
 
-    private enum CodingKeys: String, CodingKey { case id, tool, color, width, startTime, points, layer }
+    private enum CodingKeys: String, CodingKey { case id, tool, color, width, startTime, points, layer, fill }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -108,6 +112,7 @@ public struct Stroke: Sendable, Hashable, Codable, Identifiable {
         startTime = try container.decode(Double.self, forKey: .startTime)
         points = try container.decode([InkPoint].self, forKey: .points)
         layer = try container.decodeIfPresent(UInt16.self, forKey: .layer) ?? 0
+        fill = try container.decodeIfPresent(UInt8.self, forKey: .fill)
     }
 
     /// The smallest rectangle holding every point (not widened by the stroke's width).

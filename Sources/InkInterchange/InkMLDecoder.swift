@@ -72,6 +72,8 @@ private struct Brush {
     var widthUnits: String?
     var tool: Tool = .pen
     var ignorePressure = false
+    /// Inkwell's own `inkwell:fill` (``Stroke/fill``).
+    var fill: UInt8?
 }
 
 /// What a trace is drawn with: the context resolved.
@@ -335,6 +337,8 @@ private struct InkMLReader {
             case "tip": tip = value
             case "ignorePressure": brush.ignorePressure = value == "1" || value.lowercased() == "true"
             case "inkwell:tool": if let tool = Tool(name: value) { brush.tool = tool }
+            case "inkwell:fill":
+                if let fill = NumberScanner.leading(value), fill.isFinite, fill >= 1 { brush.fill = UInt8(min(255, fill)) }
             default: break
             }
         }
@@ -448,7 +452,7 @@ private struct InkMLReader {
         totalPoints = parser.totalPoints
         guard !parser.xs.isEmpty else { return }
 
-        var stroke = RawStroke(pen: RecordedPen(tool: context.brush.tool, color: context.brush.color, width: 2))
+        var stroke = RawStroke(pen: RecordedPen(tool: context.brush.tool, color: context.brush.color, width: 2, fill: context.brush.fill))
         stroke.scaleX = scale(channels[xi], context)
         stroke.scaleY = scale(channels[yi], context)
         if let width = context.brush.width {

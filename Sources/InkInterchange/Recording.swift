@@ -110,12 +110,15 @@ public struct RecordedPen: Sendable, Equatable {
     public var width: Float
     /// The page layer the stroke is on (an index into its page template's layers).
     public var layer: UInt16
+    /// The opacity the shape the stroke outlines is filled with (``Stroke/fill``); nil: not filled.
+    public var fill: UInt8?
 
-    public init(tool: Tool = .pen, color: RGBA = .black, width: Float = 2, layer: UInt16 = 0) {
+    public init(tool: Tool = .pen, color: RGBA = .black, width: Float = 2, layer: UInt16 = 0, fill: UInt8? = nil) {
         self.tool = tool
         self.color = color
         self.width = width
         self.layer = layer
+        self.fill = fill
     }
 }
 

@@ -66,8 +66,7 @@ private struct XournalReader {
     var commaDecimals = 0
     /// Strokes mended or left out for a bad value, each alone.
     var recovery = Recovery()
-    /// Strokes drawn more plainly than Xournal++ draws them: filled shapes as outlines, dashes solid.
-    var filled = 0
+    /// Strokes drawn more plainly than Xournal++ draws them: dashes solid.
     var dashed = 0
     /// Pages with more text lines than a page prints (the rest stay in the typed text).
     var textLinesDropped = 0
@@ -250,7 +249,8 @@ private struct XournalReader {
                 recovery.note("stroke drawn black", "strokes drawn black", fail(element, "stroke colour \"\(text.prefix(40))\" is not a colour"))
             }
         }
-        if let fill = element["fill"].flatMap(NumberScanner.leading), fill > 0 { filled += 1 }
+        // fill="A": the shape filled in the stroke's colour at opacity A/255 (-1: none).
+        if let fill = element["fill"].flatMap(NumberScanner.leading), fill.isFinite, fill >= 1 { pen.fill = UInt8(min(255, fill)) }
         if let style = element["style"], style != "plain", !style.isEmpty { dashed += 1 }
         var (coordinates, bad) = NumberScanner.list(element.text, limit: 2 * ImportLimits.pointsPerStroke + 1)
         if let offset = bad, element.text.utf8.contains(UInt8(ascii: ",")) {
@@ -388,9 +388,6 @@ private struct XournalReader {
         recording.warnings += recovery.warnings
         if textLinesDropped > 0 {
             recording.warnings.append("\(file): \(textLinesDropped) page\(textLinesDropped == 1 ? "" : "s") with more than \(PrintedLine.maxPerPage) lines of text: the first \(PrintedLine.maxPerPage) printed, all in the typed text")
-        }
-        if filled > 0 {
-            recording.warnings.append("\(file): \(filled) filled stroke\(filled == 1 ? "" : "s") drawn as outline\(filled == 1 ? "" : "s") (Inkwell does not fill shapes yet)")
         }
         if dashed > 0 {
             recording.warnings.append("\(file): \(dashed) dashed or dotted stroke\(dashed == 1 ? "" : "s") drawn solid (Inkwell draws no dashes yet)")

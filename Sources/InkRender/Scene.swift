@@ -99,6 +99,7 @@ extension Scene {
         // overlaps never darken.
         for stroke in page.strokes where stroke.tool != .eraser && style[stroke.tool].underInk && !stroke.points.isEmpty {
             let look = style[stroke.tool]
+            if let fill = Scene.fill(stroke) { items.append(fill) }
             var contours = Contours()
             StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
                                          resolution: resolution, to: &contours)
@@ -139,6 +140,10 @@ extension Scene {
 
         for stroke in page.strokes where stroke.tool != .eraser && !style[stroke.tool].underInk && !stroke.points.isEmpty {
             let look = style[stroke.tool]
+            if let fill = Scene.fill(stroke) {
+                flush()
+                items.append(fill)
+            }
             let opaqueColor = RGBA(red: stroke.color.red, green: stroke.color.green, blue: stroke.color.blue)
             if let range = look.pressureOpacity {
                 if batch != .pencil(opaqueColor) { flush(); batch = .pencil(opaqueColor) }
@@ -167,6 +172,17 @@ extension Scene {
             }
         }
         flush()
+    }
+
+    /// The shape a filled stroke outlines (its points, closed), in its colour at its fill's opacity, to
+    /// paint under its line (as Xournal++ does); nil for a stroke without fill or area.
+    static func fill(_ stroke: Stroke) -> SceneItem? {
+        guard let fill = stroke.fill, stroke.points.count >= 3 else { return nil }
+        var polygon = Contours()
+        polygon.begin()
+        for point in stroke.points { polygon.add(V2(Double(point.x), Double(point.y))) }
+        let opaque = RGBA(red: stroke.color.red, green: stroke.color.green, blue: stroke.color.blue)
+        return .fill(polygon, color: opaque, opacity: Double(fill) / 255 * Double(stroke.color.alpha) / 255, blend: .normal)
     }
 
     static func opacity(_ color: RGBA, _ look: ToolLook) -> Double {

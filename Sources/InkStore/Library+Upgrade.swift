@@ -40,8 +40,8 @@ extension Library {
             try JSONFile.write(upgraded, to: marker)
             return LibraryUpgrade(from: current.format, to: upgraded.format, backup: backup.path, changes: [
                 "\(Library.markerName): format \(current.format) → \(upgraded.format) (pages and notes are read as they are; "
-                    + "Inkwell 0.1.0 still reads the library, and no longer writes into it, so it cannot drop layers, printed text "
-                    + "or PDF backgrounds when it rewrites a page)",
+                    + "Inkwell 0.1.0 still reads the library, and no longer writes into it, so it cannot drop layers, printed text, "
+                    + "fills or PDF backgrounds when it rewrites a page)",
             ])
         }
     }

@@ -65,6 +65,7 @@ public enum PageCodec {
     static let printedType = FourCC("PTXT")
     static let layersType = FourCC("LAYR")
     static let backgroundType = FourCC("PBKG")
+    static let fillType = FourCC("FILL")
     /// Most printed lines and bytes of text one `PTXT` chunk may hold.
     static let maxPrintedLines = PrintedLine.maxPerPage
     static let maxPrintedBytes = PrintedLine.maxBytes
@@ -100,6 +101,10 @@ public enum PageCodec {
             let layered = batch.filter { $0.layer != 0 }
             if !layered.isEmpty {
                 try appendChunk(type: layersType, payload: encodeLayers(nil, strokes: layered), to: &out)
+            }
+            let filled = batch.filter { $0.fill != nil }
+            if !filled.isEmpty {
+                try appendChunk(type: fillType, payload: encodeFills(filled), to: &out)
             }
             batch.removeAll(keepingCapacity: true)
             batchBytes = 0
@@ -363,6 +368,7 @@ public enum PageCodec {
             case printedType: assembler.print(try decodePrinted(&reader))
             case layersType: try decodeLayers(&reader, into: &assembler)
             case backgroundType: assembler.background(try decodeBackground(&reader))
+            case fillType: try decodeFills(&reader, into: &assembler)
             case removalType:
                 let count = try reader.varint()
                 guard count <= UInt64(reader.remaining) else { throw .malformed("removal count \(count) exceeds the chunk") }
@@ -426,6 +432,33 @@ public enum PageCodec {
         for i in stride(from: 0, to: 64, by: 2) { payload.u8(value(digits[i]) << 4 | value(digits[i + 1])) }
         payload.varint(UInt64(background.page))
         return payload.bytes
+    }
+
+    /// A `FILL` payload (after a `STRK` chunk holding filled strokes): `varint count`, then per stroke
+    /// `varint id, u8 opacity` (1…255). Readers that skip it draw the outlines alone.
+    static func encodeFills(_ strokes: [Stroke]) throws(PageEncodingError) -> [UInt8] {
+        var out = ByteWriter()
+        out.varint(UInt64(strokes.count))
+        for stroke in strokes {
+            guard let fill = stroke.fill, fill > 0 else { throw PageEncodingError(reason: "stroke \(stroke.id) has fill opacity 0") }
+            out.varint(stroke.id.rawValue)
+            out.u8(fill)
+        }
+        return out.bytes
+    }
+
+    private static func decodeFills(_ reader: inout ByteReader, into assembler: inout PageAssembler) throws(DecodeFailure) {
+        let count = try reader.varint()
+        guard count <= UInt64(reader.remaining / 2) else { throw .malformed("fill count \(count)") }
+        var fills: [(StrokeID, UInt8)] = []
+        for _ in 0..<count {
+            let id = StrokeID(try reader.varint())
+            let opacity = try reader.u8()
+            guard opacity > 0 else { throw .malformed("fill opacity 0") }
+            fills.append((id, opacity))
+        }
+        // All or nothing, as every chunk.
+        for (id, opacity) in fills { assembler.fill(id, opacity: opacity) }
     }
 
     private static func decodeBackground(_ reader: inout ByteReader) throws(DecodeFailure) -> PageBackground {
@@ -721,6 +754,11 @@ struct PageAssembler {
     /// The text printed on the paper (a `PTXT` chunk, which follows the header).
     mutating func print(_ lines: [PrintedLine]) {
         assembled.template.printed = lines
+    }
+
+    /// A stroke's fill (a `FILL` chunk after its `STRK` chunk); unknown ids are ignored.
+    mutating func fill(_ id: StrokeID, opacity: UInt8) {
+        if let at = indexed()[id] { assembled.strokes[at].fill = opacity }
     }
 
     /// The PDF page under the ink (a `PBKG` chunk after the header).

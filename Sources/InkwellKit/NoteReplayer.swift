@@ -111,7 +111,7 @@ public struct NoteReplayer {
                     hasPage = true
                 }
                 try run.send(.penDown(InkPoint(point), tool: pen.tool, color: pen.color, width: pen.width, at: at))
-                run.placeStrokeInProgress(on: pen.layer)
+                run.placeStrokeInProgress(pen)
             case let .penMove(point, at):
                 try run.send(.penMove(InkPoint(point), at: at))
             case let .penUp(point, at):
@@ -177,14 +177,14 @@ extension NoteReplayer {
         var toRecognise: Set<PageID> = []
         var left = false
         var start: Double?
-        /// Layers of strokes above layer 0, by page and id: the session draws on one layer, the
-        /// recording's strokes keep theirs when saved.
-        var layers: [PageID: [StrokeID: UInt16]] = [:]
+        /// Layers (above layer 0) and fills of strokes, by page and id: the session draws unfilled
+        /// strokes on one layer, the recording's strokes keep theirs when saved.
+        var placements: [PageID: [StrokeID: (layer: UInt16, fill: UInt8?)]] = [:]
 
-        /// The stroke the pen just began is on `layer` of its page.
-        mutating func placeStrokeInProgress(on layer: UInt16) {
-            guard layer != 0, let stroke = session.state.note?.strokeInProgress else { return }
-            layers[stroke.pageID, default: [:]][stroke.stroke.id] = layer
+        /// The stroke the pen just began is on `pen`'s layer of its page, with its fill.
+        mutating func placeStrokeInProgress(_ pen: RecordedPen) {
+            guard pen.layer != 0 || pen.fill != nil, let stroke = session.state.note?.strokeInProgress else { return }
+            placements[stroke.pageID, default: [:]][stroke.stroke.id] = (pen.layer, pen.fill)
         }
 
         mutating func fireTimers(until time: Double) throws {
@@ -217,8 +217,11 @@ extension NoteReplayer {
             case .save(let request):
                 for var delta in request.pages {
                     if pageNumbers[delta.pageID] == nil { pageNumbers[delta.pageID] = pageNumbers.count + 1 }
-                    if let placed = layers[delta.pageID] {
-                        for i in delta.addedStrokes.indices { delta.addedStrokes[i].layer = placed[delta.addedStrokes[i].id] ?? 0 }
+                    if let placed = placements[delta.pageID] {
+                        for i in delta.addedStrokes.indices {
+                            guard let placement = placed[delta.addedStrokes[i].id] else { continue }
+                            (delta.addedStrokes[i].layer, delta.addedStrokes[i].fill) = placement
+                        }
                     }
                     try staged.apply(delta)
                 }

@@ -184,7 +184,8 @@ struct XournalDecoderTests {
         #expect(warnings.contains("test.xopp: 2 strokes skipped, the first at line 5"), "\(warnings)")
         #expect(warnings.contains("stroke coordinates are not numbers"))
         #expect(warnings.contains("2 per-point widths were negative or not a number"))
-        #expect(warnings.contains("1 filled stroke drawn as outline"))
+        #expect(!warnings.contains("filled"), "fills are kept now: \(warnings)")
+        #expect(strokes[4].pen.fill == 128 && strokes[3].pen.fill == nil)
         #expect(warnings.contains("1 dashed or dotted stroke drawn solid"))
     }
 

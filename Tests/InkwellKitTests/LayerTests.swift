@@ -124,3 +124,42 @@ import Testing
         }
     }
 }
+
+/// Filled shapes (Xournal++ `fill="A"`): kept through import, the page file (`FILL`), InkML and rendering.
+@Suite struct StrokeFillTests {
+    @Test func aFilledShapeIsImportedStoredExportedAndPaintedUnderItsLine() throws {
+        let xml = Data("""
+            <xournal><page width="200" height="200"><layer>
+            <stroke tool="pen" color="#0000ffff" width="2" fill="128">20 20 180 20 180 180 20 180 20 20</stroke>
+            <stroke tool="pen" color="#000000ff" width="2">20 190 180 190</stroke>
+            </layer></page></xournal>
+            """.utf8)
+        var note = ScratchNote(title: "Shapes", created: Date())
+        try NoteReplayer().replay(try XournalDecoder.decode(xml, file: "shapes.xopp").notes[0], into: &note)
+        let page = try #require(try note.pages().first)
+        #expect(page.strokes.map(\.fill) == [128, nil])
+
+        // The page file keeps it; a reader that skips the chunk draws the outline alone.
+        var bytes = try PageCodec.encodeFile(page)
+        #expect(try PageCodec.decodeStrict(bytes, fallbackID: page.id) == page)
+        let type = Array("FILL".utf8)
+        let at = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == type })
+        let length = Int(bytes[at - 4]) << 24 | Int(bytes[at - 3]) << 16 | Int(bytes[at - 2]) << 8 | Int(bytes[at - 1])
+        bytes.replaceSubrange(at..<at + 4, with: Array("FILZ".utf8))
+        let crc = LayerTests.crc32(bytes[at..<at + 4 + length])
+        bytes.replaceSubrange(at + 4 + length..<at + 8 + length, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        let older = bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }
+        #expect(older.page.strokes.map(\.fill) == [nil, nil] && older.page.strokes.count == 2)
+
+        // InkML round trip.
+        let inkml = InkMLWriter.write([page], title: "Shapes")
+        let back = try InkMLDecoder.decode(inkml, file: "shapes.inkml")
+        var fills: [UInt8?] = []
+        for case .penDown(_, let pen, _) in back.notes[0].events { fills.append(pen.fill) }
+        #expect(fills == [128, nil])
+
+        // Painted: the inside half-blue over white, the outline blue, outside white.
+        let svg = Renderer().svg(page)
+        #expect(svg.contains("fill-opacity=\"0.502\"") || svg.contains("fill-opacity=\"0.5\""), "\(svg.prefix(1500))")
+    }
+}
