@@ -58,8 +58,6 @@ struct RnoteReader {
     var points = 0
     /// Strokes left out for a bad value, each alone.
     var recovery = Recovery()
-    /// Shapes drawn as their outline although Rnote fills them.
-    var filledShapes = 0
 
     init(file: String) { self.file = file }
 
@@ -73,11 +71,15 @@ struct RnoteReader {
             try add([try self.path(body["path"], position: position)], pen: try pen(body["style"], position: position), position: position)
         case "shapestroke":
             let pen = try pen(body["style"], position: position)
+            let outline = try shape(body["shape"], width: Double(pen.width), position: position)
+            // A fill in its own colour: a hairline stroke of that colour filling the area, under the outline.
             if let style = (body["style"] as? [String: Any])?.first?.value as? [String: Any],
-               let fill = style["fill_color"] as? [String: Any], RnoteReader.rgba(fill).alpha > 0 {
-                filledShapes += 1
+               let fill = (style["fill_color"] as? [String: Any]).map(RnoteReader.rgba), fill.alpha > 0 {
+                let area = RecordedPen(tool: .pen, color: RGBA(red: fill.red, green: fill.green, blue: fill.blue),
+                                       width: RnoteReader.fillLineWidth, fill: fill.alpha)
+                try add(outline.filter { $0.count >= 3 }, pen: area, position: position)
             }
-            try add(try shape(body["shape"], width: Double(pen.width), position: position), pen: pen, position: position)
+            try add(outline, pen: pen, position: position)
         case "textstroke":
             guard let text = (body["text"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return }
             let place = try RnoteReader.affine(body, position: position, fail: fail)
@@ -144,6 +146,9 @@ struct RnoteReader {
     }
 
     /// Adds strokes along `paths` with `pen`, within the point limits.
+    /// The width of the line around a filled area (in the fill's colour, under the shape's outline).
+    static let fillLineWidth: Float = 0.05
+
     mutating func add(_ paths: [[RecordedPoint]], pen: RecordedPen, position: String) throws(ImportError) {
         for path in paths where !path.isEmpty {
             // A shape's transform can carry its outline past the limits even when its numbers are within them.
@@ -367,9 +372,6 @@ struct RnoteReader {
         recording.warnings += recovery.warnings
         for (kind, count) in skipped.sorted(by: { $0.key < $1.key }) {
             recording.warnings.append("\(file): \(count) \(kind)\(count == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and text)")
-        }
-        if filledShapes > 0 {
-            recording.warnings.append("\(file): \(filledShapes) filled shape\(filledShapes == 1 ? "" : "s") drawn as outline\(filledShapes == 1 ? "" : "s") (Inkwell does not fill shapes yet)")
         }
         return recording
     }
