@@ -60,7 +60,7 @@ func check(_ input: [UInt8]) {
           again.page.strokes.map(\.points.count) == page.strokes.map(\.points.count)
     else { fatalError("a re-encoded page reads back differently") }
     for (a, b) in zip(again.page.strokes, page.strokes) {
-        guard a.tool == b.tool, a.color == b.color, a.width == b.width, a.startTime == b.startTime, a.layer == b.layer, a.fill == b.fill else {
+        guard a.tool == b.tool, a.color == b.color, a.width == b.width, a.startTime == b.startTime, a.layer == b.layer, a.fill == b.fill, a.dash == b.dash else {
             fatalError("stroke \(a.id) reads back with another style or start time")
         }
         // 0.01 px, or a float step where floats are coarser (beyond ±83,886 px: docs/page-format.md).
@@ -107,6 +107,7 @@ public func initializePageFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: Uns
         var layered = stroke(id, tool: .pen, points: 5, tilt: false)
         layered.layer = UInt16(id % 2)
         layered.fill = id == 2 ? 128 : nil
+        layered.dash = id == 3 ? [6, 3, 0.5, 3] : nil
         layeredRecords.append(.stroke(layered))
     }
     let pages: [(String, [PageRecord])] = [

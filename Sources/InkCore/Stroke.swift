@@ -88,9 +88,17 @@ public struct Stroke: Sendable, Hashable, Codable, Identifiable {
     /// The shape the stroke outlines is filled in its colour at this opacity (1…255), under the line;
     /// nil: not filled. Xournal++ shapes and highlighter areas have it.
     public var fill: UInt8?
+    /// Drawn dashed: lengths in page pixels along the stroke, on and off in turn, repeated (Xournal++'s
+    /// dash styles); nil: solid. See ``Stroke/isValidDash(_:)``.
+    public var dash: [Float]?
+
+    /// Whether `dash` can be a stroke's: 1…16 lengths, each finite, 0…1,000, not all 0.
+    public static func isValidDash(_ dash: [Float]) -> Bool {
+        (1...16).contains(dash.count) && dash.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1000 } && dash.contains { $0 > 0 }
+    }
 
     public init(id: StrokeID, tool: Tool = .pen, color: RGBA = .black, width: Float = 2,
-                startTime: Double = 0, points: [InkPoint], layer: UInt16 = 0, fill: UInt8? = nil) {
+                startTime: Double = 0, points: [InkPoint], layer: UInt16 = 0, fill: UInt8? = nil, dash: [Float]? = nil) {
         self.id = id
         self.tool = tool
         self.color = color
@@ -99,9 +107,10 @@ public struct Stroke: Sendable, Hashable, Codable, Identifiable {
         self.points = points
         self.layer = layer
         self.fill = fill
+        self.dash = dash
     }
 
-    private enum CodingKeys: String, CodingKey { case id, tool, color, width, startTime, points, layer, fill }
+    private enum CodingKeys: String, CodingKey { case id, tool, color, width, startTime, points, layer, fill, dash }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -113,6 +122,7 @@ public struct Stroke: Sendable, Hashable, Codable, Identifiable {
         points = try container.decode([InkPoint].self, forKey: .points)
         layer = try container.decodeIfPresent(UInt16.self, forKey: .layer) ?? 0
         fill = try container.decodeIfPresent(UInt8.self, forKey: .fill)
+        dash = try container.decodeIfPresent([Float].self, forKey: .dash)
     }
 
     /// The smallest rectangle holding every point (not widened by the stroke's width).

@@ -104,8 +104,10 @@ public enum Erasing {
         return merged
     }
 
-    /// The parts of `target` outside the erased intervals, with points interpolated at the cuts.
-    package static func remainingPieces(of target: Stroke, removing cuts: [ClosedRange<Double>]) -> [[InkPoint]] {
+    /// The parts of `target` outside the erased intervals, with points interpolated at the cuts. Pieces
+    /// shorter than `minimumLength` (default: a quarter of the width, crumbs an eraser leaves) are dropped.
+    package static func remainingPieces(of target: Stroke, removing cuts: [ClosedRange<Double>],
+                                        minimumLength: Double? = nil) -> [[InkPoint]] {
         let points = target.points
         guard points.count > 1 else { return [] }
         let end = Double(points.count - 1)
@@ -125,7 +127,7 @@ public enum Erasing {
                             pressure: a.pressure + (b.pressure - a.pressure) * u,
                             time: a.time + (b.time - a.time) * u, tilt: u < 0.5 ? a.tilt : b.tilt)
         }
-        let minimumLength = Double(max(0, target.width)) / 4
+        let minimumLength = minimumLength ?? Double(max(0, target.width)) / 4
         var pieces: [[InkPoint]] = []
         for range in keptRanges {
             var piece = [point(at: range.lowerBound)]
@@ -137,7 +139,7 @@ public enum Erasing {
             piece.append(point(at: range.upperBound))
             var length = 0.0
             for k in 1..<piece.count { length += Double(hypotf(piece[k].x - piece[k - 1].x, piece[k].y - piece[k - 1].y)) }
-            if length >= minimumLength, length > 0 { pieces.append(piece) }
+            if length >= minimumLength, length > 0 || minimumLength == 0 { pieces.append(piece) }
         }
         return pieces
     }

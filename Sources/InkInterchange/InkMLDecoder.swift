@@ -72,8 +72,9 @@ private struct Brush {
     var widthUnits: String?
     var tool: Tool = .pen
     var ignorePressure = false
-    /// Inkwell's own `inkwell:fill` (``Stroke/fill``).
+    /// Inkwell's own `inkwell:fill` (``Stroke/fill``) and `inkwell:dash` (``Stroke/dash``, lengths in pixels).
     var fill: UInt8?
+    var dash: [Float]?
 }
 
 /// What a trace is drawn with: the context resolved.
@@ -337,6 +338,9 @@ private struct InkMLReader {
             case "tip": tip = value
             case "ignorePressure": brush.ignorePressure = value == "1" || value.lowercased() == "true"
             case "inkwell:tool": if let tool = Tool(name: value) { brush.tool = tool }
+            case "inkwell:dash":
+                let lengths = value.split(separator: " ").compactMap { Float(String($0)) }
+                if Stroke.isValidDash(lengths) { brush.dash = lengths }
             case "inkwell:fill":
                 if let fill = NumberScanner.leading(value), fill.isFinite, fill >= 1 { brush.fill = UInt8(min(255, fill)) }
             default: break
@@ -452,7 +456,7 @@ private struct InkMLReader {
         totalPoints = parser.totalPoints
         guard !parser.xs.isEmpty else { return }
 
-        var stroke = RawStroke(pen: RecordedPen(tool: context.brush.tool, color: context.brush.color, width: 2, fill: context.brush.fill))
+        var stroke = RawStroke(pen: RecordedPen(tool: context.brush.tool, color: context.brush.color, width: 2, fill: context.brush.fill, dash: context.brush.dash))
         stroke.scaleX = scale(channels[xi], context)
         stroke.scaleY = scale(channels[yi], context)
         if let width = context.brush.width {

@@ -5,7 +5,7 @@ import InkCore
 /// same points: channels X and Y (page pixels, declared as 1/226 in), F (pressure, 0…1024) and T
 /// (milliseconds since the note began). Each page is a `<traceGroup>` with an `inkwell:page` annotation
 /// giving its size; each distinct pen is a `<brush>` (width in mm, colour, transparency; highlighters as
-/// `rasterOp="maskPen"`; the Inkwell tool as an `inkwell:tool` property, a fill as `inkwell:fill`).
+/// `rasterOp="maskPen"`; the Inkwell tool as an `inkwell:tool` property, a fill as `inkwell:fill`, a dash pattern as `inkwell:dash`).
 ///
 /// Quantisation: coordinates to 0.01 px, pressure to 1/1024, times to 1 ms, widths to 0.0001 mm.
 public enum InkMLWriter {
@@ -14,7 +14,7 @@ public enum InkMLWriter {
         var brushOrder: [BrushKey] = []
         for page in pages {
             for stroke in page.strokes {
-                let key = BrushKey(tool: stroke.tool, color: stroke.color, width: stroke.width, fill: stroke.fill)
+                let key = BrushKey(tool: stroke.tool, color: stroke.color, width: stroke.width, fill: stroke.fill, dash: stroke.dash)
                 if brushes[key] == nil {
                     brushes[key] = brushOrder.count
                     brushOrder.append(key)
@@ -59,6 +59,9 @@ public enum InkMLWriter {
             if key.tool == .highlighter { out += "      <brushProperty name=\"rasterOp\" value=\"maskPen\"/>\n" }
             out += "      <brushProperty name=\"inkwell:tool\" value=\"\(key.tool)\"/>\n"
             if let fill = key.fill { out += "      <brushProperty name=\"inkwell:fill\" value=\"\(fill)\"/>\n" }
+            if let dash = key.dash {
+                out += "      <brushProperty name=\"inkwell:dash\" value=\"\(dash.map { "\($0)" }.joined(separator: " "))\"/>\n"
+            }
             out += "    </brush>\n"
         }
         out += "  </definitions>\n"
@@ -68,7 +71,7 @@ public enum InkMLWriter {
             out += "    <annotation type=\"inkwell:page\">\(decimal(Double(page.size.width), places: 2)) \(decimal(Double(page.size.height), places: 2))</annotation>\n"
             var pageEnd = pageStart
             for stroke in page.strokes where !stroke.points.isEmpty {
-                let brush = brushes[BrushKey(tool: stroke.tool, color: stroke.color, width: stroke.width, fill: stroke.fill)] ?? 0
+                let brush = brushes[BrushKey(tool: stroke.tool, color: stroke.color, width: stroke.width, fill: stroke.fill, dash: stroke.dash)] ?? 0
                 out += "    <trace brushRef=\"#br\(brush)\">"
                 var previousTime = -1
                 for (index, point) in stroke.points.enumerated() {
@@ -98,6 +101,7 @@ public enum InkMLWriter {
         var color: RGBA
         var width: Float
         var fill: UInt8?
+        var dash: [Float]?
     }
 
     /// `value` with at most `places` decimals, trailing zeros dropped (no exponent, locale-free).

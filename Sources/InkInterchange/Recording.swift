@@ -112,13 +112,16 @@ public struct RecordedPen: Sendable, Equatable {
     public var layer: UInt16
     /// The opacity the shape the stroke outlines is filled with (``Stroke/fill``); nil: not filled.
     public var fill: UInt8?
+    /// The dash pattern it is drawn with (``Stroke/dash``); nil: solid.
+    public var dash: [Float]?
 
-    public init(tool: Tool = .pen, color: RGBA = .black, width: Float = 2, layer: UInt16 = 0, fill: UInt8? = nil) {
+    public init(tool: Tool = .pen, color: RGBA = .black, width: Float = 2, layer: UInt16 = 0, fill: UInt8? = nil, dash: [Float]? = nil) {
         self.tool = tool
         self.color = color
         self.width = width
         self.layer = layer
         self.fill = fill
+        self.dash = dash
     }
 }
 

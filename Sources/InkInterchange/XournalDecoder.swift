@@ -40,6 +40,23 @@ public enum XournalDecoder {
         return data
     }
 
+    /// Xournal++'s dash styles, in points along the stroke (its `StrokeStyle`): `dash` 6 on 3 off,
+    /// `dashdot` 6 3 0.5 3, `dot` 0.5 3, `cust: L1 L2 …` its own lengths; nil for anything else.
+    static func dashPattern(_ style: String) -> [Float]? {
+        let dash: [Float]
+        switch style {
+        case "dash": dash = [6, 3]
+        case "dashdot": dash = [6, 3, 0.5, 3]
+        case "dot": dash = [0.5, 3]
+        default:
+            guard style.hasPrefix("cust:") else { return nil }
+            let lengths = style.dropFirst(5).split(separator: " ").map { Float(String($0)) }
+            guard !lengths.contains(where: { $0 == nil }) else { return nil }
+            dash = lengths.compactMap { $0 }
+        }
+        return Stroke.isValidDash(dash) ? dash : nil
+    }
+
     /// Xournal++'s medium pen, points: the width of a stroke whose own width is not a positive number.
     static let defaultWidth = 1.41
     static let keptElements: Set<String> = ["xournal", "MrWriter", "page", "background", "layer", "stroke", "text", "image", "teximage"]
@@ -66,8 +83,8 @@ private struct XournalReader {
     var commaDecimals = 0
     /// Strokes mended or left out for a bad value, each alone.
     var recovery = Recovery()
-    /// Strokes drawn more plainly than Xournal++ draws them: dashes solid.
-    var dashed = 0
+    /// Dash styles Inkwell does not know (drawn solid).
+    var unknownDashes = 0
     /// Pages with more text lines than a page prints (the rest stay in the typed text).
     var textLinesDropped = 0
 
@@ -251,7 +268,9 @@ private struct XournalReader {
         }
         // fill="A": the shape filled in the stroke's colour at opacity A/255 (-1: none).
         if let fill = element["fill"].flatMap(NumberScanner.leading), fill.isFinite, fill >= 1 { pen.fill = UInt8(min(255, fill)) }
-        if let style = element["style"], style != "plain", !style.isEmpty { dashed += 1 }
+        if let style = element["style"], style != "plain", !style.isEmpty {
+            if let dash = XournalDecoder.dashPattern(style) { pen.dash = dash } else { unknownDashes += 1 }
+        }
         var (coordinates, bad) = NumberScanner.list(element.text, limit: 2 * ImportLimits.pointsPerStroke + 1)
         if let offset = bad, element.text.utf8.contains(UInt8(ascii: ",")) {
             // Xournal++ 1.0 wrote decimal commas under some locales.
@@ -389,8 +408,8 @@ private struct XournalReader {
         if textLinesDropped > 0 {
             recording.warnings.append("\(file): \(textLinesDropped) page\(textLinesDropped == 1 ? "" : "s") with more than \(PrintedLine.maxPerPage) lines of text: the first \(PrintedLine.maxPerPage) printed, all in the typed text")
         }
-        if dashed > 0 {
-            recording.warnings.append("\(file): \(dashed) dashed or dotted stroke\(dashed == 1 ? "" : "s") drawn solid (Inkwell draws no dashes yet)")
+        if unknownDashes > 0 {
+            recording.warnings.append("\(file): \(unknownDashes) stroke\(unknownDashes == 1 ? "" : "s") with a dash style that is not Xournal++'s (dash, dashdot, dot, cust: LENGTHS) drawn solid")
         }
         if pressureMismatch > 0 {
             recording.warnings.append("\(file): \(pressureMismatch) stroke\(pressureMismatch == 1 ? "" : "s") whose widths do not match the points: pressure ignored")

@@ -97,14 +97,16 @@ extension Scene {
 
         // Highlighters and markers first, under all the ink; each stroke is one fill so its own
         // overlaps never darken.
-        for stroke in page.strokes where stroke.tool != .eraser && style[stroke.tool].underInk && !stroke.points.isEmpty {
-            let look = style[stroke.tool]
-            if let fill = Scene.fill(stroke) { items.append(fill) }
+        for original in page.strokes where original.tool != .eraser && style[original.tool].underInk && !original.points.isEmpty {
+            let look = style[original.tool]
+            if let fill = Scene.fill(original) { items.append(fill) }
             var contours = Contours()
-            StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
-                                         resolution: resolution, to: &contours)
+            for stroke in Dashing.pieces(of: original) {
+                StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
+                                             resolution: resolution, to: &contours)
+            }
             if contours.isEmpty { continue }
-            items.append(.fill(contours, color: stroke.color, opacity: Scene.opacity(stroke.color, look), blend: look.blend))
+            items.append(.fill(contours, color: original.color, opacity: Scene.opacity(original.color, look), blend: look.blend))
         }
 
         // Then the ink in drawing order. Consecutive opaque strokes of one colour are order-free
@@ -138,36 +140,38 @@ extension Scene {
             batch = .none
         }
 
-        for stroke in page.strokes where stroke.tool != .eraser && !style[stroke.tool].underInk && !stroke.points.isEmpty {
-            let look = style[stroke.tool]
-            if let fill = Scene.fill(stroke) {
+        for original in page.strokes where original.tool != .eraser && !style[original.tool].underInk && !original.points.isEmpty {
+            if let fill = Scene.fill(original) {
                 flush()
                 items.append(fill)
             }
-            let opaqueColor = RGBA(red: stroke.color.red, green: stroke.color.green, blue: stroke.color.blue)
-            if let range = look.pressureOpacity {
-                if batch != .pencil(opaqueColor) { flush(); batch = .pencil(opaqueColor) }
-                let spines = StrokeGeometry.spines(points: stroke.points, width: Double(stroke.width), style: look.stroke, resolution: resolution)
-                for spine in spines {
-                    Scene.appendPencilRuns(spine, range: range, curve: look.stroke.pressureCurve,
-                                           tolerance: resolution.tolerance, into: &pencil)
-                }
-            } else if stroke.color.alpha == 255 && look.opacity >= 1 && look.blend == .normal {
-                if batch != .ink(stroke.color) { flush(); batch = .ink(stroke.color) }
-                if vector {
+            for stroke in Dashing.pieces(of: original) {
+                let look = style[stroke.tool]
+                let opaqueColor = RGBA(red: stroke.color.red, green: stroke.color.green, blue: stroke.color.blue)
+                if let range = look.pressureOpacity {
+                    if batch != .pencil(opaqueColor) { flush(); batch = .pencil(opaqueColor) }
                     let spines = StrokeGeometry.spines(points: stroke.points, width: Double(stroke.width), style: look.stroke, resolution: resolution)
-                    for spine in spines { Scene.appendRuns(spine, tolerance: resolution.tolerance, into: &inkRuns) }
+                    for spine in spines {
+                        Scene.appendPencilRuns(spine, range: range, curve: look.stroke.pressureCurve,
+                                               tolerance: resolution.tolerance, into: &pencil)
+                    }
+                } else if stroke.color.alpha == 255 && look.opacity >= 1 && look.blend == .normal {
+                    if batch != .ink(stroke.color) { flush(); batch = .ink(stroke.color) }
+                    if vector {
+                        let spines = StrokeGeometry.spines(points: stroke.points, width: Double(stroke.width), style: look.stroke, resolution: resolution)
+                        for spine in spines { Scene.appendRuns(spine, tolerance: resolution.tolerance, into: &inkRuns) }
+                    } else {
+                        StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
+                                                     resolution: resolution, to: &inkFill)
+                    }
                 } else {
+                    flush()
+                    var contours = Contours()
                     StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
-                                                 resolution: resolution, to: &inkFill)
-                }
-            } else {
-                flush()
-                var contours = Contours()
-                StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
-                                             resolution: resolution, to: &contours)
-                if !contours.isEmpty {
-                    items.append(.fill(contours, color: stroke.color, opacity: Scene.opacity(stroke.color, look), blend: look.blend))
+                                                 resolution: resolution, to: &contours)
+                    if !contours.isEmpty {
+                        items.append(.fill(contours, color: stroke.color, opacity: Scene.opacity(stroke.color, look), blend: look.blend))
+                    }
                 }
             }
         }

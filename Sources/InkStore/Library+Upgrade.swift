@@ -41,7 +41,7 @@ extension Library {
             return LibraryUpgrade(from: current.format, to: upgraded.format, backup: backup.path, changes: [
                 "\(Library.markerName): format \(current.format) → \(upgraded.format) (pages and notes are read as they are; "
                     + "Inkwell 0.1.0 still reads the library, and no longer writes into it, so it cannot drop layers, printed text, "
-                    + "fills or PDF backgrounds when it rewrites a page)",
+                    + "fills, dashes or PDF backgrounds when it rewrites a page)",
             ])
         }
     }

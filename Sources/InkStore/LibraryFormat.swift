@@ -11,7 +11,7 @@ import Foundation
 /// | format | what it adds | read by | written by |
 /// |---|---|---|---|
 /// | 1 | the library | 0.1.0 | 0.1.0 |
-/// | 2 | page chunks a format-1 writer would drop when it rewrites a page (`PTXT` printed text, `LAYR` layers, `FILL` fills, `PBKG` PDF backgrounds) and a note's `backgrounds/` PDFs | 0.1.0 (it draws those pages plain) | 0.2.0 |
+/// | 2 | page chunks a format-1 writer would drop when it rewrites a page (`PTXT` printed text, `LAYR` layers, `FILL` fills, `DASH` dashes, `PBKG` PDF backgrounds) and a note's `backgrounds/` PDFs | 0.1.0 (it draws those pages plain) | 0.2.0 |
 ///
 /// An older library is read as it is and written only after ``Library/upgrade()``, which says what it
 /// changes and keeps a copy of the marker it replaces.

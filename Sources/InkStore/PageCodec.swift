@@ -66,6 +66,7 @@ public enum PageCodec {
     static let layersType = FourCC("LAYR")
     static let backgroundType = FourCC("PBKG")
     static let fillType = FourCC("FILL")
+    static let dashType = FourCC("DASH")
     /// Most printed lines and bytes of text one `PTXT` chunk may hold.
     static let maxPrintedLines = PrintedLine.maxPerPage
     static let maxPrintedBytes = PrintedLine.maxBytes
@@ -105,6 +106,10 @@ public enum PageCodec {
             let filled = batch.filter { $0.fill != nil }
             if !filled.isEmpty {
                 try appendChunk(type: fillType, payload: encodeFills(filled), to: &out)
+            }
+            let dashed = batch.filter { $0.dash != nil }
+            if !dashed.isEmpty {
+                try appendChunk(type: dashType, payload: encodeDashes(dashed), to: &out)
             }
             batch.removeAll(keepingCapacity: true)
             batchBytes = 0
@@ -369,6 +374,7 @@ public enum PageCodec {
             case layersType: try decodeLayers(&reader, into: &assembler)
             case backgroundType: assembler.background(try decodeBackground(&reader))
             case fillType: try decodeFills(&reader, into: &assembler)
+            case dashType: try decodeDashes(&reader, into: &assembler)
             case removalType:
                 let count = try reader.varint()
                 guard count <= UInt64(reader.remaining) else { throw .malformed("removal count \(count) exceeds the chunk") }
@@ -445,6 +451,35 @@ public enum PageCodec {
             out.u8(fill)
         }
         return out.bytes
+    }
+
+    /// A `DASH` payload (after a `STRK` chunk holding dashed strokes): `varint count`, then per stroke
+    /// `varint id, u8 n, f32 length × n` (``Stroke/isValidDash(_:)``). Readers that skip it draw solid lines.
+    static func encodeDashes(_ strokes: [Stroke]) throws(PageEncodingError) -> [UInt8] {
+        var out = ByteWriter()
+        out.varint(UInt64(strokes.count))
+        for stroke in strokes {
+            guard let dash = stroke.dash, Stroke.isValidDash(dash) else { throw PageEncodingError(reason: "stroke \(stroke.id) has a dash pattern Inkwell does not take") }
+            out.varint(stroke.id.rawValue)
+            out.u8(UInt8(dash.count))
+            for length in dash { out.f32(length) }
+        }
+        return out.bytes
+    }
+
+    private static func decodeDashes(_ reader: inout ByteReader, into assembler: inout PageAssembler) throws(DecodeFailure) {
+        let count = try reader.varint()
+        guard count <= UInt64(reader.remaining / 6) else { throw .malformed("dash count \(count)") }
+        var dashes: [(StrokeID, [Float])] = []
+        for _ in 0..<count {
+            let id = StrokeID(try reader.varint())
+            let n = Int(try reader.u8())
+            var dash: [Float] = []
+            for _ in 0..<n { dash.append(try reader.f32()) }
+            guard Stroke.isValidDash(dash) else { throw .malformed("a dash pattern of \(n) lengths that is not valid") }
+            dashes.append((id, dash))
+        }
+        for (id, dash) in dashes { assembler.dash(id, dash) }
     }
 
     private static func decodeFills(_ reader: inout ByteReader, into assembler: inout PageAssembler) throws(DecodeFailure) {
@@ -754,6 +789,11 @@ struct PageAssembler {
     /// The text printed on the paper (a `PTXT` chunk, which follows the header).
     mutating func print(_ lines: [PrintedLine]) {
         assembled.template.printed = lines
+    }
+
+    /// A stroke's dash pattern (a `DASH` chunk after its `STRK` chunk); unknown ids are ignored.
+    mutating func dash(_ id: StrokeID, _ dash: [Float]) {
+        if let at = indexed()[id] { assembled.strokes[at].dash = dash }
     }
 
     /// A stroke's fill (a `FILL` chunk after its `STRK` chunk); unknown ids are ignored.

@@ -177,14 +177,14 @@ extension NoteReplayer {
         var toRecognise: Set<PageID> = []
         var left = false
         var start: Double?
-        /// Layers (above layer 0) and fills of strokes, by page and id: the session draws unfilled
-        /// strokes on one layer, the recording's strokes keep theirs when saved.
-        var placements: [PageID: [StrokeID: (layer: UInt16, fill: UInt8?)]] = [:]
+        /// Layers (above layer 0), fills and dashes of strokes, by page and id: the session draws solid,
+        /// unfilled strokes on one layer, the recording's strokes keep theirs when saved.
+        var placements: [PageID: [StrokeID: (layer: UInt16, fill: UInt8?, dash: [Float]?)]] = [:]
 
-        /// The stroke the pen just began is on `pen`'s layer of its page, with its fill.
+        /// The stroke the pen just began is on `pen`'s layer of its page, with its fill and dash.
         mutating func placeStrokeInProgress(_ pen: RecordedPen) {
-            guard pen.layer != 0 || pen.fill != nil, let stroke = session.state.note?.strokeInProgress else { return }
-            placements[stroke.pageID, default: [:]][stroke.stroke.id] = (pen.layer, pen.fill)
+            guard pen.layer != 0 || pen.fill != nil || pen.dash != nil, let stroke = session.state.note?.strokeInProgress else { return }
+            placements[stroke.pageID, default: [:]][stroke.stroke.id] = (pen.layer, pen.fill, pen.dash)
         }
 
         mutating func fireTimers(until time: Double) throws {
@@ -220,7 +220,7 @@ extension NoteReplayer {
                     if let placed = placements[delta.pageID] {
                         for i in delta.addedStrokes.indices {
                             guard let placement = placed[delta.addedStrokes[i].id] else { continue }
-                            (delta.addedStrokes[i].layer, delta.addedStrokes[i].fill) = placement
+                            (delta.addedStrokes[i].layer, delta.addedStrokes[i].fill, delta.addedStrokes[i].dash) = placement
                         }
                     }
                     try staged.apply(delta)

@@ -186,7 +186,11 @@ struct XournalDecoderTests {
         #expect(warnings.contains("2 per-point widths were negative or not a number"))
         #expect(!warnings.contains("filled"), "fills are kept now: \(warnings)")
         #expect(strokes[4].pen.fill == 128 && strokes[3].pen.fill == nil)
-        #expect(warnings.contains("1 dashed or dotted stroke drawn solid"))
+        #expect(!warnings.contains("dash"), "dashes are kept now: \(warnings)")
+        #expect(strokes[5].pen.dash == [6, 3])
+        #expect(XournalDecoder.dashPattern("dashdot") == [6, 3, 0.5, 3] && XournalDecoder.dashPattern("dot") == [0.5, 3])
+        #expect(XournalDecoder.dashPattern("cust: 2 1.5") == [2, 1.5] && XournalDecoder.dashPattern("cust: 2 x") == nil && XournalDecoder.dashPattern("wavy") == nil)
+        #expect(XournalDecoder.dashPattern("cust: 0 0") == nil && XournalDecoder.dashPattern("cust: nan 1") == nil)
     }
 
     @Test("errors name the file, the line and the reason", arguments: [

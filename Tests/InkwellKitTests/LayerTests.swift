@@ -163,3 +163,42 @@ import Testing
         #expect(svg.contains("fill-opacity=\"0.502\"") || svg.contains("fill-opacity=\"0.5\""), "\(svg.prefix(1500))")
     }
 }
+
+/// Dashed strokes (Xournal++ dash styles): kept through the page file (`DASH`) and InkML, drawn as
+/// their dashes.
+@Suite struct StrokeDashTests {
+    let dashed = Stroke(id: StrokeID(1), width: 2, points: (0...10).map { InkPoint(x: Float($0) * 10, y: 50, pressure: 0.5) }, dash: [6, 3])
+
+    @Test func aDashedStrokeIsDrawnAsItsDashesAlongItsLength() throws {
+        let pieces = Dashing.pieces(of: dashed)
+        // 100 px at 9 px a period: 11 dashes and a part of a twelfth.
+        #expect(pieces.count == 12)
+        #expect(pieces.allSatisfy { $0.id == dashed.id && $0.dash == nil && $0.width == 2 })
+        #expect(pieces[0].points.first?.x == 0 && abs((pieces[0].points.last?.x ?? 0) - 6) < 0.001)
+        #expect(abs((pieces[1].points.first?.x ?? 0) - 9) < 0.001 && abs((pieces[1].points.last?.x ?? 0) - 15) < 0.001)
+        #expect(abs((pieces[11].points.first?.x ?? 0) - 99) < 0.001 && pieces[11].points.last?.x == 100)
+        #expect(Dashing.pieces(of: Stroke(id: StrokeID(2), points: dashed.points)).count == 1)
+    }
+
+    @Test func thePageFileAndInkMLKeepTheDashAndAnOlderReaderDrawsItSolid() throws {
+        let page = Page(id: PageID(rawValue: "8d2h5k0w3q1r"), strokes: [dashed, Stroke(id: StrokeID(2), points: dashed.points)])
+        var bytes = try PageCodec.encodeFile(page)
+        #expect(try PageCodec.decodeStrict(bytes, fallbackID: page.id) == page)
+        let type = Array("DASH".utf8)
+        let at = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == type })
+        let length = Int(bytes[at - 4]) << 24 | Int(bytes[at - 3]) << 16 | Int(bytes[at - 2]) << 8 | Int(bytes[at - 1])
+        bytes.replaceSubrange(at..<at + 4, with: Array("DASZ".utf8))
+        let crc = LayerTests.crc32(bytes[at..<at + 4 + length])
+        bytes.replaceSubrange(at + 4 + length..<at + 8 + length, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        let older = bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }
+        #expect(older.page.strokes.map(\.dash) == [nil, nil] && older.page.strokes.count == 2)
+
+        let back = try InkMLDecoder.decode(InkMLWriter.write([page]), file: "dashes.inkml")
+        var dashes: [[Float]?] = []
+        for case .penDown(_, let pen, _) in back.notes[0].events { dashes.append(pen.dash) }
+        #expect(dashes == [[6, 3], nil])
+        #expect(throws: PageEncodingError.self) {
+            try PageCodec.encodeFile(Page(id: page.id, strokes: [Stroke(id: StrokeID(1), points: dashed.points, dash: [.nan, 1])]))
+        }
+    }
+}
