@@ -50,7 +50,7 @@ extension ConflictPolicy {
     }
 
     /// What a refused conflict tells the user to do.
-    static let refusal = "exists; choose --on-conflict overwrite, skip or suffix"
+    public static let refusal = "exists; choose --on-conflict overwrite, skip or suffix"
 }
 
 /// Where the files go.
@@ -66,7 +66,7 @@ public enum ExportDestination: Sendable, Equatable {
 
     /// Where the output named `name` goes on disk: the file itself, or `name` in the folder; nil
     /// inside a ZIP.
-    func fileURL(for name: String) -> URL? {
+    public func fileURL(for name: String) -> URL? {
         switch self {
         case .file(let url): url
         case .folder(let folder): folder.appendingPathComponent(name)

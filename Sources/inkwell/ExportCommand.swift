@@ -19,6 +19,11 @@ struct ExportCommand: ParsableCommand {
             text as written after the pages; PNG and SVG are the ink pages alone. Outputs are \
             written under temporary names and renamed when complete: a failure never leaves half a file.
 
+            Pen files (.rm, .xopp, .inkml, .rnote, .jsonl, a PDF) named instead of notes are converted \
+            without a library, each replayed in memory: `inkwell export *.rm --zip pages.zip` writes \
+            page.pdf (or page-p01.png … with --format png) for each file, nothing written to any library. \
+            Markdown needs a note's recognised text and is not made from files.
+
             --catalog csv|json writes one file instead: every selected note's id, notebook, title, dates, \
             tags, pinned, source, page count and recognised text, in listing order (default: every note; \
             -o FILE, a folder for catalog.csv or catalog.json, or - for standard output). CSV follows \
@@ -42,7 +47,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var index: IndexOptions
-    @Argument(help: "Notes to export (ids, id prefixes or titles).") var notes: [String] = []
+    @Argument(help: "Notes to export (ids, id prefixes or titles), or pen files to convert without a library.") var notes: [String] = []
     @Option(help: "Notes in this notebook and the notebooks inside it.") var notebook: String?
     @Option(name: .customLong("tag"), help: "Notes with this tag (repeatable: all must match).") var tags: [String] = []
     @Option(help: "Notes a search for these words finds.") var query: String?
@@ -87,7 +92,22 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
+    /// The arguments as pen files, when every one names an existing file in a format Inkwell converts
+    /// (and no note filter is given): they are converted, not looked up in the library.
+    private var penFiles: [URL]? {
+        guard !notes.isEmpty, notebook == nil, tags.isEmpty, query == nil, !all, catalog == nil, obsidianVault == nil else { return nil }
+        let known = RecordingFormat.knownExtensions.union(["pdf", "xml"])
+        let urls = notes.map { URL(fileURLWithPath: $0) }
+        let allFiles = urls.allSatisfy { url in
+            var isFolder: ObjCBool = false
+            return known.contains(url.pathExtension.lowercased())
+                && FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
+        }
+        return allFiles ? urls : nil
+    }
+
     func run() throws {
+        if let files = penFiles { return try exportFiles(files) }
         let workspace = self.index.workspace(try library.open())
         let selection = try self.selection()
         // Recognised text comes from the index where there is one; exporting never creates it.
@@ -108,6 +128,33 @@ struct ExportCommand: ParsableCommand {
         let report = try exporter.run(selected, to: try destination()) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
+        if json.json {
+            try printJSON(report)
+        } else {
+            if let archive = report.archive {
+                print("wrote \(archive) (\(report.written.count) file\(report.written.count == 1 ? "" : "s"))")
+            } else {
+                for path in report.written { print("wrote \(path)") }
+            }
+            for path in report.skipped { print("skipped \(path) (exists)") }
+        }
+        if !report.failed.isEmpty { throw ExitCode.failure }
+    }
+
+    /// Converts pen files without a library (``FileExport``).
+    private func exportFiles(_ files: [URL]) throws {
+        var export = FileExport(format: format ?? .pdf)
+        guard FileExport.supports(export.format) else {
+            throw RenderCommand.Failure("--format md needs a note's recognised text: import the files, then export the notes")
+        }
+        export.scale = Double(scale ?? 1)
+        export.conflicts = conflictPolicy
+        export.ask = ExportCommand.askToOverwrite
+        let progress = Progress(total: files.count, label: "converting")
+        let report = try export.run(files, to: try destination()) { done, _ in progress.update(done) }
+        progress.finish()
+        for warning in report.warnings { printError("warning: \(warning)") }
+        for failure in report.failed { printError("error: \(failure.reason)") }
         if json.json {
             try printJSON(report)
         } else {

@@ -65,3 +65,48 @@ struct ExportCommandTests {
         #expect(try files(out) == ["notes-2.zip", "notes.zip"])
     }
 }
+
+@Suite("inkwell export FILE…: converting without a library")
+struct ExportFilesTests {
+    let cli = CLI()
+
+    @Test("pen files become a ZIP of PDFs named after them, nothing written to any library; a bad file is reported, the others exported",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func zipOfFiles() throws {
+        let xopp = try cli.write("page.xopp", """
+            <xournal><page width="200" height="200"><layer><stroke tool="pen" color="#000000ff" width="2">10 10 100 100 150 20</stroke></layer></page></xournal>
+            """)
+        let bad = try cli.write("broken.rm", "reMarkable .lines file, version=6          \u{1}\u{2}")
+        let files = [ImportCorpus.path("rm/rmc/fullpage.rm"), ImportCorpus.path("rm/rmc/abcd.strokes.rm"), xopp]
+        let zip = cli.root.appendingPathComponent("pages.zip")
+        let result = try cli.run(["export"] + files + [bad, "--zip", zip.path, "--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("broken.rm"), "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["written"] as? [String] == ["fullpage.pdf", "abcd-strokes.pdf", "page.pdf"], "\(report)")
+        #expect((report["failed"] as? [[String: Any]])?.count == 1)
+        let listing = Process()
+        listing.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        listing.arguments = ["-Z1", zip.path]
+        let out = Pipe()
+        listing.standardOutput = out
+        try listing.run()
+        listing.waitUntilExit()
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n") == ["fullpage.pdf", "abcd-strokes.pdf", "page.pdf"])
+        #expect(!FileManager.default.fileExists(atPath: cli.library.path), "a library was created")
+    }
+
+    @Test("PNGs a page into a folder; Markdown is refused for files")
+    func pngAndMarkdown() throws {
+        let xopp = try cli.write("two.xopp", """
+            <xournal><page width="100" height="100"><layer><stroke tool="pen" color="#000000ff" width="2">10 10 90 90</stroke></layer></page>
+            <page width="100" height="100"><layer><stroke tool="pen" color="#000000ff" width="2">90 10 10 90</stroke></layer></page></xournal>
+            """)
+        let folder = cli.root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try cli.ok(["export", xopp, "--format", "png", "--scale", "2", "-o", folder.path])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["two-p01.png", "two-p02.png"])
+        let md = try cli.run(["export", xopp, "--format", "md", "-o", folder.path])
+        #expect(md.status != 0 && md.stderr.contains("recognised text"), "\(md.stderr)")
+    }
+}
