@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Converting a file without a library, against rmc: `inkwell render FILE.rm -o out.svg` (one process,
 # release build) and `rmc -t svg -o out.svg FILE.rm` on every .rm page of the corpus, each run --runs
-# times; prints the median per file and the ratio, in one run. Needs `make release` and rmc
+# times, and the whole batch in one `inkwell export FILES… --format svg --zip`; prints the median per
+# file and the ratios, in one run. Needs `make release` and rmc
 # (scripts/install-deps.sh puts it in .build/peers).
 #
 #   scripts/convert-bench.sh [--runs 7] [--corpus DIR]
@@ -43,6 +44,20 @@ for f in files:
         continue
     ours.append(a); theirs.append(b)
 start, _ = median([inkwell, "--version"])
+# Every file in one process, as a batch conversion runs: `inkwell export FILES… --format svg --zip`.
+converted = [f for f in files if os.path.relpath(f, corpus) not in {n for n, _, _ in skipped}]
+zip_path = os.path.join(out, "all.zip")
+def batch():
+    if os.path.exists(zip_path): os.remove(zip_path)
+    return [inkwell, "export", *converted, "--format", "svg", "--zip", zip_path]
+times = []
+for _ in range(runs):
+    cmd = batch()
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    times.append(time.perf_counter() - t0)
+    if done.returncode != 0: sys.exit("inkwell export failed")
+together = statistics.median(times)
 print(f"{len(ours)} .rm pages converted to SVG by both, median of {runs} runs each "
       f"({len(skipped)} left out: {', '.join(f'{n} (inkwell {x}, rmc {y})' for n, x, y in skipped) or 'none'})")
 print()
@@ -51,6 +66,8 @@ print("|---|---:|---:|---:|")
 print(f"| `inkwell render FILE -o out.svg` | {statistics.median(ours)*1000:.1f} ms | {max(ours)*1000:.1f} ms | {sum(ours)*1000:.0f} ms |")
 print(f"| `rmc -t svg -o out.svg FILE` | {statistics.median(theirs)*1000:.1f} ms | {max(theirs)*1000:.1f} ms | {sum(theirs)*1000:.0f} ms |")
 print(f"| `inkwell --version` (start-up alone) | {start*1000:.1f} ms | | |")
+print(f"| `inkwell export` all {len(converted)} files in one process (`--format svg --zip`) | {together / len(converted) * 1000:.1f} ms a file | | {together*1000:.0f} ms |")
 print()
 print(f"inkwell is {statistics.median(theirs)/statistics.median(ours):.1f}x rmc per file (median), {sum(theirs)/sum(ours):.1f}x in total.")
+print(f"in one process inkwell converts the batch {sum(theirs)/together:.1f}x faster than rmc converts it file by file.")
 PY
