@@ -104,10 +104,8 @@ public enum Erasing {
         return merged
     }
 
-    /// The parts of `target` outside the erased intervals, with points interpolated at the cuts. Pieces
-    /// shorter than `minimumLength` (default: a quarter of the width, crumbs an eraser leaves) are dropped.
-    package static func remainingPieces(of target: Stroke, removing cuts: [ClosedRange<Double>],
-                                        minimumLength: Double? = nil) -> [[InkPoint]] {
+    /// The parts of `target` outside the erased intervals, with points interpolated at the cuts.
+    package static func remainingPieces(of target: Stroke, removing cuts: [ClosedRange<Double>]) -> [[InkPoint]] {
         let points = target.points
         guard points.count > 1 else { return [] }
         let end = Double(points.count - 1)
@@ -119,15 +117,8 @@ public enum Erasing {
         }
         if cursor < end { keptRanges.append(cursor...end) }
 
-        func point(at t: Double) -> InkPoint {
-            let i = min(points.count - 2, max(0, Int(t.rounded(.down))))
-            let u = Float(t - Double(i))
-            let a = points[i], b = points[i + 1]
-            return InkPoint(x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u,
-                            pressure: a.pressure + (b.pressure - a.pressure) * u,
-                            time: a.time + (b.time - a.time) * u, tilt: u < 0.5 ? a.tilt : b.tilt)
-        }
-        let minimumLength = minimumLength ?? Double(max(0, target.width)) / 4
+        func point(at t: Double) -> InkPoint { Erasing.point(at: t, in: points) }
+        let minimumLength = Double(max(0, target.width)) / 4
         var pieces: [[InkPoint]] = []
         for range in keptRanges {
             var piece = [point(at: range.lowerBound)]
@@ -139,9 +130,20 @@ public enum Erasing {
             piece.append(point(at: range.upperBound))
             var length = 0.0
             for k in 1..<piece.count { length += Double(hypotf(piece[k].x - piece[k - 1].x, piece[k].y - piece[k - 1].y)) }
-            if length >= minimumLength, length > 0 || minimumLength == 0 { pieces.append(piece) }
+            if length >= minimumLength, length > 0 { pieces.append(piece) }
         }
         return pieces
+    }
+
+    /// The point at `t` (an index, fractions between points) of a stroke of at least 2 points: every
+    /// value interpolated, the tilt of the nearer point.
+    package static func point(at t: Double, in points: [InkPoint]) -> InkPoint {
+        let i = min(points.count - 2, max(0, Int(t.rounded(.down))))
+        let u = Float(t - Double(i))
+        let a = points[i], b = points[i + 1]
+        return InkPoint(x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u,
+                        pressure: a.pressure + (b.pressure - a.pressure) * u,
+                        time: a.time + (b.time - a.time) * u, tilt: u < 0.5 ? a.tilt : b.tilt)
     }
 
     /// Distance from `p` to the segment `a`–`b`.

@@ -75,8 +75,7 @@ struct RnoteReader {
             // A fill in its own colour: a hairline stroke of that colour filling the area, under the outline.
             if let style = (body["style"] as? [String: Any])?.first?.value as? [String: Any],
                let fill = (style["fill_color"] as? [String: Any]).map(RnoteReader.rgba), fill.alpha > 0 {
-                let area = RecordedPen(tool: .pen, color: RGBA(red: fill.red, green: fill.green, blue: fill.blue),
-                                       width: RnoteReader.fillLineWidth, fill: fill.alpha)
+                let area = RecordedPen(tool: .pen, color: fill, width: RnoteReader.fillLineWidth, fill: fill.alpha)
                 try add(outline.filter { $0.count >= 3 }, pen: area, position: position)
             }
             try add(outline, pen: pen, position: position)
@@ -145,10 +144,10 @@ struct RnoteReader {
         return level[0]
     }
 
-    /// Adds strokes along `paths` with `pen`, within the point limits.
     /// The width of the line around a filled area (in the fill's colour, under the shape's outline).
     static let fillLineWidth: Float = 0.05
 
+    /// Adds strokes along `paths` with `pen`, within the point limits.
     mutating func add(_ paths: [[RecordedPoint]], pen: RecordedPen, position: String) throws(ImportError) {
         for path in paths where !path.isEmpty {
             // A shape's transform can carry its outline past the limits even when its numbers are within them.

@@ -99,14 +99,20 @@ extension Scene {
         // overlaps never darken.
         for original in page.strokes where original.tool != .eraser && style[original.tool].underInk && !original.points.isEmpty {
             let look = style[original.tool]
-            if let fill = Scene.fill(original) { items.append(fill) }
             var contours = Contours()
             for stroke in Dashing.pieces(of: original) {
                 StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
                                              resolution: resolution, to: &contours)
             }
+            // A filled highlighter: its area and its line in one fill, at the fill's opacity (as Xournal++
+            // masks both and blends them once).
+            var opacity = Scene.opacity(original.color, look)
+            if let area = Scene.fillArea(original) {
+                Scene.appendWindingAlike(area, to: &contours)
+                opacity = Double(original.fill ?? 255) / 255
+            }
             if contours.isEmpty { continue }
-            items.append(.fill(contours, color: original.color, opacity: Scene.opacity(original.color, look), blend: look.blend))
+            items.append(.fill(contours, color: Scene.opaque(original.color), opacity: opacity, blend: look.blend))
         }
 
         // Then the ink in drawing order. Consecutive opaque strokes of one colour are order-free
@@ -141,22 +147,26 @@ extension Scene {
         }
 
         for original in page.strokes where original.tool != .eraser && !style[original.tool].underInk && !original.points.isEmpty {
-            if let fill = Scene.fill(original) {
+            let look = style[original.tool]
+            if let area = Scene.fillArea(original) {
                 flush()
-                items.append(fill)
+                items.append(.fill(area, color: Scene.opaque(original.color), opacity: Double(original.fill ?? 255) / 255, blend: .normal))
             }
-            for stroke in Dashing.pieces(of: original) {
-                let look = style[stroke.tool]
-                let opaqueColor = RGBA(red: stroke.color.red, green: stroke.color.green, blue: stroke.color.blue)
-                if let range = look.pressureOpacity {
-                    if batch != .pencil(opaqueColor) { flush(); batch = .pencil(opaqueColor) }
+            // A dashed stroke is drawn as its dashes; everything else about it is the stroke's.
+            let pieces = Dashing.pieces(of: original)
+            if let range = look.pressureOpacity {
+                let opaqueColor = Scene.opaque(original.color)
+                if batch != .pencil(opaqueColor) { flush(); batch = .pencil(opaqueColor) }
+                for stroke in pieces {
                     let spines = StrokeGeometry.spines(points: stroke.points, width: Double(stroke.width), style: look.stroke, resolution: resolution)
                     for spine in spines {
                         Scene.appendPencilRuns(spine, range: range, curve: look.stroke.pressureCurve,
                                                tolerance: resolution.tolerance, into: &pencil)
                     }
-                } else if stroke.color.alpha == 255 && look.opacity >= 1 && look.blend == .normal {
-                    if batch != .ink(stroke.color) { flush(); batch = .ink(stroke.color) }
+                }
+            } else if original.color.alpha == 255 && look.opacity >= 1 && look.blend == .normal {
+                if batch != .ink(original.color) { flush(); batch = .ink(original.color) }
+                for stroke in pieces {
                     if vector {
                         let spines = StrokeGeometry.spines(points: stroke.points, width: Double(stroke.width), style: look.stroke, resolution: resolution)
                         for spine in spines { Scene.appendRuns(spine, tolerance: resolution.tolerance, into: &inkRuns) }
@@ -164,29 +174,55 @@ extension Scene {
                         StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
                                                      resolution: resolution, to: &inkFill)
                     }
-                } else {
-                    flush()
-                    var contours = Contours()
+                }
+            } else {
+                // Translucent: one fill for all of the stroke (its dashes too), so overlaps never darken.
+                flush()
+                var contours = Contours()
+                for stroke in pieces {
                     StrokeGeometry.appendOutline(points: stroke.points, width: Double(stroke.width), style: look.stroke,
                                                  resolution: resolution, to: &contours)
-                    if !contours.isEmpty {
-                        items.append(.fill(contours, color: stroke.color, opacity: Scene.opacity(stroke.color, look), blend: look.blend))
-                    }
+                }
+                if !contours.isEmpty {
+                    items.append(.fill(contours, color: original.color, opacity: Scene.opacity(original.color, look), blend: look.blend))
                 }
             }
         }
         flush()
     }
 
-    /// The shape a filled stroke outlines (its points, closed), in its colour at its fill's opacity, to
-    /// paint under its line (as Xournal++ does); nil for a stroke without fill or area.
-    static func fill(_ stroke: Stroke) -> SceneItem? {
-        guard let fill = stroke.fill, stroke.points.count >= 3 else { return nil }
+    /// The area a filled stroke outlines (its points, closed); nil for a stroke without fill or area.
+    /// A pen's is painted in its colour at the fill's opacity under its line (as Xournal++ does).
+    static func fillArea(_ stroke: Stroke) -> Contours? {
+        guard stroke.fill != nil, stroke.points.count >= 3 else { return nil }
         var polygon = Contours()
         polygon.begin()
         for point in stroke.points { polygon.add(V2(Double(point.x), Double(point.y))) }
-        let opaque = RGBA(red: stroke.color.red, green: stroke.color.green, blue: stroke.color.blue)
-        return .fill(polygon, color: opaque, opacity: Double(fill) / 255 * Double(stroke.color.alpha) / 255, blend: .normal)
+        return polygon
+    }
+
+    /// `color` without its alpha.
+    static func opaque(_ color: RGBA) -> RGBA { RGBA(red: color.red, green: color.green, blue: color.blue) }
+
+    /// Adds `area` to `contours`, reversed if need be so that it winds as the outlines do: filled
+    /// together with the nonzero rule, the area and the line then make one shape (no hole where they meet).
+    static func appendWindingAlike(_ area: Contours, to contours: inout Contours) {
+        func signedArea(_ c: Contours, _ index: Int) -> Double {
+            let range = c.range(index)
+            guard !range.isEmpty else { return 0 }
+            var sum = 0.0
+            var previous = c.points[range.upperBound - 1]
+            for i in range {
+                let p = c.points[i]
+                sum += previous.x * p.y - p.x * previous.y
+                previous = p
+            }
+            return sum / 2
+        }
+        let outline = (0..<contours.count).map { signedArea(contours, $0) }.max { abs($0) < abs($1) } ?? 1
+        var added = area
+        if (signedArea(area, 0) < 0) != (outline < 0) { added.points.reverse() }
+        contours.append(added)
     }
 
     static func opacity(_ color: RGBA, _ look: ToolLook) -> Double {

@@ -105,6 +105,8 @@ extension Library {
     /// Starts a note outside the library; nothing is visible until ``commit(_:)``.
     public func stage(title: String, in notebook: NotebookPath, created: Date, tags: Set<Tag> = [],
                       pinned: Bool = false, source: String) throws -> StagedNote {
+        // Nothing is staged (pages, PDFs) for a library the commit would refuse (its marker as it is now).
+        try Library.requireWritable(try LibraryFormat.read(libraryAt: root), root: root)
         let note = Note(id: .random(), title: try Library.validTitle(title), created: created.wholeSeconds,
                         pinned: pinned, tags: tags, source: source)
         return StagedNote(note: note, notebook: notebook, folder: try stage(note))

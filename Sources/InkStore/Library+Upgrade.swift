@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 
 /// What ``Library/upgrade()`` did.
 public struct LibraryUpgrade: Sendable, Codable, Equatable {
@@ -25,6 +26,9 @@ extension Library {
             throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), newer than this Inkwell writes "
                 + "(format \(LibraryFormat.current)): it cannot be upgraded, only read")
         }
+        guard Library.held == .none else {
+            throw StoreError.invalid("an upgrade was attempted inside another library operation (a bug: please report it)")
+        }
         return try lock.withExclusive {
             let marker = root.appendingPathComponent(Library.markerName)
             let before = try DurableFile.read(marker)
@@ -33,7 +37,11 @@ extension Library {
             guard current.needsUpgrade else {
                 return LibraryUpgrade(from: current.format, to: current.format, backup: nil, changes: [])
             }
-            let backup = root.appendingPathComponent("\(Library.markerName).format-\(current.format)")
+            // A backup from an earlier upgrade of a restored library is kept too: the next free name.
+            let name = FreeName.first("\(Library.markerName).format-\(current.format)", suffix: "") {
+                FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+            }
+            let backup = root.appendingPathComponent(name)
             try DurableFile.replace(backup, with: before)
             var upgraded = LibraryFormat.new(created: Date())
             upgraded.created = current.created

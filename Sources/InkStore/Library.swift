@@ -87,19 +87,34 @@ public final class Library: Sendable {
     /// Runs `body` holding the library's write lock. Public operations take it themselves. A
     /// library in a newer format than this build writes is refused before anything is written.
     public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
-        guard format.isWritable else {
-            if format.needsUpgrade {
-                throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), older than this Inkwell writes "
-                    + "(format \(LibraryFormat.current)): it can be read here; run `inkwell upgrade` to change it (a copy of its marker is kept)")
-            }
-            throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), newer than this Inkwell writes "
-                + "(format \(LibraryFormat.current)): it can be read here, but changed only by the Inkwell that wrote it or a newer one")
-        }
+        try Library.requireWritable(format, root: root)
         switch Library.held {
         case .exclusive: return try body()
         case .shared: throw StoreError.invalid("a change was attempted while reading the library (a bug: please report it)")
-        case .none: return try lock.withExclusive { try Library.$held.withValue(.exclusive, operation: body) }
+        case .none:
+            return try lock.withExclusive {
+                // The marker as it is now: a long-running process (serve, watch) may have opened the
+                // library before another process upgraded it, or before a newer Inkwell wrote into it.
+                try Library.requireWritable(try LibraryFormat.read(libraryAt: root), root: root)
+                return try Library.$held.withValue(.exclusive, operation: body)
+            }
         }
+    }
+
+    /// Throws unless this build may write into the library (its format is this build's), saying what to do.
+    public func checkWritable() throws {
+        try Library.requireWritable(format, root: root)
+    }
+
+    /// Throws unless this build may write a library in `format`, saying what to do.
+    static func requireWritable(_ format: LibraryFormat, root: URL) throws {
+        guard !format.isWritable else { return }
+        if format.needsUpgrade {
+            throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), older than this Inkwell writes "
+                + "(format \(LibraryFormat.current)): it can be read here; run `inkwell upgrade` to change it (a copy of its marker is kept)")
+        }
+        throw StoreError.unsupportedLibrary(root, "this library is in format \(format.format), newer than this Inkwell writes "
+            + "(format \(LibraryFormat.current)): it can be read here, but changed only by the Inkwell that wrote it or a newer one")
     }
 
     /// Runs `body` while no other process changes the library: readers that must see notes whole

@@ -28,6 +28,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 
     /// True for failures that may pass if the operation is tried again later: the disk, permissions,
     /// or another process holding the library's lock.
+    /// A library this build may not write (older: `inkwell upgrade`; or newer).
+    public var isUnsupportedLibrary: Bool {
+        if case .unsupportedLibrary = self { true } else { false }
+    }
+
     public var isTransient: Bool {
         switch self {
         case .io, .locked: true

@@ -290,7 +290,7 @@ public final class DropFolder {
         } catch let error as ImportError {
             try? FileManager.default.removeItem(at: journal)
             return fail(error)
-        } catch let error as StoreError where error.isTransient {
+        } catch let error as StoreError where error.isTransient || error.isUnsupportedLibrary {
             try? FileManager.default.removeItem(at: journal)
             return wait("the library could not be written (\(error)); trying again later")
         } catch {

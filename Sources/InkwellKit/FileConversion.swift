@@ -70,81 +70,130 @@ public struct FileExport {
     /// Whether `format` can be made from a file alone (Markdown needs the library's recognised text).
     public static func supports(_ format: ExportFormat) -> Bool { format != .md }
 
-    /// The files `file` becomes: `STEM.pdf` / `.inkml`, or a PNG or SVG a page (`STEM-p02.png`).
-    func outputs(of file: URL, stem: String) throws -> (outputs: [(name: String, bytes: [UInt8])], warnings: [String]) {
+    /// The files `file` becomes, as name endings after a stem: `.pdf` / `.inkml`, or a PNG or SVG a page
+    /// (`-p02.png`).
+    func outputs(of file: URL) throws -> (outputs: [(ending: String, bytes: [UInt8])], warnings: [String]) {
         let converted = try ConvertedFile.read(file)
         guard !converted.pages.isEmpty else { throw ImportError(file: file.path, reason: "holds no pages") }
         var options = RenderOptions(title: converted.title)
         options.backgrounds = converted.backgrounds
         let renderer = Renderer(options: options)
         let numbered = converted.pages.count > 1
-        func name(_ page: Int, _ ext: String) -> String { stem + (numbered ? ExportNaming.pageSuffix(page) : "") + "." + ext }
-        let outputs: [(name: String, bytes: [UInt8])]
+        func ending(_ page: Int, _ ext: String) -> String { (numbered ? ExportNaming.pageSuffix(page) : "") + "." + ext }
+        let outputs: [(ending: String, bytes: [UInt8])]
         switch format {
-        case .pdf: outputs = [(stem + ".pdf", try renderer.pdf(converted.pages))]
-        case .png: outputs = try converted.pages.enumerated().map { (name($0 + 1, "png"), try renderer.png($1, scale: scale)) }
-        case .svg: outputs = converted.pages.enumerated().map { (name($0 + 1, "svg"), Array(renderer.svg($1).utf8)) }
-        case .inkml: outputs = [(stem + ".inkml", [UInt8](InkMLWriter.write(converted.pages, title: converted.title)))]
+        case .pdf: outputs = [(".pdf", try renderer.pdf(converted.pages))]
+        case .png: outputs = try converted.pages.enumerated().map { (ending($0 + 1, "png"), try renderer.png($1, scale: scale)) }
+        case .svg: outputs = converted.pages.enumerated().map { (ending($0 + 1, "svg"), Array(renderer.svg($1).utf8)) }
+        case .inkml: outputs = [(".inkml", [UInt8](InkMLWriter.write(converted.pages, title: converted.title)))]
         case .md: throw ExportError(path: file.path, reason: "Markdown needs recognised text: import the file, then export the note")
         }
         return (outputs, converted.warnings)
     }
 
-    /// Converts `files` into `destination` (a folder or a ZIP; one file only when one output results).
-    /// A file that cannot be read is reported and the others are exported; `progress` hears (done, total).
+    /// One file converted: its outputs waiting in the staging folder, by name ending.
+    private struct Converted {
+        var file: URL
+        var parts: [(ending: String, part: URL)]
+        var stem = ""
+        var names: [String] { parts.map { stem + $0.ending } }
+    }
+
+    /// Converts `files` into `destination` (a folder or a ZIP; one file only for one input making one
+    /// output). Every file is converted first (outputs kept in a temporary folder, not in memory); then
+    /// names are planned, each the file's name (`-2`, `-3` … when two would meet, never an input's own
+    /// path), conflicts settled (`refuse` stops before anything is written), and the outputs written: a
+    /// file's outputs all or none, a ZIP all or nothing. A file that cannot be read is reported and the
+    /// others are exported; `progress` hears (done, total).
     public func run(_ files: [URL], to destination: ExportDestination, progress: (Int, Int) -> Void = { _, _ in }) throws -> Report {
         var report = Report()
-        var naming = ExportNaming()
-        var zip: ZipWriter?
-        var target = destination
+        if case .file(let url) = destination, files.count != 1 {
+            throw ExportError(path: url.path, reason: "several files would be written: give a folder or --zip")
+        }
+        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-convert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: staging) }
+
+        var converted: [Converted] = []
+        for (index, file) in files.enumerated() {
+            defer { progress(index + 1, files.count) }
+            do {
+                let (outputs, warnings) = try self.outputs(of: file)
+                report.warnings += warnings
+                var parts: [(ending: String, part: URL)] = []
+                for output in outputs {
+                    let part = staging.appendingPathComponent("\(converted.count)-\(parts.count).part")
+                    try Data(output.bytes).write(to: part)
+                    parts.append((output.ending, part))
+                }
+                if case .file(let url) = destination, parts.count != 1 {
+                    throw ExportError(path: url.path, reason: "\(parts.count) files would be written: give a folder or --zip")
+                }
+                converted.append(Converted(file: file, parts: parts))
+            } catch {
+                report.failed.append(Report.Failure(file: file.path, reason: "\(error)"))
+            }
+        }
+
+        // Names: the file's own, unique over everything this export writes and never an input.
+        let inputs = Set(files.map { $0.standardizedFileURL.path })
+        func isInput(_ name: String) -> Bool { destination.fileURL(for: name).map { inputs.contains($0.standardizedFileURL.path) } ?? false }
+        var used: Set<String> = []
+        for index in converted.indices {
+            let base = ExportNaming.slug(converted[index].file.deletingPathExtension().lastPathComponent)
+            var attempt = 1
+            repeat {
+                converted[index].stem = attempt == 1 ? base : "\(base)-\(attempt)"
+                attempt += 1
+            } while converted[index].names.contains { used.contains($0.lowercased()) || isInput($0) }
+            used.formUnion(converted[index].names.map { $0.lowercased() })
+        }
+
         switch destination {
         case .zip(let url):
             guard let settled = try conflicts.settle(url, ask: ask) else {
                 report.skipped = [url.path]
                 return report
             }
-            zip = try ZipWriter(destination: settled)
-            target = .zip(settled)
-        case .file, .folder: break
-        }
-        for (index, file) in files.enumerated() {
-            defer { progress(index + 1, files.count) }
-            // Named after the file; two files of one name get -2, -3 …
-            let unique = naming.unique(ExportNaming.slug(file.deletingPathExtension().lastPathComponent), extension: format.rawValue)
-            do {
-                let (outputs, warnings) = try self.outputs(of: file, stem: String(unique.dropLast(format.rawValue.count + 1)))
-                report.warnings += warnings
-                if case .file(let url) = target, outputs.count != 1 || files.count != 1 {
-                    throw ExportError(path: url.path, reason: "several files would be written: give a folder or --zip")
+            guard !converted.isEmpty else { return report }
+            let archive = try ZipWriter(destination: settled)
+            for item in converted {
+                for (name, part) in zip(item.names, item.parts.map(\.part)) {
+                    try archive.add(file: part, as: name, compress: !(name.hasSuffix(".png") || name.hasSuffix(".pdf")))
+                    report.written.append(name)
                 }
-                if let zip {
-                    for output in outputs {
-                        try zip.add(output.bytes, as: output.name, compress: !(output.name.hasSuffix(".png") || output.name.hasSuffix(".pdf")))
-                        report.written.append(output.name)
-                    }
-                    continue
-                }
-                // A file's outputs land all or none.
-                var writes: [(url: URL, bytes: [UInt8])] = []
-                for output in outputs {
-                    guard let wanted = target.fileURL(for: output.name) else { continue }
-                    if let url = try conflicts.settle(wanted, ask: ask) { writes.append((url, output.bytes)) } else { report.skipped.append(wanted.path) }
-                }
-                try DurableFile.replace(writes)
-                report.written += writes.map(\.url.path)
-            } catch let error as ExportError where error.reason == ConflictPolicy.refusal {
-                zip?.discard()
-                throw error
-            } catch {
-                report.failed.append(Report.Failure(file: file.path, reason: "\(error)"))
             }
-        }
-        if let zip, case .zip(let url) = target {
-            if report.written.isEmpty {
-                zip.discard()
-            } else {
-                try zip.commit()
-                report.archive = url.path
+            try archive.commit()
+            report.archive = settled.path
+        case .file, .folder:
+            if conflicts == .refuse {
+                for item in converted {
+                    for name in item.names {
+                        if let url = destination.fileURL(for: name), FileManager.default.fileExists(atPath: url.path) {
+                            throw ExportError(path: url.path, reason: ConflictPolicy.refusal)
+                        }
+                    }
+                }
+            }
+            for item in converted {
+                do {
+                    var writes: [(url: URL, bytes: [UInt8])] = []
+                    for (name, part) in zip(item.names, item.parts.map(\.part)) {
+                        guard let wanted = destination.fileURL(for: name) else { continue }
+                        guard let url = try conflicts.settle(wanted, ask: ask) else {
+                            report.skipped.append(wanted.path)
+                            continue
+                        }
+                        guard !inputs.contains(url.standardizedFileURL.path) else {
+                            throw ExportError(path: url.path, reason: "is one of the files being converted; not overwritten")
+                        }
+                        writes.append((url, [UInt8](try Data(contentsOf: part))))
+                    }
+                    try DurableFile.replace(writes)
+                    report.written += writes.map(\.url.path)
+                } catch {
+                    report.failed.append(Report.Failure(file: item.file.path, reason: "\(error)"))
+                }
             }
         }
         return report

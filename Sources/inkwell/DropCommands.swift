@@ -80,7 +80,10 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var drop: DropOptions
 
     func run() throws {
-        let dropFolder = drop.dropFolder(try library.open())
+        let opened = try library.open()
+        // Files would wait in the drop folder forever: say so at once.
+        try opened.checkWritable()
+        let dropFolder = drop.dropFolder(opened)
         var failed = 0
         let report = { (event: DropEvent) in
             if event.kind == .failed { failed += 1 }
@@ -112,7 +115,10 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var drop: DropOptions
 
     func run() throws {
-        let dropFolder = drop.dropFolder(try library.open())
+        let opened = try library.open()
+        // Files would wait in the drop folder forever: say so at once.
+        try opened.checkWritable()
+        let dropFolder = drop.dropFolder(opened)
         let stop = StopSignal(signals: [SIGINT, SIGTERM])
         if !drop.json { printError("watching \(dropFolder.folder.path) (Ctrl-C to stop)") }
         let interval = min(max(drop.settle / 2, 0.05), 1)

@@ -93,8 +93,9 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// The arguments as pen files, when every one names an existing file in a format Inkwell converts
-    /// (and no note filter is given): they are converted, not looked up in the library.
-    private var penFiles: [URL]? {
+    /// (and no note filter is given): they are converted, not looked up in the library. An argument that
+    /// is also a note of the library is refused as ambiguous (`./NAME` names the file).
+    private func penFiles() throws -> [URL]? {
         guard !notes.isEmpty, notebook == nil, tags.isEmpty, query == nil, !all, catalog == nil, obsidianVault == nil else { return nil }
         let known = RecordingFormat.knownExtensions.union(["pdf", "xml"])
         let urls = notes.map { URL(fileURLWithPath: $0) }
@@ -103,11 +104,16 @@ struct ExportCommand: ParsableCommand {
             return known.contains(url.pathExtension.lowercased())
                 && FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
         }
-        return allFiles ? urls : nil
+        guard allFiles else { return nil }
+        if let opened = try? library.open(), let both = notes.first(where: { (try? opened.note(matching: $0)) != nil }) {
+            throw RenderCommand.Failure("\"\(both)\" is both a file here and a note of the library: give the file as ./\(both) "
+                + "or the note by its id")
+        }
+        return urls
     }
 
     func run() throws {
-        if let files = penFiles { return try exportFiles(files) }
+        if let files = try penFiles() { return try exportFiles(files) }
         let workspace = self.index.workspace(try library.open())
         let selection = try self.selection()
         // Recognised text comes from the index where there is one; exporting never creates it.

@@ -57,6 +57,18 @@ struct LibraryFormatTests {
         #expect(try snapshot() == after)
     }
 
+    @Test("a process that opened the library before its marker changed does not write into it")
+    func markerChangedWhileOpen() throws {
+        let library = try Library.create(at: root)
+        _ = try library.createNote(title: "Before")
+        try Data(#"{"format":3,"minReader":1,"minReaderVersion":"0.1.0"}"#.utf8).write(to: marker)
+        let before = try snapshot()
+        let error = try #require(throws: StoreError.self) { try library.createNote(title: "After") }
+        #expect("\(error)".contains("format 3"), "\(error)")
+        #expect(throws: StoreError.self) { try library.stage(title: "Staged", in: .inbox, created: Date(), source: "test") }
+        #expect(try snapshot() == before)
+    }
+
     @Test("a library from a newer Inkwell is refused, naming the release it needs, and left as it was", arguments: [
         #"{"format":99}"#, #"{"format":3,"minReader":3,"minReaderVersion":"0.4.0"}"#,
     ])

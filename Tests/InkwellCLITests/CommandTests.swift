@@ -116,6 +116,9 @@ struct CommandTests {
         #expect((try cli.json(["note", "list"]) as? [Any])?.count == 1)
         let refused = try cli.run(["note", "create", "New note"])
         #expect(refused.status != 0 && refused.stderr.contains("run `inkwell upgrade`"), "\(refused.stderr)")
+        // The drop folder says so at once rather than letting files wait (or fail) there.
+        let ingest = try cli.run(["ingest"])
+        #expect(ingest.status != 0 && ingest.stderr.contains("run `inkwell upgrade`"), "\(ingest.stderr)")
         let upgrade = try #require(try cli.json(["upgrade"]) as? [String: Any])
         #expect(upgrade["from"] as? Int == 1 && upgrade["to"] as? Int == 2)
         #expect(FileManager.default.fileExists(atPath: marker.path + ".format-1"))

@@ -96,6 +96,33 @@ struct ExportFilesTests {
         #expect(!FileManager.default.fileExists(atPath: cli.library.path), "a library was created")
     }
 
+    @Test("names never meet and never land on an input; --on-conflict refuse writes nothing at all")
+    func namesAndConflicts() throws {
+        let page = """
+            <xournal><page width="100" height="100"><layer><stroke tool="pen" color="#000000ff" width="2">10 10 90 90</stroke></layer></page></xournal>
+            """
+        let first = try cli.write("page.xopp", page)
+        let folder = cli.root.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let second = folder.appendingPathComponent("page.xopp")
+        try Data(page.utf8).write(to: second)
+        // A PDF beside the input, named as the output would be: it is an input too here, and kept.
+        let inputs = URL(fileURLWithPath: first).deletingLastPathComponent()
+        let report = try #require(try cli.json(["export", first, second.path, "--format", "inkml", "-o", inputs.path]) as? [String: Any])
+        #expect((report["written"] as? [String])?.map { URL(fileURLWithPath: $0).lastPathComponent } == ["page.inkml", "page-2.inkml"])
+        let same = try #require(try cli.json(["export", second.path, "--format", "inkml", "-o", folder.path, "--on-conflict", "suffix"]) as? [String: Any])
+        #expect((same["written"] as? [String])?.map { URL(fileURLWithPath: $0).lastPathComponent } == ["page.inkml"])
+        let input = try Data(contentsOf: second)
+        try cli.ok(["export", second.path, "--format", "inkml", "-o", folder.path, "--on-conflict", "overwrite"])
+        #expect(try Data(contentsOf: second) == input)
+
+        // refuse: page.inkml exists in `folder`; the other file's output must not be written either.
+        let third = try cli.write("fresh.xopp", page)
+        let refused = try cli.run(["export", third, second.path, "--format", "inkml", "-o", folder.path, "--on-conflict", "refuse"])
+        #expect(refused.status != 0 && refused.stderr.contains("exists"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("fresh.inkml").path))
+    }
+
     @Test("PNGs a page into a folder; Markdown is refused for files")
     func pngAndMarkdown() throws {
         let xopp = try cli.write("two.xopp", """

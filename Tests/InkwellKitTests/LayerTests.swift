@@ -178,6 +178,15 @@ import Testing
         #expect(abs((pieces[1].points.first?.x ?? 0) - 9) < 0.001 && abs((pieces[1].points.last?.x ?? 0) - 15) < 0.001)
         #expect(abs((pieces[11].points.first?.x ?? 0) - 99) < 0.001 && pieces[11].points.last?.x == 100)
         #expect(Dashing.pieces(of: Stroke(id: StrokeID(2), points: dashed.points)).count == 1)
+        // Zero on lengths are dots; a repeated last point adds no dot in the last gap.
+        var dots = dashed
+        dots.dash = [0, 10]
+        let dotted = Dashing.pieces(of: dots)
+        #expect(dotted.count == 10 && dotted.allSatisfy { $0.points.count == 2 && $0.points[0].x == $0.points[1].x })
+        var repeated = dashed
+        repeated.points.append(repeated.points[repeated.points.count - 1])
+        repeated.dash = [6, 4]
+        #expect(Dashing.pieces(of: repeated).count == 10)
     }
 
     @Test func thePageFileAndInkMLKeepTheDashAndAnOlderReaderDrawsItSolid() throws {
