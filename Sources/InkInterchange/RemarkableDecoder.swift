@@ -31,8 +31,10 @@ public enum RemarkableDecoder {
         var warnings: [String]
     }
 
-    /// One page with its typed text and warnings.
-    static func decodePage(_ data: Data, file: String) throws(ImportError) -> Page {
+    /// One page with its typed text and warnings. With `growing` (a page of its own) the page grows to
+    /// hold ink beyond the screen; without (a page on a PDF, placed by the PDF page) it stays the screen,
+    /// 1404 × 1872 with x from −702 moved to 0, whatever lies outside.
+    static func decodePage(_ data: Data, file: String, growing: Bool = true) throws(ImportError) -> Page {
         let bytes = [UInt8](data)
         guard bytes.count >= headerLength, bytes.starts(with: header) else {
             if bytes.starts(with: Array("reMarkable .lines file, version=".utf8)) {
@@ -43,7 +45,7 @@ public enum RemarkableDecoder {
         }
         var scene = Scene(file: file)
         try scene.readBlocks(bytes)
-        return try scene.page()
+        return try scene.page(growing: growing)
     }
 }
 
@@ -461,7 +463,7 @@ private struct Scene {
     /// written beside typed text moved to their anchor. The page is the tablet's 1404×1872, grown (with
     /// 20 px of paper) to hold ink more than 2 px below, right of, above or left of it; ink above or left
     /// moves the page's corner there.
-    func page() throws(ImportError) -> RemarkableDecoder.Page {
+    func page(growing: Bool = true) throws(ImportError) -> RemarkableDecoder.Page {
         var strokes: [ImportedStroke] = []
         var visited: Set<CrdtID> = []
         var reached = 0
@@ -520,7 +522,7 @@ private struct Scene {
             maxY = max(maxY, line.baseline + 0.3 * line.size)
         }
         // Samples within a pixel or two of the edge are the pen at the screen's border, not ink beyond it.
-        let edge: Float = 2
+        let edge: Float = growing ? 2 : .infinity
         let left = minX < -edge ? (minX - margin).rounded(.down) : 0
         let top = minY < -edge ? (minY - margin).rounded(.down) : 0
         let right = maxX > page.size.width + edge ? (maxX + margin).rounded(.up) : page.size.width

@@ -36,14 +36,20 @@ public enum RemarkableNotebook {
         var typedText: [String] = []
         let type = object["fileType"] as? String ?? "notebook"
         let annotates = type == "pdf" || type == "epub"
-        if annotates {
-            warnings.append("\(file): the notebook annotates a \(type.uppercased()); only its handwritten pages are imported, on blank paper")
+        // A PDF document keeps its PDF: every page, on its PDF page (placed by the importer, which knows
+        // the PDF's page sizes); an EPUB, or a PDF that is not beside the .content, only its handwriting.
+        let pdf = type == "pdf" ? readPDF(url.deletingPathExtension().appendingPathExtension("pdf")) : nil
+        let pdfPages = pdf == nil ? [:] : pdfPageIndices(object)
+        if annotates, pdf == nil {
+            warnings.append("\(file): the notebook annotates a \(type.uppercased())\(type == "pdf" ? " that is not beside it" : ""); only its handwritten pages are imported, on blank paper")
         }
         for (number, id) in pageIDs.enumerated() {
             let pageURL = folder.appendingPathComponent(id + ".rm")
+            let onPDF = pdfPages[id].map { PageBackground(document: RecordedNote.backgroundDocument, page: $0) }
             guard FileManager.default.fileExists(atPath: pageURL.path) else {
-                // A notebook's empty page is a blank page; a document's page without handwriting is left out.
-                if !annotates { pages.append(ImportedPage(size: .remarkable)) }
+                // A notebook's empty page is a blank page, a PDF's page its PDF page; a document's page
+                // without handwriting is otherwise left out.
+                if !annotates || pdf != nil { pages.append(ImportedPage(size: .remarkable, template: PageTemplate(background: onPDF))) }
                 continue
             }
             let bytes: Data
@@ -52,15 +58,17 @@ public enum RemarkableNotebook {
             } catch {
                 throw ImportError(file: pageURL.path, reason: "cannot read page \(number + 1) of the notebook: \(error.localizedDescription)")
             }
-            let decoded = try RemarkableDecoder.decodePage(bytes, file: pageURL.path)
-            pages.append(decoded.page)
+            let decoded = try RemarkableDecoder.decodePage(bytes, file: pageURL.path, growing: pdf == nil)
+            var page = decoded.page
+            page.template.background = onPDF
+            pages.append(page)
             if !decoded.typedText.isEmpty { typedText.append(decoded.typedText) }
             warnings += decoded.warnings
         }
         guard !pages.isEmpty else {
             throw ImportError(file: file, reason: annotates ? "the \(type.uppercased()) has no handwritten pages" : "the notebook lists no pages")
         }
-        var note = RecordedNote(events: ImportedPage.events(pages), typedText: typedText.joined(separator: "\n\n"))
+        var note = RecordedNote(events: ImportedPage.events(pages), typedText: typedText.joined(separator: "\n\n"), background: pdf)
         let metadataURL = url.deletingPathExtension().appendingPathExtension("metadata")
         if let metadata = try? Data(contentsOf: metadataURL), metadata.count < 1 << 20,
            let fields = try? JSONSerialization.jsonObject(with: metadata) as? [String: Any] {
@@ -71,6 +79,34 @@ public enum RemarkableNotebook {
         var recording = Recording(notes: [note], format: "rm")
         recording.warnings = warnings
         return recording
+    }
+
+    /// The PDF beside a document's `.content` (`UUID.pdf`): a regular file of at most 512 MiB that
+    /// starts like a PDF, else nil.
+    static func readPDF(_ url: URL) -> Data? {
+        guard let values = try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
+              values.isRegularFile == true, let size = values.fileSize, size <= 512 << 20,
+              let data = try? Data(contentsOf: url), data.prefix(1024).firstRange(of: Data("%PDF-".utf8)) != nil else { return nil }
+        return data
+    }
+
+    /// Which PDF page each page shows (0 is the first), by page id: `cPages.pages[].redir.value`, or the
+    /// older `redirectionPageMap` beside `pages`. Pages added on the tablet (-1, or none) show no PDF page.
+    static func pdfPageIndices(_ object: [String: Any]) -> [String: Int] {
+        var indices: [String: Int] = [:]
+        func valid(_ value: Any?) -> Int? {
+            guard let number = (value as? NSNumber)?.intValue, number >= 0, number < PageBackground.maxPage else { return nil }
+            return number
+        }
+        if let cPages = object["cPages"] as? [String: Any], let list = cPages["pages"] as? [[String: Any]] {
+            for page in list {
+                guard let id = page["id"] as? String, let index = valid((page["redir"] as? [String: Any])?["value"]) else { continue }
+                indices[id] = index
+            }
+        } else if let ids = object["pages"] as? [String], let map = object["redirectionPageMap"] as? [Any] {
+            for (id, value) in zip(ids, map) { if let index = valid(value) { indices[id] = index } }
+        }
+        return indices
     }
 
     /// Page ids in notebook order: `cPages.pages` sorted by `idx.value` (deleted pages left out), or the

@@ -116,7 +116,7 @@ public struct Importer {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
         if let format = RecordingFormat.detect(data) {
-            return PDFImport.checkingBackgrounds(try format.decode(data, file: url.path), file: url.path)
+            return PDFImport.placingRemarkablePages(PDFImport.checkingBackgrounds(try format.decode(data, file: url.path), file: url.path))
         }
         guard PDFImport.looksLikePDF(data) else {
             throw ImportError(file: url.path, reason: RecordingFormat.notARecording + ", or a PDF to write on")

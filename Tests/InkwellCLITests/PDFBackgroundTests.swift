@@ -203,6 +203,40 @@ struct PDFBackgroundTests {
         }
     }
 
+    @Test("a reMarkable document on a PDF keeps it: every page on its PDF page, the ink scaled from 226 dpi about the page's middle",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func remarkablePDF() throws {
+        try cli.ok(["init"])
+        let folder = cli.root.appendingPathComponent("xochitl")
+        let id = "4f1c7e2a-0000-4000-8000-000000000001"
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(id), withIntermediateDirectories: true)
+        try Self.paper.write(to: folder.appendingPathComponent(id + ".pdf"))
+        // The first page shows the PDF's second (landscape) page and holds ink; the second the first, without ink.
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: ImportCorpus.path("rm/rmc/fullpage.rm")),
+                                         to: folder.appendingPathComponent(id).appendingPathComponent("a.rm"))
+        try Data(#"{"fileType": "pdf", "cPages": {"pages": [{"id": "a", "idx": {"value": "ba"}, "redir": {"value": 1}}, {"id": "b", "idx": {"value": "bb"}, "redir": {"value": 0}}]}}"#.utf8)
+            .write(to: folder.appendingPathComponent(id + ".content"))
+        let (note, report) = try importedID([folder.appendingPathComponent(id + ".content").path])
+        let warnings = (report["imported"] as? [[String: Any]])?.first?["warnings"] as? [String] ?? []
+        #expect(!warnings.contains { $0.contains("blank paper") }, "\(warnings)")
+        let show = try #require(try cli.json(["note", "show", note]) as? [String: Any])
+        let pages = try #require(show["pages"] as? [[String: Any]])
+        #expect(pages.map { [$0["width"] as? Double, $0["height"] as? Double] } == [[792, 612], [612, 792]])
+        #expect(pages.map { ($0["background"] as? [String: Any])?["page"] as? Int } == [2, 1])
+        // fullpage.rm's ink spans the screen (x 0…1404, y 0…1872 tablet pixels): on the 792 pt page it lies
+        // from 396 − 702·72/226 to 396 + 702·72/226 points across, and from the top down to 1872·72/226.
+        let inkml = cli.root.appendingPathComponent("page.inkml")
+        try cli.ok(["export", note, "--format", "inkml", "-o", inkml.path])
+        let recording = try InkMLDecoder.decode(try Data(contentsOf: inkml), file: inkml.path)
+        var xs: [Float] = [], ys: [Float] = []
+        for event in recording.notes[0].events {
+            if case .penMove(let p, _) = event { xs.append(p.x); ys.append(p.y) }
+        }
+        let k: Float = 72 / 226
+        #expect(try #require(xs.min()) >= 396 - 702 * k - 1 && xs.max()! <= 396 + 702 * k + 1, "x \(xs.min()!)…\(xs.max()!)")
+        #expect(try #require(ys.min()) >= -1 && ys.max()! <= 1872 * k + 1 && ys.max()! > 1872 * k * 0.8, "y \(ys.min()!)…\(ys.max()!)")
+    }
+
     @Test("the packaged Xournal++ test file keeps its attached PDF", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
     func corpusPackaged() throws {
         try cli.ok(["init"])
