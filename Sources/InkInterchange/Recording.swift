@@ -10,7 +10,7 @@ public struct Recording: Sendable, Equatable {
     /// The program or device the file says wrote it, when it says: InkML's `inkSource`
     /// (manufacturer, model), Xournal++'s `creator`, a replay log header's `source`.
     public var claimedSource: String?
-    /// What the file held that Inkwell could not keep (text boxes, images, PDF backgrounds…), one line each,
+    /// What the file held that Inkwell could not keep (images, PDFs that cannot be found…), one line each,
     /// naming the file: the import goes on, and the command prints these to standard error.
     public var warnings: [String] = []
 
