@@ -213,16 +213,29 @@ public struct Renderer: Sendable {
     // MARK: SVG
 
     /// An SVG of `page`: the same vector geometry as the PDF, sized in points, in page units inside. A
-    /// PDF page under the ink goes in as an image (PNG, 2 pixels a point).
-    public func svg(_ page: Page) -> String {
+    /// PDF page under the ink goes in as an image: embedded (``backgroundImage(_:)``, a PNG), or, with
+    /// `backgroundHref`, linked from that address, which serves the same PNG (so a browser fetches and
+    /// caches it once, rather than with every update of the page).
+    public func svg(_ page: Page, backgroundHref: String? = nil) -> String {
         let k = pointsPerUnit(page)
+        let image: SVGBackground?
+        if let backgroundHref, hasBackground(page) {
+            image = .href(backgroundHref)
+        } else {
+            image = backgroundImage(page).map(SVGBackground.png)
+        }
         return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k)
-            .write(vectorScene(page), backgroundImage: backgroundImage(page))
+            .write(vectorScene(page), background: image)
+    }
+
+    /// Whether `page` is drawn on a PDF page these options can open.
+    public func hasBackground(_ page: Page) -> Bool {
+        page.template.background.map { options.backgrounds.document($0.document) != nil } ?? false
     }
 
     /// The PDF page under `page`'s ink alone, as a PNG of 2 pixels a point (at most 4,096 pixels a
     /// side); nil when there is none. Made once per page, paper and size, and kept with the documents.
-    func backgroundImage(_ page: Page) -> [UInt8]? {
+    public func backgroundImage(_ page: Page) -> [UInt8]? {
         guard let background = page.template.background, options.backgrounds.document(background.document) != nil else { return nil }
         var paperOnly = Page(id: page.id, size: page.size)
         paperOnly.template.paper = page.template.paper
@@ -238,7 +251,7 @@ public struct Renderer: Sendable {
     public func animatedSVG(_ page: Page, maxPause: Double = 1.5) -> String {
         let k = pointsPerUnit(page)
         return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k)
-            .write(vectorScene(page), animation: SVGAnimation(page: page, maxPause: maxPause), backgroundImage: backgroundImage(page))
+            .write(vectorScene(page), animation: SVGAnimation(page: page, maxPause: maxPause), background: backgroundImage(page).map(SVGBackground.png))
     }
 }
 

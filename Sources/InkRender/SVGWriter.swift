@@ -2,6 +2,12 @@ import Foundation
 import InkCore
 import InkGeometry
 
+/// The PDF page under an SVG page's ink: a PNG embedded, or the address of one.
+enum SVGBackground {
+    case png([UInt8])
+    case href(String)
+}
+
 /// A page's writing as it happened: each stroke's centreline with when it starts and how long it took,
 /// in seconds from the first pen down (pauses between strokes shortened), and when all is written.
 struct SVGAnimation {
@@ -56,7 +62,7 @@ struct SVGWriter {
         self.pointsPerUnit = pointsPerUnit
     }
 
-    func write(_ scene: Scene, animation: SVGAnimation? = nil, backgroundImage: [UInt8]? = nil) -> String {
+    func write(_ scene: Scene, animation: SVGAnimation? = nil, background: SVGBackground? = nil) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(scene.pointCount * 7 + 4096)
         func text(_ s: String) { out.append(contentsOf: s.utf8) }
@@ -64,7 +70,7 @@ struct SVGWriter {
 
         text("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         text("<svg xmlns=\"http://www.w3.org/2000/svg\"")
-        if backgroundImage != nil { text(" xmlns:xlink=\"http://www.w3.org/1999/xlink\"") }
+        if background != nil { text(" xmlns:xlink=\"http://www.w3.org/1999/xlink\"") }
         text(" version=\"1.1\" width=\"")
         appendNumber(scene.width * pointsPerUnit, to: &out, decimals: 2)
         text("pt\" height=\"")
@@ -83,13 +89,16 @@ struct SVGWriter {
         text("\" fill=\"\(hex(scene.paper))\"")
         if scene.paper.alpha < 255 { text(" fill-opacity=\"\(opacity(Double(scene.paper.alpha) / 255))\"") }
         text("/>\n")
-        if let backgroundImage {
+        if let background {
             text("<image x=\"0\" y=\"0\" width=\"")
             number(scene.width)
             text("\" height=\"")
             number(scene.height)
-            text("\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,")
-            text(Data(backgroundImage).base64EncodedString())
+            text("\" preserveAspectRatio=\"none\" xlink:href=\"")
+            switch background {
+            case .png(let bytes): text("data:image/png;base64," + Data(bytes).base64EncodedString())
+            case .href(let address): text(address.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;"))
+            }
             text("\"/>\n")
         }
 

@@ -7,6 +7,13 @@ import NIOCore
 /// The library over HTTP (JSON): listing, search, create, rename, move, pin, tag, delete and
 /// restore, thumbnails and exports, each through the same Workspace and Library calls as the CLI.
 extension WebServer {
+    /// The address of the PNG of the PDF page under `page` (``Renderer/backgroundImage(_:)``): it names
+    /// the document, the PDF page and the page's size and paper, so a browser may keep it for good.
+    static func backgroundAddress(note: NoteID, page: Page, _ background: PageBackground) -> String {
+        "/api/notes/\(note.rawValue)/pages/\(page.id.rawValue)/background.png?d=\(background.document.prefix(16))-\(background.page)"
+            + "-\(Int(page.size.width))x\(Int(page.size.height))-\(page.template.paper.description.dropFirst())"
+    }
+
     /// Request bodies are small JSON objects.
     static let maxBodyBytes = 64 * 1024
 
@@ -102,6 +109,29 @@ extension WebServer {
             return try Self.guarded {
                 let stored = try Self.stored(id, in: library)
                 guard let png = try thumbnails.thumbnail(of: stored, in: library) else { return Response(status: .noContent) }
+                return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=31536000, immutable"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            }
+        }
+
+        router.get("/api/notes/:id/pages/:page/background.png") { _, context in
+            let id = try noteID(context)
+            guard let raw = context.parameters.get("page"), PageID.isWellFormed(raw) else {
+                throw HTTPError(.badRequest, message: "not a page id")
+            }
+            let live = await rooms.openNote(id)
+            let livePages = await live?.pages
+            return try Self.guarded {
+                let stored = try Self.stored(id, in: library)
+                let pages = try livePages ?? library.pages(of: stored)
+                guard let page = pages.first(where: { $0.id == PageID(rawValue: raw) }) else {
+                    throw HTTPError(.notFound, message: "no page \(raw) in this note")
+                }
+                var options = RenderOptions()
+                options.backgrounds = live?.backgrounds ?? library.backgroundDocuments(of: stored)
+                guard let png = Renderer(options: options).backgroundImage(page) else {
+                    throw HTTPError(.notFound, message: "page \(raw) is not drawn on a PDF page Inkwell can read")
+                }
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=31536000, immutable"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: png)))
             }

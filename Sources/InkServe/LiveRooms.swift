@@ -186,7 +186,9 @@ actor Room {
     /// A page as the browser shows it: its size, template, stroke count and the SVG the exporter would
     /// write (from its `<svg>` element on, to go into the page).
     private func pageMessage(_ page: Page) -> [String: Any] {
-        var svg = renderer.svg(page)
+        // The PDF page under the ink is linked, not embedded: the browser fetches it once (its address
+        // names the document, the page and the size), not with every stroke.
+        var svg = renderer.svg(page, backgroundHref: page.template.background.map { WebServer.backgroundAddress(note: live.id, page: page, $0) })
         if let start = svg.range(of: "<svg") { svg = String(svg[start.lowerBound...]) }
         return [
             "id": page.id.rawValue, "width": Double(page.size.width), "height": Double(page.size.height),

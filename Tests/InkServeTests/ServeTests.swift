@@ -266,6 +266,39 @@ import WSClient
         }
     }
 
+    @Test func aPageOnAPDFLinksItsBackgroundOnceInsteadOfEmbeddingItInEveryUpdate() async throws {
+        // A one-page PDF (Inkwell's own export of a page with a stroke), imported to write on.
+        let source = Page(id: PageID(rawValue: "8d2h5k0w3q1r"), size: .a4Points,
+                          strokes: [Stroke(id: StrokeID(1), width: 8, points: [InkPoint(x: 100, y: 100), InkPoint(x: 400, y: 300)])])
+        let pdf = folder.deletingLastPathComponent().appendingPathComponent("paper-\(UUID().uuidString).pdf")
+        try Data(try Renderer().pdf([source])).write(to: pdf)
+        defer { try? FileManager.default.removeItem(at: pdf) }
+        let report = Importer(library: workspace.library).run([pdf], replayer: NoteReplayer(), keepGoing: false)
+        let id = try #require(report.imported.first?.notes.first?.id, "\(report.failures)")
+        let plain = try workspace.library.createNote(title: "Plain")
+        let page = try #require(try workspace.library.pages(of: workspace.library.note(matching: id.rawValue)).first)
+        let address = WebServer.backgroundAddress(note: id, page: page, try #require(page.template.background))
+        try await app().test(.live) { client in
+            try await client.ws("/api/notes/\(id)/live") { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                let hello = try await Self.next(&messages)
+                let svg = try #require((hello["pages"] as? [[String: Any]])?.first?["svg"] as? String)
+                #expect(!svg.contains("data:image/png"))
+                #expect(svg.contains("xlink:href=\"\(address.replacingOccurrences(of: "&", with: "&amp;"))\""), "\(svg.prefix(600))")
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            try await client.execute(uri: address, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(Array(response.body.readableBytesView.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+            }
+            // A note without such a page: not found (an address never reads outside the note's pages).
+            try await client.execute(uri: "/api/notes/\(plain.note.id)/pages/8d2h5k0w3q1r/background.png", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
     @Test func aMalformedMessageClosesThatSocketWithTheReasonAndChangesNothing() async throws {
         let stored = try workspace.library.createNote(title: "Careful")
         try workspace.library.save([PageDelta(pageID: .random(), isNew: true, addedStrokes: [
