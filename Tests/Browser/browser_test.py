@@ -8,8 +8,8 @@ It writes with pen pointer events carrying pressure, then checks what a user wou
 holds the strokes and their pressures; the save comes 2 s (± 0.3 s) after the last stroke and not
 before; navigation hides 3 s after entering and a double tap on the top edge shows it; a handwritten
 hashtag becomes a tag in the library view; a second browser context sees the strokes; a screenshot
-of the page matches `inkwell render`; leaving with unsaved strokes asks first. Exits 1 when any check
-fails, naming it.
+of the page matches `inkwell render`; leaving with unsaved strokes asks first; a note imported from a
+PDF shows its PDF page under the ink. Exits 1 when any check fails, naming it.
 """
 import base64
 import io
@@ -387,6 +387,47 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
         os.makedirs(shots, exist_ok=True)
         with open(os.path.join(shots, "serve-library.png"), "wb") as f:
             f.write(tab.screenshot())
+
+    # 10. A note on a PDF shows the PDF page under the ink (linked from the page, fetched once).
+    check_pdf_page(browser, base, inkwell, library, failures, work)
+
+
+def vector_pdf(text):
+    """A one-page US Letter PDF: a line of Helvetica and a black 100 × 50 pt box whose top left corner
+    is at (100, 100) from the page's top left."""
+    content = f"BT /F1 24 Tf 72 720 Td ({text}) Tj ET 0 0 0 rg 100 642 100 50 re f"
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 3 0 R >> >> >>",
+               f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]
+    out, offsets = "%PDF-1.4\n", []
+    for i, o in enumerate(objects):
+        offsets.append(len(out))
+        out += f"{i + 1} 0 obj\n{o}\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n" + "".join(f"{o:010d} 00000 n \n" for o in offsets)
+    return (out + f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").encode()
+
+
+def check_pdf_page(browser, base, inkwell, library, failures, work):
+    from PIL import Image
+    pdf = os.path.join(work, "paper.pdf")
+    with open(pdf, "wb") as f:
+        f.write(vector_pdf("Reading list"))
+    out = subprocess.run([inkwell, "import", pdf, "--library", library, "--no-recognize", "--json"],
+                         capture_output=True, text=True, check=True)
+    note_id = json.loads(out.stdout)["imported"][0]["notes"][0]["id"]
+    tab = Tab(browser, f"{base}notes/{note_id}")
+    linked = tab.wait_for("(() => { const i = document.querySelector('.page svg image'); "
+                          "return i && (i.getAttribute('xlink:href') || i.getAttribute('href') || '').startsWith('/api/notes/'); })()")
+    failures.check("a page on a PDF links its PDF page as an image", linked)
+    time.sleep(1.0)
+    r = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()")
+    shot = Image.open(io.BytesIO(tab.screenshot({"x": r[0], "y": r[1], "width": r[2], "height": r[3], "scale": 1}))).convert("L")
+    box = shot.getpixel((int(shot.width * 150 / 612), int(shot.height * 125 / 792)))
+    paper = shot.getpixel((int(shot.width * 400 / 612), int(shot.height * 500 / 792)))
+    failures.check("…and the browser draws it under the ink: the PDF's box dark, the paper white", box < 80 and paper > 200,
+                   f"box {box}, paper {paper}")
 
 
 def compare_with_render(tab, browser, base, note_id, inkwell, library, failures, work):
