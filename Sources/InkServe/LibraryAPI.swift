@@ -16,6 +16,8 @@ extension WebServer {
 
     /// Request bodies are small JSON objects.
     static let maxBodyBytes = 64 * 1024
+    /// The largest PDF uploaded to write on.
+    static let maxUploadBytes = 64 << 20
 
     func addLibraryAPI(to router: Router<BasicWebSocketRequestContext>) {
         let workspace = workspace
@@ -46,6 +48,41 @@ extension WebServer {
                 let notebook = try body.notebook.map(NotebookPath.init) ?? .inbox
                 let stored = try library.createNote(title: body.title, in: notebook)
                 return try JSON.response(LibraryNote(stored, states: [:]), status: .created)
+            }
+        }
+
+        // A PDF to write on: the body is the PDF (`application/pdf`), imported as `inkwell import` does.
+        router.post("/api/import") { request, _ in
+            let buffer: ByteBuffer
+            do {
+                buffer = try await request.body.collect(upTo: Self.maxUploadBytes)
+            } catch {
+                throw HTTPError(.contentTooLarge, message: "the PDF is larger than \(Self.maxUploadBytes >> 20) MiB")
+            }
+            let data = Data(buffer.readableBytesView)
+            guard data.prefix(1024).firstRange(of: Data("%PDF-".utf8)) != nil else {
+                throw HTTPError(.badRequest, message: "the body is not a PDF (it does not start with %PDF-)")
+            }
+            let query = request.uri.queryParameters
+            let title = query.get("title").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "Document"
+            let notebookName = query.get("notebook").map { String($0) } ?? ""
+            return try Self.guarded {
+                let notebook = try notebookName.isEmpty ? .inbox : NotebookPath(notebookName)
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-upload-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let file = folder.appendingPathComponent("upload.pdf")
+                try data.write(to: file)
+                var importer = Importer(library: library)
+                importer.title = title
+                importer.notebook = notebook
+                importer.source = "serve:pdf"
+                let report = importer.run([file], replayer: NoteReplayer(), keepGoing: false)
+                guard let imported = report.imported.first?.notes.first else {
+                    let reason = report.failures.first.map { $0.replacingOccurrences(of: file.path + ": ", with: "") } ?? "nothing was imported"
+                    throw HTTPError(.badRequest, message: "the PDF could not be imported: \(reason)")
+                }
+                return try JSON.response(LibraryNote(try Self.stored(imported.id, in: library), states: [:]), status: .created)
             }
         }
 

@@ -9,7 +9,7 @@ holds the strokes and their pressures; the save comes 2 s (± 0.3 s) after the l
 before; navigation hides 3 s after entering and a double tap on the top edge shows it; a handwritten
 hashtag becomes a tag in the library view; a second browser context sees the strokes; a screenshot
 of the page matches `inkwell render`; leaving with unsaved strokes asks first; a note imported from a
-PDF shows its PDF page under the ink. Exits 1 when any check fails, naming it.
+PDF (chosen in the library view) shows its PDF page under the ink. Exits 1 when any check fails, naming it.
 """
 import base64
 import io
@@ -388,8 +388,8 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
         with open(os.path.join(shots, "serve-library.png"), "wb") as f:
             f.write(tab.screenshot())
 
-    # 10. A note on a PDF shows the PDF page under the ink (linked from the page, fetched once).
-    check_pdf_page(browser, base, inkwell, library, failures, work)
+    # 10. A PDF chosen in the library view becomes a note whose pages show it under the ink (linked, fetched once).
+    check_pdf_page(browser, base, failures, work)
 
 
 def vector_pdf(text):
@@ -409,15 +409,19 @@ def vector_pdf(text):
     return (out + f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").encode()
 
 
-def check_pdf_page(browser, base, inkwell, library, failures, work):
+def check_pdf_page(browser, base, failures, work):
     from PIL import Image
     pdf = os.path.join(work, "paper.pdf")
     with open(pdf, "wb") as f:
         f.write(vector_pdf("Reading list"))
-    out = subprocess.run([inkwell, "import", pdf, "--library", library, "--no-recognize", "--json"],
-                         capture_output=True, text=True, check=True)
-    note_id = json.loads(out.stdout)["imported"][0]["notes"][0]["id"]
-    tab = Tab(browser, f"{base}notes/{note_id}")
+    # Chosen with the library view's "Write on a PDF…" file input: uploaded, imported, opened.
+    tab = Tab(browser, base)
+    tab.wait_for("document.getElementById('pdf-file') !== null")
+    document = tab.call("DOM.getDocument")
+    node = tab.call("DOM.querySelector", nodeId=document["root"]["nodeId"], selector="#pdf-file")
+    tab.call("DOM.setFileInputFiles", files=[pdf], nodeId=node["nodeId"])
+    opened = tab.wait_for("location.pathname.startsWith('/notes/')", timeout=15)
+    failures.check("a PDF chosen in the library view becomes a note, opened to write on", opened)
     linked = tab.wait_for("(() => { const i = document.querySelector('.page svg image'); "
                           "return i && (i.getAttribute('xlink:href') || i.getAttribute('href') || '').startsWith('/api/notes/'); })()")
     failures.check("a page on a PDF links its PDF page as an image", linked)

@@ -116,6 +116,36 @@ import WSClient
         #expect(try workspace.library.notes().map(\.note.title) == ["mine"])
     }
 
+    @Test func aPDFUploadedFromThePageBecomesANoteToWriteOnAndBadOnesChangeNothing() async throws {
+        let source = Page(id: PageID(rawValue: "8d2h5k0w3q1r"), size: .a4Points,
+                          strokes: [Stroke(id: StrokeID(1), width: 8, points: [InkPoint(x: 100, y: 100), InkPoint(x: 400, y: 300)])])
+        let pdf = try Renderer().pdf([source, source])
+        try await app().test(.router) { client in
+            for (bytes, reason) in [(Array("not a pdf".utf8), "not a PDF"), (Array("%PDF-1.7 and then nothing".utf8), "could not be imported")] {
+                try await client.execute(uri: "/api/import?title=Bad", method: .post, headers: [.contentType: "application/pdf"],
+                                         body: ByteBuffer(bytes: bytes)) { response in
+                    #expect(response.status == .badRequest)
+                    #expect(String(buffer: response.body).contains(reason), "\(String(buffer: response.body))")
+                }
+            }
+            try await client.execute(uri: "/api/import?title=Paper", method: .post, headers: [.origin: "http://attacker.example"],
+                                     body: ByteBuffer(bytes: pdf)) { response in
+                #expect(response.status == .forbidden)
+            }
+            #expect(try snapshot().isEmpty)
+            try await client.execute(uri: "/api/import?title=Reading%20list&notebook=Work", method: .post,
+                                     headers: [.contentType: "application/pdf", .origin: "http://localhost"], body: ByteBuffer(bytes: pdf)) { response in
+                #expect(response.status == .created)
+                let note = try json(response.body)
+                #expect(note["title"] as? String == "Reading list" && note["notebook"] as? String == "Work")
+            }
+        }
+        let stored = try workspace.library.note(matching: "Reading list")
+        let pages = try workspace.library.pages(of: stored)
+        #expect(pages.map { $0.template.background?.page } == [0, 1])
+        #expect(pages.allSatisfy { $0.size == PageSize(width: 595.28, height: 841.89) || abs($0.size.width - 595.28) < 0.01 })
+    }
+
     @Test func dragToReorderWritesTheNotebooksOrder() async throws {
         let first = try workspace.library.createNote(title: "First")
         let second = try workspace.library.createNote(title: "Second")

@@ -181,6 +181,24 @@ async function newNote() {
   }
 }
 
+/** Uploads the chosen PDF as a note to write on, then opens it. */
+async function importPDF(file) {
+  if (!file) return;
+  const title = file.name.replace(/\.pdf$/i, "") || "Document";
+  const notebook = state.notebook && state.notebook !== "#trash" ? state.notebook : "";
+  try {
+    toast(`Importing ${file.name}…`);
+    const response = await fetch(`/api/import?title=${encodeURIComponent(title)}&notebook=${encodeURIComponent(notebook)}`, {
+      method: "POST", headers: { "Content-Type": "application/pdf" }, body: file, credentials: "same-origin",
+    });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) throw new Error(data?.error?.message || `${response.status} ${response.statusText}`);
+    location.href = `/notes/${data.id}`;
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
 async function renderTrash() {
   document.getElementById("results").hidden = true;
   const container = document.getElementById("notes");
@@ -231,6 +249,8 @@ document.getElementById("view-toggle").addEventListener("click", () => {
   render();
 });
 document.getElementById("new-note").addEventListener("click", newNote);
+document.getElementById("import-pdf").addEventListener("click", () => document.getElementById("pdf-file").click());
+document.getElementById("pdf-file").addEventListener("change", (event) => importPDF(event.target.files[0]));
 listenToCards(document.getElementById("notes"));
 load().catch((error) => toast(error.message, "error"));
 // Tags recognised while this view is open (in another tab) show up when it comes back.
