@@ -23,6 +23,8 @@ extension WebServer {
         let workspace = workspace
         let library = workspace.library
         let thumbnails = thumbnails
+        let backgroundImages = backgroundImages
+        let uploads = uploads
         let rooms = rooms
 
         router.get("/api/library") { _, _ in
@@ -51,39 +53,46 @@ extension WebServer {
             }
         }
 
-        // A PDF to write on: the body is the PDF (`application/pdf`), imported as `inkwell import` does.
+        // A PDF to write on: the body is the PDF (`application/pdf`), imported as `inkwell import` does,
+        // as a PDF and nothing else; one at a time, off the request threads.
         router.post("/api/import") { request, _ in
-            let buffer: ByteBuffer
-            do {
-                buffer = try await request.body.collect(upTo: Self.maxUploadBytes)
-            } catch {
-                throw HTTPError(.contentTooLarge, message: "the PDF is larger than \(Self.maxUploadBytes >> 20) MiB")
+            guard request.headers[.contentType]?.lowercased().hasPrefix("application/pdf") == true else {
+                throw HTTPError(.unsupportedMediaType, message: "send the PDF with Content-Type: application/pdf")
             }
-            let data = Data(buffer.readableBytesView)
-            guard data.prefix(1024).firstRange(of: Data("%PDF-".utf8)) != nil else {
-                throw HTTPError(.badRequest, message: "the body is not a PDF (it does not start with %PDF-)")
+            if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxUploadBytes {
+                throw HTTPError(.contentTooLarge, message: "the PDF is larger than \(Self.maxUploadBytes >> 20) MiB")
             }
             let query = request.uri.queryParameters
             let title = query.get("title").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "Document"
             let notebookName = query.get("notebook").map { String($0) } ?? ""
-            return try Self.guarded {
-                let notebook = try notebookName.isEmpty ? .inbox : NotebookPath(notebookName)
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-upload-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let file = folder.appendingPathComponent("upload.pdf")
-                try data.write(to: file)
-                var importer = Importer(library: library)
-                importer.title = title
-                importer.notebook = notebook
-                importer.source = "serve:pdf"
-                let report = importer.run([file], replayer: NoteReplayer(), keepGoing: false)
-                guard let imported = report.imported.first?.notes.first else {
-                    let reason = report.failures.first.map { $0.replacingOccurrences(of: file.path + ": ", with: "") } ?? "nothing was imported"
-                    throw HTTPError(.badRequest, message: "the PDF could not be imported: \(reason)")
-                }
-                return try JSON.response(LibraryNote(try Self.stored(imported.id, in: library), states: [:]), status: .created)
+            guard uploads.begin() else {
+                throw HTTPError(.serviceUnavailable, message: "another PDF is being imported; try again in a moment")
             }
+            defer { uploads.end() }
+            let data: Data
+            do {
+                data = Data(try await request.body.collect(upTo: Self.maxUploadBytes).readableBytesView)
+            } catch {
+                throw HTTPError(.contentTooLarge, message: "the PDF is larger than \(Self.maxUploadBytes >> 20) MiB")
+            }
+            let imported = try await Self.offload {
+                try Self.guarded {
+                    let notebook = try notebookName.isEmpty ? .inbox : NotebookPath(notebookName)
+                    var importer = Importer(library: library)
+                    importer.title = title
+                    importer.notebook = notebook
+                    importer.source = "serve:pdf"
+                    let outcome: Importer.FileOutcome
+                    do {
+                        outcome = try importer.importPDF(data, named: title + ".pdf", replayer: NoteReplayer())
+                    } catch let error as ImportError {
+                        throw HTTPError(.badRequest, message: "the PDF could not be imported: \(error.reason)")
+                    }
+                    guard let note = outcome.file.notes.first else { throw HTTPError(.badRequest, message: "the PDF could not be imported") }
+                    return try JSON.response(LibraryNote(try Self.stored(note.id, in: library), states: [:]), status: .created)
+                }
+            }
+            return imported
         }
 
         router.post("/api/notebooks") { request, _ in
@@ -151,26 +160,36 @@ extension WebServer {
             }
         }
 
-        router.get("/api/notes/:id/pages/:page/background.png") { _, context in
+        router.get("/api/notes/:id/pages/:page/background.png") { request, context in
             let id = try noteID(context)
             guard let raw = context.parameters.get("page"), PageID.isWellFormed(raw) else {
                 throw HTTPError(.badRequest, message: "not a page id")
             }
             let live = await rooms.openNote(id)
             let livePages = await live?.pages
-            return try Self.guarded {
-                let stored = try Self.stored(id, in: library)
-                let pages = try livePages ?? library.pages(of: stored)
-                guard let page = pages.first(where: { $0.id == PageID(rawValue: raw) }) else {
-                    throw HTTPError(.notFound, message: "no page \(raw) in this note")
+            let liveBackgrounds = live?.backgrounds
+            let asked = request.uri.queryParameters.get("d").map { String($0) }
+            return try await Self.offload {
+                try Self.guarded {
+                    let stored = try Self.stored(id, in: library)
+                    let pages = try livePages ?? library.pages(of: stored)
+                    guard let page = pages.first(where: { $0.id == PageID(rawValue: raw) }), let background = page.template.background else {
+                        throw HTTPError(.notFound, message: "page \(raw) is not drawn on a PDF page")
+                    }
+                    // Kept for good only under the address naming what is drawn now (a request racing a
+                    // change of the page gets today's picture, not cached).
+                    let address = WebServer.backgroundAddress(note: id, page: page, background)
+                    let current = address.hasSuffix("?d=" + (asked ?? "\u{0}"))
+                    let png = try backgroundImages.image(address) {
+                        var options = RenderOptions()
+                        options.backgrounds = liveBackgrounds ?? library.backgroundDocuments(of: stored)
+                        return Renderer(options: options).backgroundImage(page)
+                    }
+                    guard let png else { throw HTTPError(.notFound, message: "page \(raw) is not drawn on a PDF page Inkwell can read") }
+                    return Response(status: .ok, headers: [.contentType: "image/png",
+                                                           .cacheControl: current ? "private, max-age=31536000, immutable" : "no-store"],
+                                    body: .init(byteBuffer: ByteBuffer(bytes: png)))
                 }
-                var options = RenderOptions()
-                options.backgrounds = live?.backgrounds ?? library.backgroundDocuments(of: stored)
-                guard let png = Renderer(options: options).backgroundImage(page) else {
-                    throw HTTPError(.notFound, message: "page \(raw) is not drawn on a PDF page Inkwell can read")
-                }
-                return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=31536000, immutable"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: png)))
             }
         }
 
@@ -230,6 +249,16 @@ extension WebServer {
             throw HTTPError(.internalServerError, message: "\(error)")
         }
     }
+
+    /// Runs blocking work (PDF import, rendering) on a queue of its own, so the request threads stay free.
+    static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            workQueue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Where ``offload(_:)`` runs: one job at a time.
+    static let workQueue = DispatchQueue(label: "inkwell.serve.work", qos: .userInitiated)
 
     /// The note with exactly this id (never a title or prefix: ids come from URLs).
     static func stored(_ id: NoteID, in library: Library) throws -> StoredNote {
@@ -377,6 +406,39 @@ enum JSON {
 
 /// First-page thumbnails, kept in memory by the note's content version (its pages and modification
 /// time), so the library view renders each once.
+/// The PNGs of PDF pages under pages, by address (``WebServer/backgroundAddress(note:page:_:)``): the
+/// last 64 made, whoever asked.
+final class BackgroundImageCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var images: [(key: String, png: [UInt8])] = []
+
+    func image(_ key: String, make: () throws -> [UInt8]?) throws -> [UInt8]? {
+        if let hit = lock.withLock({ images.first { $0.key == key }?.png }) { return hit }
+        guard let png = try make() else { return nil }
+        lock.withLock {
+            images.removeAll { $0.key == key }
+            images.append((key, png))
+            if images.count > 64 { images.removeFirst() }
+        }
+        return png
+    }
+}
+
+/// One upload at a time: a second is told to wait rather than doubling the memory held.
+final class UploadGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var busy = false
+
+    func begin() -> Bool {
+        lock.withLock {
+            if busy { return false }
+            busy = true
+            return true
+        }
+    }
+    func end() { lock.withLock { busy = false } }
+}
+
 final class ThumbnailCache: @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [String: [UInt8]] = [:]

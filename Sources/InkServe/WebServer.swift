@@ -39,6 +39,8 @@ public struct WebServer: Sendable {
     public let options: ServeOptions
     let rooms: LiveRooms
     let thumbnails = ThumbnailCache()
+    let backgroundImages = BackgroundImageCache()
+    let uploads = UploadGate()
 
     public init(workspace: Workspace, options: ServeOptions) {
         self.workspace = workspace

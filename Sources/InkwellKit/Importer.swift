@@ -339,6 +339,15 @@ public struct Importer {
         }
     }
 
+    /// Imports `data` as a PDF to write on, and as nothing else (an upload says it is a PDF: it is never
+    /// read as another format, which could name files beside it), `name` naming it in errors.
+    public func importPDF(_ data: Data, named name: String, replayer: NoteReplayer) throws -> FileOutcome {
+        guard data.starts(with: Array("%PDF-".utf8)) else {
+            throw ImportError(file: name, position: "byte 0", reason: "not a PDF (it does not start with %PDF-)")
+        }
+        return try importRecording(try PDFImport.decode(data, file: name), from: URL(fileURLWithPath: name), replayer: replayer)
+    }
+
     /// The tags hashtag readings are snapped to (``Library/knownTags(adding:)``); a library that
     /// cannot be listed just now only loses the snapping.
     private func knownTags(adding extra: [Tag]) -> Set<Tag> {

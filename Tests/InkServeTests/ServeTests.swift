@@ -121,7 +121,10 @@ import WSClient
                           strokes: [Stroke(id: StrokeID(1), width: 8, points: [InkPoint(x: 100, y: 100), InkPoint(x: 400, y: 300)])])
         let pdf = try Renderer().pdf([source, source])
         try await app().test(.router) { client in
-            for (bytes, reason) in [(Array("not a pdf".utf8), "not a PDF"), (Array("%PDF-1.7 and then nothing".utf8), "could not be imported")] {
+            // Another format saying %PDF- early (a Xournal++ document naming a file on the server) is not read as that format.
+            let disguised = #"<xournal creator="%PDF-"><page width="100" height="100"><background type="pdf" domain="absolute" filename="/etc/secret.pdf" pageno="1"/><layer/></page></xournal>"#
+            for (bytes, reason) in [(Array("not a pdf".utf8), "not a PDF"), (Array("%PDF-1.7 and then nothing".utf8), "could not be imported"),
+                                    (Array(disguised.utf8), "does not start with %PDF-")] {
                 try await client.execute(uri: "/api/import?title=Bad", method: .post, headers: [.contentType: "application/pdf"],
                                          body: ByteBuffer(bytes: bytes)) { response in
                     #expect(response.status == .badRequest)
@@ -131,6 +134,10 @@ import WSClient
             try await client.execute(uri: "/api/import?title=Paper", method: .post, headers: [.origin: "http://attacker.example"],
                                      body: ByteBuffer(bytes: pdf)) { response in
                 #expect(response.status == .forbidden)
+            }
+            try await client.execute(uri: "/api/import?title=Paper", method: .post, headers: [.contentType: "text/plain"],
+                                     body: ByteBuffer(bytes: pdf)) { response in
+                #expect(response.status == .unsupportedMediaType)
             }
             #expect(try snapshot().isEmpty)
             try await client.execute(uri: "/api/import?title=Reading%20list&notebook=Work", method: .post,

@@ -184,6 +184,10 @@ async function newNote() {
 /** Uploads the chosen PDF as a note to write on, then opens it. */
 async function importPDF(file) {
   if (!file) return;
+  if (file.size > 64 * 1024 * 1024) {
+    toast(`${file.name} is larger than 64 MiB; import it with inkwell import`, "error");
+    return;
+  }
   const title = file.name.replace(/\.pdf$/i, "") || "Document";
   const notebook = state.notebook && state.notebook !== "#trash" ? state.notebook : "";
   try {
@@ -250,7 +254,11 @@ document.getElementById("view-toggle").addEventListener("click", () => {
 });
 document.getElementById("new-note").addEventListener("click", newNote);
 document.getElementById("import-pdf").addEventListener("click", () => document.getElementById("pdf-file").click());
-document.getElementById("pdf-file").addEventListener("change", (event) => importPDF(event.target.files[0]));
+document.getElementById("pdf-file").addEventListener("change", (event) => {
+  const file = event.target.files[0];
+  event.target.value = ""; // choosing the same file again (after an error) is a change too
+  importPDF(file);
+});
 listenToCards(document.getElementById("notes"));
 load().catch((error) => toast(error.message, "error"));
 // Tags recognised while this view is open (in another tab) show up when it comes back.
