@@ -149,6 +149,9 @@ struct ExportCommand: ParsableCommand {
 
     /// Converts pen files without a library (``FileExport``).
     private func exportFiles(_ files: [URL]) throws {
+        if author != nil || noTextLayer {
+            throw RenderCommand.Failure("--author and --no-text-layer apply to notes of the library, not to files converted without one")
+        }
         var export = FileExport(format: format ?? .pdf)
         guard FileExport.supports(export.format) else {
             throw RenderCommand.Failure("--format md needs a note's recognised text: import the files, then export the notes")

@@ -135,5 +135,7 @@ struct ExportFilesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["two-p01.png", "two-p02.png"])
         let md = try cli.run(["export", xopp, "--format", "md", "-o", folder.path])
         #expect(md.status != 0 && md.stderr.contains("recognised text"), "\(md.stderr)")
+        let author = try cli.run(["export", xopp, "--author", "Me", "-o", folder.path])
+        #expect(author.status != 0 && author.stderr.contains("apply to notes"), "\(author.stderr)")
     }
 }
