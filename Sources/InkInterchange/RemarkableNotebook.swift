@@ -38,7 +38,7 @@ public enum RemarkableNotebook {
         let annotates = type == "pdf" || type == "epub"
         // A PDF document keeps its PDF: every page, on its PDF page (placed by the importer, which knows
         // the PDF's page sizes); an EPUB, or a PDF that is not beside the .content, only its handwriting.
-        let pdf = type == "pdf" ? readPDF(url.deletingPathExtension().appendingPathExtension("pdf")) : nil
+        let pdf = type == "pdf" ? PDFFile.read(url.deletingPathExtension().appendingPathExtension("pdf")) : nil
         let pdfPages = pdf == nil ? [:] : pdfPageIndices(object)
         if annotates, pdf == nil {
             warnings.append("\(file): the notebook annotates a \(type.uppercased())\(type == "pdf" ? " that is not beside it" : ""); only its handwritten pages are imported, on blank paper")
@@ -79,15 +79,6 @@ public enum RemarkableNotebook {
         var recording = Recording(notes: [note], format: "rm")
         recording.warnings = warnings
         return recording
-    }
-
-    /// The PDF beside a document's `.content` (`UUID.pdf`): a regular file of at most 512 MiB that
-    /// starts like a PDF, else nil.
-    static func readPDF(_ url: URL) -> Data? {
-        guard let values = try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
-              values.isRegularFile == true, let size = values.fileSize, size <= 512 << 20,
-              let data = try? Data(contentsOf: url), data.prefix(1024).firstRange(of: Data("%PDF-".utf8)) != nil else { return nil }
-        return data
     }
 
     /// Which PDF page each page shows (0 is the first), by page id: `cPages.pages[].redir.value`, or the

@@ -212,7 +212,7 @@ private struct XournalReader {
                 for entry in [filename, "attachments/" + filename] {
                     backgroundLookedFor.append("\(entry) in the archive")
                     do {
-                        if let data = try Containers.unzip(packaged, entry: entry, file: file), XournalReader.looksLikePDF(data) {
+                        if let data = try Containers.unzip(packaged, entry: entry, file: file), PDFFile.looksLikePDF(data) {
                             backgroundPDF = data
                             return
                         }
@@ -231,25 +231,11 @@ private struct XournalReader {
         }
         for candidate in candidates where !backgroundLookedFor.contains(candidate.path) {
             backgroundLookedFor.append(candidate.path)
-            if let data = XournalReader.readPDF(candidate) {
+            if let data = PDFFile.read(candidate) {
                 backgroundPDF = data
                 return
             }
         }
-    }
-
-    /// The bytes of a regular file (symbolic links followed) of at most 512 MiB that starts like a PDF;
-    /// nil otherwise.
-    static func readPDF(_ url: URL) -> Data? {
-        guard let values = try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
-              values.isRegularFile == true, let size = values.fileSize, size <= 512 << 20,
-              let data = try? Data(contentsOf: url), looksLikePDF(data) else { return nil }
-        return data
-    }
-
-    /// Whether `data` starts like a PDF: `%PDF-` within its first 1,024 bytes, as PDF readers accept.
-    static func looksLikePDF(_ data: Data) -> Bool {
-        data.prefix(1024).firstRange(of: Data("%PDF-".utf8)) != nil
     }
 
     mutating func stroke(_ element: XMLElement) throws(ImportError) -> ImportedStroke? {

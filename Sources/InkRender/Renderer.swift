@@ -145,8 +145,7 @@ public struct Renderer: Sendable {
         let info = PDFInfo(title: options.title, author: options.author, keywords: options.keywords, created: options.created)
         let sink = ByteSink()
         var native = PDFWriter(info: info)
-        let onPDF = pages.contains { page in page.template.background.map { options.backgrounds.document($0.document) != nil } ?? false }
-        let cairo = options.pdfWriter == .cairo || onPDF ? try PDFDocument(sink: sink, info: info) : nil
+        let cairo = options.pdfWriter == .cairo || pages.contains(where: hasBackground) ? try PDFDocument(sink: sink, info: info) : nil
         let textSize = pages.last?.size ?? .remarkable
         let textK = PageMetrics.pointsPerUnit(for: textSize, unitsPerInch: options.unitsPerInch)
         let typeset = typedText.map { TypedTextLayout.pages($0, size: textSize, pointsPerUnit: textK) } ?? []
@@ -236,7 +235,7 @@ public struct Renderer: Sendable {
     /// The PDF page under `page`'s ink alone, as a PNG of 2 pixels a point (at most 4,096 pixels a
     /// side); nil when there is none. Made once per page, paper and size, and kept with the documents.
     public func backgroundImage(_ page: Page) -> [UInt8]? {
-        guard let background = page.template.background, options.backgrounds.document(background.document) != nil else { return nil }
+        guard hasBackground(page), let background = page.template.background else { return nil }
         var paperOnly = Page(id: page.id, size: page.size)
         paperOnly.template.paper = page.template.paper
         paperOnly.template.background = background

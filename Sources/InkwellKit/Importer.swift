@@ -116,9 +116,9 @@ public struct Importer {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
         if let format = RecordingFormat.detect(data) {
-            return PDFImport.placingRemarkablePages(PDFImport.checkingBackgrounds(try format.decode(data, file: url.path), file: url.path))
+            return PDFImport.preparingBackgrounds(try format.decode(data, file: url.path), file: url.path)
         }
-        guard PDFImport.looksLikePDF(data) else {
+        guard PDFFile.looksLikePDF(data) else {
             throw ImportError(file: url.path, reason: RecordingFormat.notARecording + ", or a PDF to write on")
         }
         return try PDFImport.decode(data, file: url.path)

@@ -7,11 +7,6 @@ import InkPDF
 /// points, as Xournal++ pages) and drawn on it. The note keeps the PDF (``RecordedNote/background``);
 /// exports draw it under the ink (as vectors in PDFs), recognition reads the ink only.
 enum PDFImport {
-    /// Whether `data` starts like a PDF: `%PDF-` within its first 1,024 bytes, as PDF readers accept.
-    static func looksLikePDF(_ data: Data) -> Bool {
-        data.prefix(1024).firstRange(of: Data("%PDF-".utf8)) != nil
-    }
-
     static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
         let document: PDFPages
         do {
@@ -31,65 +26,65 @@ enum PDFImport {
     /// reMarkable's pixels per PDF point: the tablet lays a PDF page out at its true size at 226 dpi.
     static let remarkableUnitsPerPoint: Float = 226.0 / 72.0
 
+    /// `recording`'s notes made ready for their background PDFs, each PDF opened once: a note whose PDF
+    /// poppler cannot open keeps it (nothing the author had is lost) with a warning, its pages drawn on
+    /// plain paper until it can be read; a reMarkable document's pages are placed on their PDF pages
+    /// (``placingOnPDF(_:document:)``).
+    static func preparingBackgrounds(_ recording: Recording, file: String) -> Recording {
+        var prepared = recording
+        for (n, note) in recording.notes.enumerated() {
+            guard let background = note.background else { continue }
+            do {
+                let document = try PDFPages(background)
+                if recording.format == "rm" { prepared.notes[n] = placingOnPDF(note, document: document) }
+            } catch {
+                prepared.warnings.append("\(file): the PDF the pages of \"\(note.title ?? "the note")\" are drawn on cannot be read (\(error.reason)): kept, drawn as plain paper")
+            }
+        }
+        return prepared
+    }
+
     /// A reMarkable document on a PDF (`.content` beside `UUID.pdf`) placed on its PDF pages: each page
     /// on a PDF page takes that page's size in points (as an imported PDF's pages do), and its ink, in
     /// tablet pixels with x = 0 at the middle of the PDF page and y = 0 at its top, is scaled to points
-    /// (72/226) and moved by half the page's width; widths and printed text alike. Other recordings, and
-    /// pages whose PDF page poppler cannot give, are left as they are.
-    static func placingRemarkablePages(_ recording: Recording) -> Recording {
-        guard recording.format == "rm" else { return recording }
-        var placed = recording
-        for (n, note) in recording.notes.enumerated() {
-            guard let data = note.background, let document = try? PDFPages(data) else { continue }
-            let k = 1 / remarkableUnitsPerPoint
-            // The transform of the current page: nil while the page is not on a PDF page.
-            var shift: Float?
-            func place(_ point: RecordedPoint) -> RecordedPoint {
-                guard let shift else { return point }
-                var moved = point
-                moved.x = (point.x - RemarkableDecoder.xOffset) * k + shift
-                moved.y = point.y * k
-                return moved
-            }
-            placed.notes[n].events = note.events.map { event in
-                switch event {
-                case .newPage(_, var template, let at):
-                    guard let background = template.background, document.sizes.indices.contains(background.page) else {
-                        shift = nil
-                        return event
-                    }
-                    let pdfSize = document.sizes[background.page]
-                    shift = Float(pdfSize.width) / 2
-                    for i in template.printed.indices {
-                        template.printed[i].x = (template.printed[i].x - RemarkableDecoder.xOffset) * k + shift!
-                        template.printed[i].baseline *= k
-                        template.printed[i].size *= k
-                    }
-                    return .newPage(size: PageSize(width: Float(pdfSize.width), height: Float(pdfSize.height)), template: template, at: at)
-                case .penDown(let point, var pen, let at):
-                    if shift != nil { pen.width *= k }
-                    return .penDown(place(point), pen: pen, at: at)
-                case .penMove(let point, let at): return .penMove(place(point), at: at)
-                case .penUp(let point, let at): return .penUp(point.map(place), at: at)
-                default: return event
+    /// (72/226) and moved by half the page's width; widths and printed text alike. Pages whose PDF page
+    /// `document` does not have are left as they are.
+    static func placingOnPDF(_ note: RecordedNote, document: PDFPages) -> RecordedNote {
+        var placed = note
+        let k = 1 / remarkableUnitsPerPoint
+        // The transform of the current page: nil while the page is not on a PDF page.
+        var shift: Float?
+        func place(_ point: RecordedPoint) -> RecordedPoint {
+            guard let shift else { return point }
+            var moved = point
+            moved.x = (point.x - RemarkableDecoder.xOffset) * k + shift
+            moved.y = point.y * k
+            return moved
+        }
+        placed.events = note.events.map { event in
+            switch event {
+            case .newPage(_, var template, let at):
+                guard let background = template.background, document.sizes.indices.contains(background.page) else {
+                    shift = nil
+                    return event
                 }
+                let pdfSize = document.sizes[background.page]
+                let half = Float(pdfSize.width) / 2
+                shift = half
+                for i in template.printed.indices {
+                    template.printed[i].x = (template.printed[i].x - RemarkableDecoder.xOffset) * k + half
+                    template.printed[i].baseline *= k
+                    template.printed[i].size *= k
+                }
+                return .newPage(size: PageSize(width: Float(pdfSize.width), height: Float(pdfSize.height)), template: template, at: at)
+            case .penDown(let point, var pen, let at):
+                if shift != nil { pen.width *= k }
+                return .penDown(place(point), pen: pen, at: at)
+            case .penMove(let point, let at): return .penMove(place(point), at: at)
+            case .penUp(let point, let at): return .penUp(point.map(place), at: at)
+            default: return event
             }
         }
         return placed
-    }
-
-    /// `recording` with a warning for each note whose background PDF poppler cannot open: it is kept
-    /// (nothing the author had is lost), and its pages are drawn on plain paper until it can be read.
-    static func checkingBackgrounds(_ recording: Recording, file: String) -> Recording {
-        var checked = recording
-        for note in recording.notes {
-            guard let background = note.background else { continue }
-            do {
-                _ = try PDFPages(background)
-            } catch {
-                checked.warnings.append("\(file): the PDF the pages of \"\(note.title ?? "the note")\" are drawn on cannot be read (\(error.reason)): kept, drawn as plain paper")
-            }
-        }
-        return checked
     }
 }

@@ -134,17 +134,7 @@ struct ExportCommand: ParsableCommand {
         let report = try exporter.run(selected, to: try destination()) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
-        if json.json {
-            try printJSON(report)
-        } else {
-            if let archive = report.archive {
-                print("wrote \(archive) (\(report.written.count) file\(report.written.count == 1 ? "" : "s"))")
-            } else {
-                for path in report.written { print("wrote \(path)") }
-            }
-            for path in report.skipped { print("skipped \(path) (exists)") }
-        }
-        if !report.failed.isEmpty { throw ExitCode.failure }
+        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failed: !report.failed.isEmpty)
     }
 
     /// Converts pen files without a library (``FileExport``).
@@ -164,17 +154,23 @@ struct ExportCommand: ParsableCommand {
         progress.finish()
         for warning in report.warnings { printError("warning: \(warning)") }
         for failure in report.failed { printError("error: \(failure.reason)") }
+        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failed: !report.failed.isEmpty)
+    }
+
+    /// What an export wrote: the report as JSON, or the archive (or each file) and what was skipped;
+    /// exits 1 when anything failed (the failures were printed already).
+    private func printOutcome(_ report: some Encodable, archive: String?, written: [String], skipped: [String], failed: Bool) throws {
         if json.json {
             try printJSON(report)
         } else {
-            if let archive = report.archive {
-                print("wrote \(archive) (\(report.written.count) file\(report.written.count == 1 ? "" : "s"))")
+            if let archive {
+                print("wrote \(archive) (\(written.count) file\(written.count == 1 ? "" : "s"))")
             } else {
-                for path in report.written { print("wrote \(path)") }
+                for path in written { print("wrote \(path)") }
             }
-            for path in report.skipped { print("skipped \(path) (exists)") }
+            for path in skipped { print("skipped \(path) (exists)") }
         }
-        if !report.failed.isEmpty { throw ExitCode.failure }
+        if failed { throw ExitCode.failure }
     }
 
     /// The notes the arguments choose.
