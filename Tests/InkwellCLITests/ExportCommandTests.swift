@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `inkwell export` and `inkwell render` to files: which notes, which names, what happens to files
 /// that exist.
@@ -85,14 +86,7 @@ struct ExportFilesTests {
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(report["written"] as? [String] == ["fullpage.pdf", "abcd-strokes.pdf", "page.pdf"], "\(report)")
         #expect((report["failed"] as? [[String: Any]])?.count == 1)
-        let listing = Process()
-        listing.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-        listing.arguments = ["-Z1", zip.path]
-        let out = Pipe()
-        listing.standardOutput = out
-        try listing.run()
-        listing.waitUntilExit()
-        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n") == ["fullpage.pdf", "abcd-strokes.pdf", "page.pdf"])
+        #expect(try tool(["unzip", "-Z1", zip.path]).output.split(separator: "\n") == ["fullpage.pdf", "abcd-strokes.pdf", "page.pdf"])
         #expect(!FileManager.default.fileExists(atPath: cli.library.path), "a library was created")
     }
 

@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 import InkwellKit
 import Testing
+import TestSupport
 
 /// Writing on PDFs: a PDF imported to annotate, a Xournal++ document annotating one, and the PDF kept
 /// under the ink in every export (as vectors in PDFs), stored once per note, never read as handwriting.
@@ -83,19 +84,6 @@ struct PDFBackgroundTests {
         return (Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF), width, height)
     }
 
-    func tool(_ arguments: [String]) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
-    }
-
     @Test("a PDF imports as a note to write on: a page per PDF page, each its size, the PDF under every export")
     func importPDF() throws {
         try cli.ok(["init"])
@@ -145,14 +133,14 @@ struct PDFBackgroundTests {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let pdf = out.appendingPathComponent("notes.pdf").path
         try cli.ok(["render", id, "-o", pdf])
-        let text = try tool(["pdftotext", pdf, "-"]).stdout
+        let text = try tool(["pdftotext", pdf, "-"]).output
         #expect(text.contains("Quarterly plan") && text.contains("Second page"), "\(text)")
         // Vector content stays vector: no image in the PDF.
-        let images = try tool(["pdfimages", "-list", pdf]).stdout.split(separator: "\n")
+        let images = try tool(["pdfimages", "-list", pdf]).output.split(separator: "\n")
         #expect(images.count == 2, "\(images)")
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/qpdf") {
             let check = try tool(["qpdf", "--check", pdf])
-            #expect(check.status == 0, "\(check.stdout)")
+            #expect(check.status == 0, "\(check.output)")
         }
 
         // PNG: the PDF's box, the red ink over paper, white elsewhere.
@@ -174,7 +162,7 @@ struct PDFBackgroundTests {
         // Converting the file without a library draws the same page.
         let direct = out.appendingPathComponent("direct.pdf").path
         try cli.ok(["render", xopp, "-o", direct])
-        #expect(try tool(["pdftotext", direct, "-"]).stdout.contains("Quarterly plan"))
+        #expect(try tool(["pdftotext", direct, "-"]).output.contains("Quarterly plan"))
     }
 
     @Test("a Xournal++ file whose PDF is missing imports on blank paper with a warning naming where it looked")

@@ -33,22 +33,29 @@ import Testing
         let page = layeredPage()
         var bytes = try PageCodec.encodeFile(page)
         // Rename every LAYR chunk to a type no reader knows (fixing its CRC), as an older reader sees it.
-        let type = Array("LAYR".utf8)
-        var offset = PageCodec.fileStart.count
-        while offset + 8 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            if Array(bytes[offset + 4..<offset + 8]) == type {
-                bytes.replaceSubrange(offset + 4..<offset + 8, with: Array("LAYZ".utf8))
-                let crc = Self.crc32(bytes[offset + 4..<offset + 8 + length])
-                bytes.replaceSubrange(offset + 8 + length..<offset + 12 + length, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
-            }
-            offset += 12 + length
-        }
+        #expect(Self.renameChunks("LAYR", to: "LAYZ", in: &bytes) > 0)
         let decoded = bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }
         #expect(decoded.page.strokes.count == 4)
         #expect(decoded.page.strokes.allSatisfy { $0.layer == 0 })
         #expect(decoded.page.template.layers.isEmpty)
         #expect(decoded.problems.allSatisfy { !$0.isDamage })
+    }
+
+    /// Renames every chunk of `type` in a page file to `newType` (a type no reader knows), fixing each
+    /// CRC, as an older reader sees the file; returns how many were renamed.
+    static func renameChunks(_ type: String, to newType: String, in bytes: inout [UInt8]) -> Int {
+        var offset = PageCodec.fileStart.count, renamed = 0
+        while offset + 8 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            if Array(bytes[offset + 4..<offset + 8]) == Array(type.utf8) {
+                bytes.replaceSubrange(offset + 4..<offset + 8, with: Array(newType.utf8))
+                let crc = crc32(bytes[offset + 4..<offset + 8 + length])
+                bytes.replaceSubrange(offset + 8 + length..<offset + 12 + length, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+                renamed += 1
+            }
+            offset += 12 + length
+        }
+        return renamed
     }
 
     static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
@@ -105,11 +112,7 @@ import Testing
         let headerLength = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
         let chunk = offset + 12 + headerLength
         #expect(Array(bytes[chunk + 4..<chunk + 8]) == Array("PBKG".utf8))
-        let length = Int(bytes[chunk]) << 24 | Int(bytes[chunk + 1]) << 16 | Int(bytes[chunk + 2]) << 8 | Int(bytes[chunk + 3])
-        bytes.replaceSubrange(chunk + 4..<chunk + 8, with: Array("PBKZ".utf8))
-        let crc = LayerTests.crc32(bytes[chunk + 4..<chunk + 8 + length])
-        bytes.replaceSubrange(chunk + 8 + length..<chunk + 12 + length,
-                              with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        #expect(LayerTests.renameChunks("PBKG", to: "PBKZ", in: &bytes) == 1)
         let older = bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }
         #expect(older.page.template.background == nil)
         #expect(older.page.template.kind == .lined)
@@ -142,12 +145,7 @@ import Testing
         // The page file keeps it; a reader that skips the chunk draws the outline alone.
         var bytes = try PageCodec.encodeFile(page)
         #expect(try PageCodec.decodeStrict(bytes, fallbackID: page.id) == page)
-        let type = Array("FILL".utf8)
-        let at = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == type })
-        let length = Int(bytes[at - 4]) << 24 | Int(bytes[at - 3]) << 16 | Int(bytes[at - 2]) << 8 | Int(bytes[at - 1])
-        bytes.replaceSubrange(at..<at + 4, with: Array("FILZ".utf8))
-        let crc = LayerTests.crc32(bytes[at..<at + 4 + length])
-        bytes.replaceSubrange(at + 4 + length..<at + 8 + length, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        #expect(LayerTests.renameChunks("FILL", to: "FILZ", in: &bytes) == 1)
         let older = bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }
         #expect(older.page.strokes.map(\.fill) == [nil, nil] && older.page.strokes.count == 2)
 
@@ -193,12 +191,7 @@ import Testing
         let page = Page(id: PageID(rawValue: "8d2h5k0w3q1r"), strokes: [dashed, Stroke(id: StrokeID(2), points: dashed.points)])
         var bytes = try PageCodec.encodeFile(page)
         #expect(try PageCodec.decodeStrict(bytes, fallbackID: page.id) == page)
-        let type = Array("DASH".utf8)
-        let at = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == type })
-        let length = Int(bytes[at - 4]) << 24 | Int(bytes[at - 3]) << 16 | Int(bytes[at - 2]) << 8 | Int(bytes[at - 1])
-        bytes.replaceSubrange(at..<at + 4, with: Array("DASZ".utf8))
-        let crc = LayerTests.crc32(bytes[at..<at + 4 + length])
-        bytes.replaceSubrange(at + 4 + length..<at + 8 + length, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        #expect(LayerTests.renameChunks("DASH", to: "DASZ", in: &bytes) == 1)
         let older = bytes.withUnsafeBytes { PageCodec.decode($0, fallbackID: page.id) }
         #expect(older.page.strokes.map(\.dash) == [nil, nil] && older.page.strokes.count == 2)
 
