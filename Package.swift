@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "InkPDF", dependencies: ["CPoppler", .product(name: "Crypto", package: "swift-crypto")]),
         // Rendering backends: PNG (Cairo + libpng), PDF and SVG; tools' looks, templates; typed text
         // set in a Hershey font for PDFs.
-        .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "InkPDF", "CCairo", "CPNGWriter", "CZlib"]),
+        .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "InkPDF", "CCairo", "CPNGWriter"]),
         // Handwriting recognition through Tesseract: the recogniser of InkCore's protocol (rasterised for OCR with Cairo).
         .target(name: "InkRecognize", dependencies: ["InkCore", "InkGeometry", "CCairo", "CTesseract"]),
         // The search index (SQLite FTS5 via GRDB): titles, tags, typed and recognised text, page status.

@@ -13,6 +13,10 @@ struct CairoPainter {
     let scale: Double
     /// Snap template rules to whole device pixels (rasters).
     let snapRules: Bool
+    /// Ink coordinates are rounded to multiples of this many device units (0: not rounded). A PDF's
+    /// are on an eighth of a point: Cairo prints at most three decimals, and a coarse grid prints fewer
+    /// and compresses far better than arbitrary thousandths.
+    var grid: Double = 0
 
     func setColor(_ color: RGBA, opacity: Double = 1) {
         let a = min(1, max(0, opacity))
@@ -31,19 +35,12 @@ struct CairoPainter {
         }
     }
 
-    /// The paper. Over a text layer it is two overlapping rectangles in one fill: Cairo's PDF surface
-    /// throws away everything under an opaque fill of the whole page as a single box (the words too).
-    func paper(_ scene: Scene, overText: Bool = false) {
+    /// The paper.
+    func paper(_ scene: Scene) {
         setColor(scene.paper, opacity: Double(scene.paper.alpha) / 255)
         cairo_set_operator(cr, scene.paper.alpha == 255 ? CAIRO_OPERATOR_OVER : CAIRO_OPERATOR_SOURCE)
         cairo_new_path(cr)
-        let w = scene.width * scale, h = scene.height * scale
-        if overText {
-            cairo_rectangle(cr, 0, 0, w / 2 + 1, h)
-            cairo_rectangle(cr, w / 2 - 1, 0, w / 2 + 1, h)
-        } else {
-            cairo_rectangle(cr, 0, 0, w, h)
-        }
+        cairo_rectangle(cr, 0, 0, scene.width * scale, scene.height * scale)
         cairo_fill(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
     }
@@ -118,13 +115,18 @@ struct CairoPainter {
     }
 
     func addPath(_ contours: Contours, close: Bool) {
-        let s = scale
+        let s = grid > 0 ? scale / grid : scale, g = grid > 0 ? grid : 1
+        let round = grid > 0
         contours.points.withUnsafeBufferPointer { points in
             for c in 0..<contours.count {
                 let range = contours.range(c)
                 guard let first = range.first else { continue }
-                cairo_move_to(cr, points[first].x * s, points[first].y * s)
-                for i in range.dropFirst() { cairo_line_to(cr, points[i].x * s, points[i].y * s) }
+                let p = points[first]
+                cairo_move_to(cr, round ? (p.x * s).rounded() * g : p.x * s, round ? (p.y * s).rounded() * g : p.y * s)
+                for i in range.dropFirst() {
+                    let p = points[i]
+                    cairo_line_to(cr, round ? (p.x * s).rounded() * g : p.x * s, round ? (p.y * s).rounded() * g : p.y * s)
+                }
                 if close { cairo_close_path(cr) }
             }
         }
@@ -154,8 +156,8 @@ struct CairoPainter {
     }
 
     /// Paper, the PDF page under the ink (when `backgrounds` has its document), template, ink.
-    func paint(_ scene: Scene, overText: Bool = false, backgrounds: BackgroundDocuments = .none, printing: Bool = false) {
-        paper(scene, overText: overText)
+    func paint(_ scene: Scene, backgrounds: BackgroundDocuments = .none, printing: Bool = false) {
+        paper(scene)
         if let background = scene.background, let document = backgrounds.document(background.document) {
             self.background(document, page: background.page, scene: scene, printing: printing)
         }
@@ -263,35 +265,13 @@ final class PDFDocument {
         cr = cairo_create(surface)
     }
 
-    /// Adds a page: the text layer first (recognised words, then the opaque paper over them, which
-    /// keeps them findable but invisible), then the template and the ink.
+    /// Adds a page: paper, the PDF page under it, template, ink, and the invisible text over them.
     func addPage(_ scene: Scene, pointsPerUnit k: Double, text: [TextLine], backgrounds: BackgroundDocuments) throws(RenderError) {
         cairo_pdf_surface_set_size(surface, scene.width * k, scene.height * k)
-        let painter = CairoPainter(cr: cr, scale: k, snapRules: false)
-        if !text.isEmpty { drawText(text, scale: k) }
-        painter.paint(scene, overText: !text.isEmpty, backgrounds: backgrounds, printing: true)
+        CairoPainter(cr: cr, scale: k, snapRules: false, grid: 0.125).paint(scene, backgrounds: backgrounds, printing: true)
+        if !text.isEmpty { InvisibleText.draw(text, scale: k, into: cr) }
         cairo_show_page(cr)
         if let error = RenderError.cairo(cairo_status(cr), "writing a PDF page") { throw error }
-    }
-
-    private func drawText(_ lines: [TextLine], scale k: Double) {
-        cairo_save(cr)
-        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        for line in lines where !line.text.isEmpty && !line.bounds.isNull && line.bounds.height > 0 {
-            let size = line.bounds.height * k * 0.8
-            cairo_set_font_size(cr, size)
-            var extents = cairo_text_extents_t()
-            cairo_text_extents(cr, line.text, &extents)
-            let stretch = extents.x_advance > 0 ? line.bounds.width * k / extents.x_advance : 1
-            cairo_save(cr)
-            cairo_translate(cr, line.bounds.minX * k, line.bounds.maxY * k - 0.2 * line.bounds.height * k)
-            if stretch.isFinite, stretch > 0 { cairo_scale(cr, stretch, 1) }
-            cairo_move_to(cr, 0, 0)
-            cairo_show_text(cr, line.text)
-            cairo_restore(cr)
-        }
-        cairo_restore(cr)
     }
 
     func finish() throws(RenderError) {

@@ -5,22 +5,14 @@ import InkGeometry
 import InkPDF
 import InkText
 
-/// Which code writes PDFs.
-public enum PDFBackend: String, Sendable, Hashable, CaseIterable {
-    /// Inkwell's own writer: integer coordinates, fast deflate; several times faster and smaller.
-    case native
-    /// Cairo's PDF surface (the invisible text goes under an opaque paper fill, Cairo's way).
-    case cairo
-}
-
 /// Choices that apply to every output.
 public struct RenderOptions: Sendable, Hashable {
     public var style: InkStyle
     public var eraserMode: EraserMode
     /// Page units per inch; nil infers it from the page size (see ``PageMetrics``).
     public var unitsPerInch: Double?
-    /// Largest error of vector geometry (PDF, SVG) in PDF points; PDF coordinates are rounded to a
-    /// grid of this size too. 0.1 pt (0.035 mm) is invisible in print and at 800 % zoom.
+    /// Largest error of vector geometry (PDF, SVG) in PDF points. 0.1 pt (0.035 mm) is invisible in
+    /// print and at 800 % zoom.
     public var vectorTolerance: Double
     /// Invisible, searchable text for PDF pages, by page (off unless given).
     public var textLayer: [PageID: [TextLine]]
@@ -32,7 +24,6 @@ public struct RenderOptions: Sendable, Hashable {
     public var author: String?
     public var keywords: [String] = []
     public var created: Date?
-    public var pdfWriter: PDFBackend
     /// Write 8-bit grey PNGs when every colour on the page is grey (same pixels, a third of the data).
     public var grayPNG: Bool
     /// The PDFs pages are drawn on (``PageTemplate/background``); a page whose document is not there is
@@ -41,7 +32,7 @@ public struct RenderOptions: Sendable, Hashable {
 
     public init(style: InkStyle = .standard, eraserMode: EraserMode = .split, unitsPerInch: Double? = nil,
                 vectorTolerance: Double = 0.1, textLayer: [PageID: [TextLine]] = [:], parallelism: Int = 0,
-                title: String? = nil, grayPNG: Bool = true, pdfWriter: PDFBackend = .native) {
+                title: String? = nil, grayPNG: Bool = true) {
         self.style = style
         self.eraserMode = eraserMode
         self.unitsPerInch = unitsPerInch
@@ -50,7 +41,6 @@ public struct RenderOptions: Sendable, Hashable {
         self.parallelism = parallelism
         self.title = title
         self.grayPNG = grayPNG
-        self.pdfWriter = pdfWriter
     }
 }
 
@@ -137,15 +127,15 @@ public struct Renderer: Sendable {
 
     /// A vector PDF with one page per page, each sized from its page (see ``PageMetrics``), then the
     /// note's typed text, when given, on pages of its own the size of the last page (see
-    /// ``TypedTextLayout``). Opaque ink is drawn as stroked centrelines grouped by colour and
-    /// quantised width; everything else as filled outlines. Geometry for the next pages is prepared
-    /// on other cores while one is written. Pages drawn on a PDF are written with Cairo (the PDF page
-    /// goes in as vectors, through poppler), and so is the rest of their document.
+    /// ``TypedTextLayout``), written with Cairo's PDF surface. Opaque ink is drawn as stroked
+    /// centrelines grouped by colour and quantised width, everything else as filled outlines, on a grid
+    /// of an eighth of a point; a page on a PDF has that PDF page under it as vectors (through
+    /// poppler); the recognised text is an invisible layer (``InvisibleText``). The geometry of the
+    /// next pages is made on other cores while Cairo writes one.
     public func pdf(_ pages: [Page], typedText: TypedText? = nil) throws(RenderError) -> [UInt8] {
         let info = PDFInfo(title: options.title, author: options.author, keywords: options.keywords, created: options.created)
         let sink = ByteSink()
-        var native = PDFWriter(info: info)
-        let cairo = options.pdfWriter == .cairo || pages.contains(where: hasBackground) ? try PDFDocument(sink: sink, info: info) : nil
+        let document = try PDFDocument(sink: sink, info: info)
         let textSize = pages.last?.size ?? .remarkable
         let textK = PageMetrics.pointsPerUnit(for: textSize, unitsPerInch: options.unitsPerInch)
         let typeset = typedText.map { TypedTextLayout.pages($0, size: textSize, pointsPerUnit: textK) } ?? []
@@ -153,25 +143,11 @@ public struct Renderer: Sendable {
         // Each page's scale and invisible text: an ink page's recognised lines, or a text page's own.
         let layers = pages.map { (k: pointsPerUnit($0), text: options.textLayer[$0.id] ?? []) }
             + typeset.map { (k: textK, text: $0.text) }
-        // Other threads make the pages (geometry, content, deflate) while this one adds them in order.
-        enum Made: Sendable {
-            case scene(Scene)
-            case native(PDFWriter.Page)
-            case failed(RenderError)
-        }
         let renderer = self
-        let useCairo = cairo != nil
-        let make: @Sendable (Int) -> Made = { i in
-            let scene = i < pages.count ? renderer.vectorScene(pages[i]) : typeset[i - pages.count].scene
-            if useCairo { return .scene(scene) }
-            let (k, text) = layers[i]
-            do throws(RenderError) {
-                return .native(try PDFWriter.page(scene, pointsPerUnit: k, tolerance: renderer.options.vectorTolerance / k, text: text))
-            } catch {
-                return .failed(error)
-            }
+        let scene: @Sendable (Int) -> Scene = { i in
+            i < pages.count ? renderer.vectorScene(pages[i]) : typeset[i - pages.count].scene
         }
-        let made = Slots<Made>(count: total)
+        let made = Slots<Scene>(count: total)
         let ready = (0..<total).map { _ in DispatchSemaphore(value: 0) }
         let builders = max(1, min(workers, total))
         let ahead = builders > 1 && total > 1
@@ -179,34 +155,24 @@ public struct Renderer: Sendable {
         if ahead {
             DispatchQueue.global().async(group: group) {
                 Parallel.forEach(total, workers: builders) { i in
-                    made[i] = make(i)
+                    made[i] = scene(i)
                     ready[i].signal()
                 }
             }
         }
         defer { group.wait() }
         for i in 0..<total {
-            let item: Made
+            let page: Scene
             if ahead {
                 ready[i].wait()
-                item = made.take(i)!
+                page = made.take(i)!
             } else {
-                item = make(i)
+                page = scene(i)
             }
-            switch item {
-            case .failed(let error):
-                throw error
-            case .native(let made):
-                native.add(made)
-            case .scene(let scene):
-                try cairo?.addPage(scene, pointsPerUnit: layers[i].k, text: layers[i].text, backgrounds: options.backgrounds)
-            }
+            try document.addPage(page, pointsPerUnit: layers[i].k, text: layers[i].text, backgrounds: options.backgrounds)
         }
-        if let cairo {
-            try cairo.finish()
-            return sink.bytes
-        }
-        return native.finish()
+        try document.finish()
+        return sink.bytes
     }
 
     // MARK: SVG

@@ -52,9 +52,10 @@ enum SceneTarget: Hashable, Sendable {
 }
 
 extension Scene {
-    /// Widths of stroked runs are quantised to steps of 8 % (0.1 pt on a 1.4 pt pen) so runs are
-    /// long and strokes share groups.
-    static let widthStep = log(1.08)
+    /// Widths of stroked runs are quantised to steps of twice the tolerance, so strokes share groups,
+    /// and a run keeps its width while the ink's edge stays within the tolerance of it, so runs are long
+    /// (a width that wanders across a step does not cut the stroke into slivers).
+    static func widthStep(tolerance: Double) -> Double { 2 * tolerance }
     static let pencilLevels = 8
 
     /// The text printed on a page's paper, in the Hershey roman font, stroked in page units.
@@ -132,7 +133,7 @@ extension Scene {
             case .ink(let color):
                 if !inkFill.isEmpty { items.append(.fill(inkFill, color: color, opacity: 1, blend: .normal)) }
                 for key in inkRuns.keys.sorted() {
-                    items.append(.stroke(inkRuns[key]!, width: exp(Double(key) * Scene.widthStep), color: color))
+                    items.append(.stroke(inkRuns[key]!, width: Double(key) * Scene.widthStep(tolerance: resolution.tolerance), color: color))
                 }
             case .pencil(let color):
                 for level in pencil.keys.sorted() {
@@ -240,10 +241,12 @@ extension Scene {
         return RGBA(red: mix(color.red), green: mix(color.green), blue: mix(color.blue))
     }
 
-    /// Splits a spine into runs of equal quantised width and adds each, thinned, as a polyline.
+    /// Splits a spine into runs of one quantised width and adds each, thinned, as a polyline. A run goes
+    /// on while the width differs from its own by at most a step: the edge moves by at most the tolerance.
     static func appendRuns(_ spine: Spine, tolerance: Double, into runs: inout [Int: Contours]) {
         let p = spine.positions, r = spine.radii
-        func key(_ diameter: Double) -> Int { Int((log(max(diameter, 1e-4)) / widthStep).rounded()) }
+        let step = widthStep(tolerance: tolerance)
+        func key(_ diameter: Double) -> Int { max(1, Int((diameter / step).rounded())) }
         if p.count == 1 {
             runs[key(2 * r[0]), default: Contours()].addPolyline([p[0], p[0]])
             return
@@ -251,13 +254,13 @@ extension Scene {
         var start = 0
         var current = key(r[0] + r[1])
         for i in 1..<p.count {
-            let next = i + 1 < p.count ? key(r[i] + r[i + 1]) : Int.min
-            if next != current {
-                let kept = simplifyPolyline(p, lo: start, hi: i, tolerance: tolerance)
-                runs[current, default: Contours()].addPolyline(kept.map { p[$0] })
-                start = i
-                current = next
-            }
+            let last = i + 1 == p.count
+            if !last, abs(r[i] + r[i + 1] - Double(current) * step) <= step { continue }
+            let kept = simplifyPolyline(p, lo: start, hi: i, tolerance: tolerance)
+            runs[current, default: Contours()].addPolyline(kept.map { p[$0] })
+            if last { break }
+            start = i
+            current = key(r[i] + r[i + 1])
         }
     }
 

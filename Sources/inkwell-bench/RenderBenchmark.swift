@@ -283,10 +283,6 @@ struct RenderBenchmark {
         let singlePDF = try time(runs) { pdf = try single.pdf(pages) }
         let singlePNG = try time(runs) { _ = try single.pngs(pages, scale: 2) }
         extra.append(("Inkwell on one core", String(format: "PDF %.1f pages/s, PNG 2x %.1f pages/s", count / singlePDF, count / singlePNG)))
-        let cairoPDF = Renderer(options: RenderOptions(pdfWriter: .cairo))
-        let cairoSeconds = try time(1) { pdf = try cairoPDF.pdf(pages) }
-        extra.append(("Inkwell PDF through Cairo's PDF surface (`pdfWriter: .cairo`)",
-                      String(format: "%.1f pages/s, %d KB/page", count / cairoSeconds, pdf.count / pages.count / 1024)))
 
         // Inkwell through the command line, start-up and library reading included.
         if let inkwell {
