@@ -109,25 +109,42 @@ struct CairoPainter {
                 setColor(color)
                 cairo_set_line_width(cr, width * scale)
                 cairo_stroke(cr)
+            case let .curves(path, width, color):
+                cairo_new_path(cr)
+                addPath(path)
+                setBlend(.normal)
+                setColor(color)
+                cairo_set_line_width(cr, width * scale)
+                cairo_stroke(cr)
             }
         }
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
     }
 
+    /// A position in device units, on the grid when there is one.
+    @inline(__always) func device(_ v: Double) -> Double {
+        grid > 0 ? (v * scale / grid).rounded() * grid : v * scale
+    }
+
     func addPath(_ contours: Contours, close: Bool) {
-        let s = grid > 0 ? scale / grid : scale, g = grid > 0 ? grid : 1
-        let round = grid > 0
         contours.points.withUnsafeBufferPointer { points in
             for c in 0..<contours.count {
                 let range = contours.range(c)
                 guard let first = range.first else { continue }
-                let p = points[first]
-                cairo_move_to(cr, round ? (p.x * s).rounded() * g : p.x * s, round ? (p.y * s).rounded() * g : p.y * s)
-                for i in range.dropFirst() {
-                    let p = points[i]
-                    cairo_line_to(cr, round ? (p.x * s).rounded() * g : p.x * s, round ? (p.y * s).rounded() * g : p.y * s)
-                }
+                cairo_move_to(cr, device(points[first].x), device(points[first].y))
+                for i in range.dropFirst() { cairo_line_to(cr, device(points[i].x), device(points[i].y)) }
                 if close { cairo_close_path(cr) }
+            }
+        }
+    }
+
+    func addPath(_ path: BezierPath) {
+        path.forEach { segment, p in
+            switch segment {
+            case .move: cairo_move_to(cr, device(p[0].x), device(p[0].y))
+            case .line: cairo_line_to(cr, device(p[0].x), device(p[0].y))
+            case .cubic:
+                cairo_curve_to(cr, device(p[0].x), device(p[0].y), device(p[1].x), device(p[1].y), device(p[2].x), device(p[2].y))
             }
         }
     }

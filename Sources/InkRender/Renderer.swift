@@ -149,8 +149,9 @@ public struct Renderer: Sendable {
         }
         let made = Slots<Scene>(count: total)
         let ready = (0..<total).map { _ in DispatchSemaphore(value: 0) }
-        let builders = max(1, min(workers, total))
-        let ahead = builders > 1 && total > 1
+        // This thread writes; the other cores make geometry.
+        let builders = max(1, min(workers - 1, total))
+        let ahead = workers > 1 && total > 1
         let group = DispatchGroup()
         if ahead {
             DispatchQueue.global().async(group: group) {

@@ -184,6 +184,12 @@ struct SVGWriter {
                 text("\" d=\"")
                 path(contours, close: false, into: &out)
                 text("\"/>\n")
+            case let .curves(curves, width, color):
+                text("<path fill=\"none\" stroke=\"\(hex(color))\" stroke-linecap=\"round\" stroke-linejoin=\"round\" stroke-width=\"")
+                appendNumber(width, to: &out, decimals: decimals + 1)
+                text("\" d=\"")
+                path(curves, into: &out)
+                text("\"/>\n")
             }
         }
         if animation != nil { text("</g>\n") }
@@ -216,6 +222,43 @@ struct SVGWriter {
                 py = y
             }
             if close { out.append(UInt8(ascii: "z")) }
+        }
+    }
+
+    /// `M x y l dx dy c dx1 dy1 dx2 dy2 dx dy …`: deltas from the rounded current point, so rounding
+    /// never drifts.
+    private func path(_ curves: BezierPath, into out: inout [UInt8]) {
+        let factor = pow10(decimals)
+        var px = 0.0, py = 0.0
+        var last: UInt8 = 0
+        func delta(_ p: V2) {
+            let x = (p.x * factor).rounded(), y = (p.y * factor).rounded()
+            let dx = Int(x - px), dy = Int(y - py)
+            if dx >= 0, out.last.map({ $0 != UInt8(ascii: "l") && $0 != UInt8(ascii: "c") }) ?? false { out.append(UInt8(ascii: " ")) }
+            appendScaled(dx, to: &out)
+            if dy >= 0 { out.append(UInt8(ascii: " ")) }
+            appendScaled(dy, to: &out)
+        }
+        curves.forEach { segment, p in
+            switch segment {
+            case .move:
+                px = (p[0].x * factor).rounded()
+                py = (p[0].y * factor).rounded()
+                out.append(UInt8(ascii: "M"))
+                appendScaled(Int(px), to: &out)
+                out.append(UInt8(ascii: " "))
+                appendScaled(Int(py), to: &out)
+                last = UInt8(ascii: "M")
+            case .line, .cubic:
+                let command = segment == .line ? UInt8(ascii: "l") : UInt8(ascii: "c")
+                if command != last {
+                    out.append(command)
+                    last = command
+                }
+                for point in p { delta(point) }
+                px = (p[p.count - 1].x * factor).rounded()
+                py = (p[p.count - 1].y * factor).rounded()
+            }
         }
     }
 

@@ -22,7 +22,7 @@ struct Scene: Sendable {
         if !template.dots.isEmpty, !gray(template.structureColor) { return false }
         return items.allSatisfy { item in
             switch item {
-            case .fill(_, let color, _, _), .stroke(_, _, let color): gray(color)
+            case .fill(_, let color, _, _), .stroke(_, _, let color), .curves(_, _, let color): gray(color)
             }
         }
     }
@@ -32,6 +32,7 @@ struct Scene: Sendable {
         items.reduce(0) { total, item in
             switch item {
             case .fill(let c, _, _, _), .stroke(let c, _, _): total + c.points.count
+            case .curves(let path, _, _): total + path.points.count
             }
         }
     }
@@ -42,6 +43,8 @@ enum SceneItem: Sendable {
     case fill(Contours, color: RGBA, opacity: Double, blend: BlendMode)
     /// Open polylines stroked with one width (page units), round caps and joins, opaque paint.
     case stroke(Contours, width: Double, color: RGBA)
+    /// Open curves stroked the same way: vector ink, fitted to its centreline.
+    case curves(BezierPath, width: Double, color: RGBA)
 }
 
 /// What the geometry is for: a raster (`scale` device pixels per page unit) or a vector file (polygons
@@ -52,10 +55,10 @@ enum SceneTarget: Hashable, Sendable {
 }
 
 extension Scene {
-    /// Widths of stroked runs are quantised to steps of twice the tolerance, so strokes share groups,
-    /// and a run keeps its width while the ink's edge stays within the tolerance of it, so runs are long
-    /// (a width that wanders across a step does not cut the stroke into slivers).
-    static func widthStep(tolerance: Double) -> Double { 2 * tolerance }
+    /// Widths of stroked runs are multiples of the tolerance, so strokes share groups; a run's width is
+    /// within twice the tolerance of the stroke's (the ink's edge within the tolerance), and each run is
+    /// as long as that allows, so a stroke whose width wanders is not cut into slivers.
+    static func widthStep(tolerance: Double) -> Double { tolerance }
     static let pencilLevels = 8
 
     /// The text printed on a page's paper, in the Hershey roman font, stroked in page units.
@@ -123,7 +126,7 @@ extension Scene {
         enum Batch: Equatable { case none, ink(RGBA), pencil(RGBA) }
         var batch = Batch.none
         var inkFill = Contours()
-        var inkRuns: [Int: Contours] = [:]
+        var inkRuns: [Int: BezierPath] = [:]
         var pencil: [Int: Contours] = [:]
 
         func flush() {
@@ -133,7 +136,7 @@ extension Scene {
             case .ink(let color):
                 if !inkFill.isEmpty { items.append(.fill(inkFill, color: color, opacity: 1, blend: .normal)) }
                 for key in inkRuns.keys.sorted() {
-                    items.append(.stroke(inkRuns[key]!, width: Double(key) * Scene.widthStep(tolerance: resolution.tolerance), color: color))
+                    items.append(.curves(inkRuns[key]!, width: Double(key) * Scene.widthStep(tolerance: resolution.tolerance), color: color))
                 }
             case .pencil(let color):
                 for level in pencil.keys.sorted() {
@@ -241,26 +244,34 @@ extension Scene {
         return RGBA(red: mix(color.red), green: mix(color.green), blue: mix(color.blue))
     }
 
-    /// Splits a spine into runs of one quantised width and adds each, thinned, as a polyline. A run goes
-    /// on while the width differs from its own by at most a step: the edge moves by at most the tolerance.
-    static func appendRuns(_ spine: Spine, tolerance: Double, into runs: inout [Int: Contours]) {
+    /// Splits a spine into runs of one quantised width and adds each as curves fitted to it. A run goes
+    /// on while its segments' widths stay within three steps of each other; its width, the middle of
+    /// them on the grid, is then at most two steps (twice the tolerance) from each: the edge moves by at
+    /// most the tolerance.
+    static func appendRuns(_ spine: Spine, tolerance: Double, into runs: inout [Int: BezierPath]) {
         let p = spine.positions, r = spine.radii
         let step = widthStep(tolerance: tolerance)
-        func key(_ diameter: Double) -> Int { max(1, Int((diameter / step).rounded())) }
+        func key(_ low: Double, _ high: Double) -> Int { max(1, Int(((low + high) / 2 / step).rounded())) }
         if p.count == 1 {
-            runs[key(2 * r[0]), default: Contours()].addPolyline([p[0], p[0]])
+            CurveFitting.append(p, range: 0...0, tolerance: tolerance, to: &runs[key(2 * r[0], 2 * r[0]), default: BezierPath()])
             return
         }
         var start = 0
-        var current = key(r[0] + r[1])
+        var low = r[0] + r[1], high = low
         for i in 1..<p.count {
-            let last = i + 1 == p.count
-            if !last, abs(r[i] + r[i + 1] - Double(current) * step) <= step { continue }
-            let kept = simplifyPolyline(p, lo: start, hi: i, tolerance: tolerance)
-            runs[current, default: Contours()].addPolyline(kept.map { p[$0] })
-            if last { break }
+            if i + 1 < p.count {
+                let diameter = r[i] + r[i + 1]
+                if max(high, diameter) - min(low, diameter) <= 3 * step {
+                    low = min(low, diameter)
+                    high = max(high, diameter)
+                    continue
+                }
+            }
+            CurveFitting.append(p, range: start...i, tolerance: tolerance, to: &runs[key(low, high), default: BezierPath()])
+            guard i + 1 < p.count else { break }
             start = i
-            current = key(r[i] + r[i + 1])
+            low = r[i] + r[i + 1]
+            high = low
         }
     }
 
@@ -285,42 +296,5 @@ extension Scene {
                 current = next
             }
         }
-    }
-
-    /// Douglas–Peucker on positions only.
-    static func simplifyPolyline(_ p: [V2], lo: Int, hi: Int, tolerance: Double) -> [Int] {
-        guard hi - lo >= 2 else { return Array(lo...hi) }
-        var keep = [Bool](repeating: false, count: hi - lo + 1)
-        keep[0] = true
-        keep[hi - lo] = true
-        var stack: [(Int, Int)] = [(lo, hi)]
-        while let (a, b) = stack.popLast() {
-            guard b - a >= 2 else { continue }
-            let chord = p[b] - p[a]
-            let len2 = chord.lengthSquared
-            let inverse = len2 > 0 ? 1 / len2.squareRoot() : 0
-            var worst = -1.0, worstIndex = a + 1
-            for i in (a + 1)..<b {
-                let d = p[i] - p[a]
-                let distance = len2 > 0 ? abs(chord.cross(d)) * inverse : d.length
-                if distance > worst { worst = distance; worstIndex = i }
-            }
-            if worst > tolerance {
-                keep[worstIndex - lo] = true
-                stack.append((a, worstIndex))
-                stack.append((worstIndex, b))
-            }
-        }
-        var result: [Int] = []
-        for i in 0...(hi - lo) where keep[i] { result.append(lo + i) }
-        return result
-    }
-}
-
-extension Contours {
-    mutating func addPolyline(_ line: [V2]) {
-        guard !line.isEmpty else { return }
-        begin()
-        points.append(contentsOf: line)
     }
 }
