@@ -161,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkRenderTests",
-            dependencies: ["InkRender", "InkGeometry", "InkSamples", "InkFont", "InkText", "CCairo"],
+            dependencies: ["InkRender", "InkGeometry", "InkSamples", "InkFont", "InkText", "InkPDF", "CCairo", "TestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(

@@ -4,7 +4,9 @@ import Foundation
 import FoundationXML
 #endif
 import InkCore
+import InkPDF
 import Testing
+import TestSupport
 @testable import InkRender
 
 /// A decoded PNG (through Cairo), for looking at pixels.
@@ -225,6 +227,11 @@ struct VectorTests {
         #expect(text.contains("meeting notes #q3-plan"))
         #expect(text.contains("budget review"))
         #expect(text.contains("Café déjà vu, Ωμέγα λόγος"), "\(text)")
+        let fonts = try #require(try run("pdffonts", [with.path])).output
+        #expect(fonts.split(separator: "\n").count == 3, "one font, with a ToUnicode map, for all the lines\n\(fonts)")
+        if let check = try run("qpdf", ["--check", with.path]) {
+            #expect(check.status == 0, "\(check.output)")
+        }
         guard let _ = try run("pdftoppm", ["-v"]) else { return }
         func raster(_ url: URL) throws -> Image {
             let prefix = url.deletingPathExtension().path
@@ -232,6 +239,33 @@ struct VectorTests {
             return try Image(file: URL(fileURLWithPath: prefix + ".png"))
         }
         #expect(try raster(with).difference(try raster(without), threshold: 2).share == 0)
+    }
+
+    @Test("over a PDF page the text layer stays invisible and findable, beside the page's own text", .enabled(if: popplerInstalled))
+    func textLayerOverBackground() throws {
+        let paper = TestPDF.vector([(612, 792, "Quarterly plan")])
+        let id = PDFPages.documentID(of: paper)
+        var page = Page(id: PageID(rawValue: "onpaper01"), size: PageSize(width: 612, height: 792))
+        page.template.background = PageBackground(document: id, page: 0)
+        page.strokes = samplePage().strokes
+        let lines = [TextLine(text: "Ωμέγα budget review", bounds: Rect(minX: 90, minY: 90, maxX: 260, maxY: 160))]
+        var options = RenderOptions(textLayer: [page.id: lines])
+        options.backgrounds = BackgroundDocuments([id: paper])
+        let with = try write(try Renderer(options: options).pdf([page]))
+        options.textLayer = [:]
+        let without = try write(try Renderer(options: options).pdf([page]))
+        let text = try #require(try run("pdftotext", [with.path, "-"])).output
+        #expect(text.contains("Quarterly plan") && text.contains("Ωμέγα budget review"), "\(text)")
+        guard let _ = try run("pdftoppm", ["-v"]) else { return }
+        func raster(_ url: URL) throws -> Image {
+            let prefix = url.deletingPathExtension().path
+            _ = try run("pdftoppm", ["-r", "72", "-png", "-singlefile", url.path, prefix])
+            return try Image(file: URL(fileURLWithPath: prefix + ".png"))
+        }
+        let drawn = try raster(with)
+        #expect(drawn.difference(try raster(without), threshold: 2).share == 0)
+        // The PDF's box (100…200 × 100…150 pt) is under the words' box, and drawn.
+        #expect(drawn[150, 125].red < 40, "\(drawn[150, 125])")
     }
 
     @Test("the PDF agrees with the raster within a tolerance", .enabled(if: popplerInstalled))
