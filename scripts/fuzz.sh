@@ -53,6 +53,10 @@ done
 
 build=.build-fuzz
 nice=${FUZZ_NICE-nice -n 19}
+# No leak check (Swift's runtime keeps caches); no allocation stack traces and a small quarantine: the
+# targets allocate on every input, and these made them 1.3-1.5x faster (an overflow is still caught, and
+# a crasher is kept to be replayed with full reports).
+asan=${FUZZ_ASAN_OPTIONS-detect_leaks=0:malloc_context_size=0:quarantine_size_mb=16}
 mkdir -p "$build/obj" "$build/crashes"
 flags=(-O -g -parse-as-library -package-name Inkwell -sanitize=fuzzer,address -I "$build/obj" -I Sources/CZlib -I Sources/CZip)
 declare -A built=()
@@ -131,7 +135,7 @@ for target in "${targets[@]}"; do
         [ "$left" -gt 0 ] && [ "$runs" -lt 8 ] || break
         before=$(find "$build/crashes" -name "$target-*" | sort)
         log="$build/$target.log"
-        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $nice "$build/$name" "$work" "$seeds" "${dict[@]}" -max_total_time="$left" \
+        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$asan $nice "$build/$name" "$work" "$seeds" "${dict[@]}" -max_total_time="$left" \
             -max_len="${maxlen[$target]:-262144}" -rss_limit_mb=3072 -timeout=10 -artifact_prefix="$build/crashes/$target-" \
             -print_final_stats=1 > "$log" 2>&1 || true
         grep -E "^#[0-9]+ +(DONE|pulse)|ERROR|SUMMARY|Test unit written|INITED|Fatal error" "$log" >&2 || true
