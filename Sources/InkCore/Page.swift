@@ -70,6 +70,8 @@ public struct PageBackground: Sendable, Hashable, Codable {
 
     /// The most pages a background document may have (the page file stores the index in 32 bits).
     public static let maxPage = 100_000
+    /// The largest background document Inkwell reads, opens or stores.
+    public static let maxDocumentBytes = 512 << 20
 
     public init(document: String, page: Int) {
         self.document = document

@@ -1,10 +1,11 @@
 import Foundation
+import InkCore
 
 /// Recognising and reading the PDFs importers meet beside or inside the files they read (a Xournal++
 /// document's background, a reMarkable document's `UUID.pdf`) and PDFs imported to write on.
 public enum PDFFile {
     /// The largest PDF read from beside a file.
-    public static let maxBytes = 512 << 20
+    public static let maxBytes = PageBackground.maxDocumentBytes
 
     /// Whether `data` starts like a PDF: `%PDF-` within its first 1,024 bytes, as PDF readers accept.
     public static func looksLikePDF(_ data: Data) -> Bool {

@@ -16,7 +16,7 @@ extension Library {
     }
 
     /// The most bytes a background PDF is read with (a bigger file is treated as missing).
-    public static let maxBackgroundBytes = 512 << 20
+    public static let maxBackgroundBytes = PageBackground.maxDocumentBytes
 
     /// The bytes of a note's background PDF `id`; nil when the note has no such document (or the name
     /// holds something other than a regular file of at most ``maxBackgroundBytes``).

@@ -268,6 +268,11 @@ struct VectorTests {
         #expect(drawn[150, 125].red < 40, "\(drawn[150, 125])")
     }
 
+    @Test("a PDF that importers read and the library stores is one the renderer opens: the size limits agree")
+    func backgroundSizeLimits() {
+        #expect(PDFPages.maxBytes == PageBackground.maxDocumentBytes)
+    }
+
     @Test("the PDF agrees with the raster within a tolerance", .enabled(if: popplerInstalled))
     func pdfLooksLikePNG() throws {
         let page = samplePage()
