@@ -44,6 +44,9 @@ public enum Parallel {
                 return value
             }
         }
+
+        /// How many numbers have been taken.
+        public var taken: Int { lock.withLock { value } }
     }
 }
 

@@ -49,11 +49,12 @@ package struct BezierPath: Sendable {
 
 /// Fits cubic Bézier curves to a polyline (Schneider's method, *Graphics Gems* 1990): a least-squares
 /// cubic with the polyline's end tangents, reparameterised by Newton steps, split at its worst point
-/// while it strays more than the tolerance from any vertex. A smooth pen line of a few dozen vertices
-/// becomes two or three curves: fewer numbers in a PDF or SVG than the thinned polyline, and no facets.
+/// while it strays more than the tolerance from the polyline (measured at every vertex and half-way
+/// between vertices). A smooth pen line of a few dozen vertices becomes two or three curves: fewer
+/// numbers in a PDF or SVG than the thinned polyline, and no facets.
 package enum CurveFitting {
     /// Appends `p[range]` to `path` as one subpath of curves (and lines where they are straight), each
-    /// within `tolerance` of every vertex.
+    /// within `tolerance` of the polyline's vertices and of the middles of its segments.
     package static func append(_ p: [V2], range: ClosedRange<Int>, tolerance: Double, to path: inout BezierPath) {
         var q: [V2] = [p[range.lowerBound]]
         q.reserveCapacity(range.count)
@@ -63,25 +64,39 @@ package enum CurveFitting {
             path.line(to: q[q.count - 1])
             return
         }
-        let fitter = Fitter(q: q, tolerance: tolerance)
-        fitter.fit(0, q.count - 1, (q[1] - q[0]).normalized, (q[q.count - 2] - q[q.count - 1]).normalized, into: &path)
+        Fitter(q: q, tolerance: tolerance).fit(into: &path)
     }
 
     private struct Fitter {
         let q: [V2]
         let tolerance: Double
 
-        func fit(_ first: Int, _ last: Int, _ t1: V2, _ t2: V2, into path: inout BezierPath) {
+        /// Fits the whole polyline, piece by piece from the start (a stack rather than recursion, so a
+        /// long run cannot exhaust the thread's stack).
+        func fit(into path: inout BezierPath) {
+            let last = q.count - 1
+            var pending = [(first: 0, last: last, t1: (q[1] - q[0]).normalized, t2: (q[last - 1] - q[last]).normalized)]
+            while let piece = pending.popLast() {
+                if let split = fit(piece.first, piece.last, piece.t1, piece.t2, into: &path) {
+                    let centre = (q[split - 1] - q[split + 1]).normalized
+                    pending.append((split, piece.last, -centre, piece.t2))
+                    pending.append((piece.first, split, piece.t1, centre))
+                }
+            }
+        }
+
+        /// Appends the curve for q[first...last] and returns nil, or returns the vertex to split at.
+        func fit(_ first: Int, _ last: Int, _ t1: V2, _ t2: V2, into path: inout BezierPath) -> Int? {
             if last - first == 1 {
                 path.line(to: q[last])
-                return
+                return nil
             }
             var u = chordLengths(first, last)
             var curve = bezier(first, last, u, t1, t2)
             var (error, split) = maxError(first, last, curve, u)
             if error <= tolerance * tolerance {
                 emit(curve, first, last, into: &path)
-                return
+                return nil
             }
             if error <= 16 * tolerance * tolerance {
                 for _ in 0..<4 {
@@ -90,13 +105,11 @@ package enum CurveFitting {
                     (error, split) = maxError(first, last, curve, u)
                     if error <= tolerance * tolerance {
                         emit(curve, first, last, into: &path)
-                        return
+                        return nil
                     }
                 }
             }
-            let centre = (q[split - 1] - q[split + 1]).normalized
-            fit(first, split, t1, centre, into: &path)
-            fit(split, last, -centre, t2, into: &path)
+            return split
         }
 
         /// The curve for q[first...last], or a line where every vertex lies within the tolerance of the chord.
@@ -142,8 +155,12 @@ package enum CurveFitting {
             var alpha1 = det != 0 ? (x0 * c11 - x1 * c01) / det : 0
             var alpha2 = det != 0 ? (c00 * x1 - c01 * x0) / det : 0
             let length = p3.distance(to: p0)
+            // Arms longer than half the polyline's length only come from a near-singular system (a line
+            // that doubles back): such a curve passes its vertices but flies off between them.
+            var along = 0.0
+            for i in (first + 1)...last { along += q[i].distance(to: q[i - 1]) }
             let epsilon = 1e-6 * length
-            if !(alpha1 > epsilon && alpha2 > epsilon) || !alpha1.isFinite || !alpha2.isFinite {
+            if !(alpha1 > epsilon && alpha2 > epsilon && alpha1 <= along / 2 && alpha2 <= along / 2) {
                 alpha1 = length / 3
                 alpha2 = length / 3
             }
@@ -155,17 +172,34 @@ package enum CurveFitting {
             return c.0 * (s * s * s) + c.1 * (3 * s * s * t) + c.2 * (3 * s * t * t) + c.3 * (t * t * t)
         }
 
-        /// The largest squared distance from a vertex to its point on the curve, and that vertex.
+        /// The largest squared distance from the polyline to the curve, at each vertex (to its point on
+        /// the curve) and half-way between vertices (from the curve's point half-way between theirs, to
+        /// the segment), and the inner vertex to split at there.
         func maxError(_ first: Int, _ last: Int, _ c: (V2, V2, V2, V2), _ u: [Double]) -> (Double, Int) {
             var worst = 0.0, split = (first + last) / 2
-            for i in (first + 1)..<last {
-                let d = (point(c, u[i - first]) - q[i]).lengthSquared
-                if d >= worst {
+            for i in (first + 1)...last {
+                if i < last {
+                    let d = (point(c, u[i - first]) - q[i]).lengthSquared
+                    if d >= worst {
+                        worst = d
+                        split = i
+                    }
+                }
+                let between = point(c, (u[i - first - 1] + u[i - first]) / 2)
+                let d = distanceSquared(between, q[i - 1], q[i])
+                if d > worst {
                     worst = d
-                    split = i
+                    split = min(max(i - 1, first + 1), last - 1)
                 }
             }
             return (worst, split)
+        }
+
+        func distanceSquared(_ p: V2, _ a: V2, _ b: V2) -> Double {
+            let ab = b - a
+            let length2 = ab.lengthSquared
+            let t = length2 > 0 ? min(1, max(0, (p - a).dot(ab) / length2)) : 0
+            return (p - (a + ab * t)).lengthSquared
         }
 
         /// One Newton step per vertex towards the parameter of its nearest curve point.

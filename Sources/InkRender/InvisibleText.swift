@@ -7,12 +7,13 @@ import InkGeometry
 /// too), and the PDF's ToUnicode map gives any Unicode text back to `pdftotext`, search and selection.
 /// Tesseract's PDF renderer does the same with its `pdf.ttf`.
 ///
-/// The font is a Cairo user font, written into the PDF as one Type 3 font for the whole document: a
-/// glyph is a character in one of ``widthClasses`` advance widths (glyph number = code point ×
-/// classes + class). A line is set in the class that spans its box best (within 10 %), each
-/// character one advance after the last, so a PDF reader sees the words as written and a selection
-/// covers the handwriting. One size and one matrix for every line keep it one font: with a matrix a
-/// line, Cairo would write a font a line; coarse classes keep it a few glyphs a character.
+/// The font is a Cairo user font, written into the PDF as Type 3 fonts shared by the whole document
+/// (up to 256 glyphs each): a glyph is a character in one of ``widthClasses`` advance widths (glyph
+/// number = code point × classes + class). A line is set in the class that spans its box best
+/// (within 10 %), each character one advance after the last, so a PDF reader sees the words as
+/// written and a selection covers the handwriting. One size and one matrix for every line keep the
+/// fonts shared: with a matrix a line, Cairo would write a font a line; coarse classes keep it a few
+/// glyphs a character.
 enum InvisibleText {
     /// The font size, in points.
     static let size = 10.0
@@ -37,6 +38,13 @@ enum InvisibleText {
         return face
     }()
 
+    /// `character`, or U+FFFD for the noncharacters Cairo refuses (U+FDD0…FDEF, U+xFFFE, U+xFFFF):
+    /// one of them would put the whole PDF in an error state.
+    static func drawable(_ character: Unicode.Scalar) -> Unicode.Scalar {
+        let value = character.value
+        return (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE ? "\u{FFFD}" : character
+    }
+
     /// Draws each line's characters over its box (page units, `scale` points each), on the box's
     /// baseline. Cairo's context must have an identity matrix.
     static func draw(_ lines: [TextLine], scale k: Double, into cr: OpaquePointer) {
@@ -45,7 +53,7 @@ enum InvisibleText {
         cairo_set_font_size(cr, size)
         cairo_set_source_rgb(cr, 0, 0, 0)
         for line in lines where !line.text.isEmpty && !line.bounds.isNull && line.bounds.height > 0 {
-            let characters = Array(line.text.unicodeScalars)
+            let characters = line.text.unicodeScalars.map(drawable)
             let spacing = max(line.bounds.width, 0) * k / Double(characters.count)
             guard spacing.isFinite, spacing > 0 else { continue }
             let nearest = (log(spacing / narrowest) / log(step)).rounded()
@@ -57,7 +65,9 @@ enum InvisibleText {
                               x: line.bounds.minX * k + Double(index) * advance, y: baseline)
             }
             var clusters = characters.map { cairo_text_cluster_t(num_bytes: Int32(UTF8.width($0)), num_glyphs: 1) }
-            let utf8 = Array(line.text.utf8)
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: characters)
+            let utf8 = Array(String(text).utf8)
             utf8.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { text in
                     cairo_show_text_glyphs(cr, text.baseAddress, Int32(text.count), &glyphs, Int32(glyphs.count),

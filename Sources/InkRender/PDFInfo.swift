@@ -9,14 +9,10 @@ struct PDFInfo: Sendable {
 
     /// `2026-11-21T09:30:00Z`, as Cairo takes them.
     static func isoDate(_ date: Date) -> String {
-        utc("yyyy-MM-dd'T'HH:mm:ss", date) + "Z"
-    }
-
-    private static func utc(_ format: String, _ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = format
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
         return formatter.string(from: date)
     }
 }

@@ -67,6 +67,53 @@ struct CurveFittingTests {
         #expect(dot.segments == [.move, .line] && dot.points == [V2(3, 4), V2(3, 4)])
     }
 
+    /// The farthest the fitted path strays from the polyline (its samples to the nearest segment).
+    func strays(_ path: BezierPath, from vertices: [V2]) -> Double {
+        let segments = zip(vertices, vertices.dropFirst()).map { ($0, $1) }
+        func distance(_ v: V2, _ a: V2, _ b: V2) -> Double {
+            let ab = b - a
+            let t = ab.lengthSquared > 0 ? min(1, max(0, (v - a).dot(ab) / ab.lengthSquared)) : 0
+            return (v - (a + ab * t)).length
+        }
+        return samples(path).joined().map { p in segments.map { distance(p, $0.0, $0.1) }.min()! }.max()!
+    }
+
+    @Test("a line that doubles back is not drawn flying off between its vertices")
+    func doublingBack() {
+        for vertices in [[V2(0, 0), V2(9, 0.05), V2(18, 0.05), V2(17, 0.1), V2(26, 0.15)],
+                         [V2(0, 0), V2(-5, -0.2), V2(-4.5, 0.1), V2(-5, -0.2)]] {
+            var path = BezierPath()
+            CurveFitting.append(vertices, range: 0...(vertices.count - 1), tolerance: 0.1, to: &path)
+            #expect(farthest(vertices, from: path) <= 0.1 + 1e-9)
+            #expect(strays(path, from: vertices) <= 0.15, "\(path.points)")
+        }
+    }
+
+    @Test("on random strokes with sharp turns the path stays near the polyline both ways")
+    func randomTurns() {
+        var seed: UInt64 = 42
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        var worstOut = 0.0, worstIn = 0.0
+        for _ in 0..<300 {
+            var point = V2(0, 0), heading = 0.0
+            var vertices = [point]
+            for _ in 0..<40 {
+                heading += random() < 0.2 ? (random() - 0.5) * 5 : (random() - 0.5) * 0.6
+                point = point + V2(cos(heading), sin(heading)) * (0.2 + random() * 2)
+                vertices.append(point)
+            }
+            var path = BezierPath()
+            CurveFitting.append(vertices, range: 0...40, tolerance: 0.1, to: &path)
+            worstIn = max(worstIn, farthest(vertices, from: path))
+            worstOut = max(worstOut, strays(path, from: vertices))
+        }
+        #expect(worstIn <= 0.1 + 1e-9)
+        #expect(worstOut <= 0.15, "the path strays \(worstOut) from the polyline")
+    }
+
     @Test("a sharp zig-zag still passes within the tolerance of every vertex")
     func zigzag() {
         let vertices = (0..<41).map { V2(Double($0), $0 % 2 == 0 ? 0 : 3) }

@@ -220,13 +220,17 @@ struct VectorTests {
         let page = samplePage()
         let lines = [TextLine(text: "meeting notes #q3-plan", bounds: Rect(minX: 10, minY: 20, maxX: 120, maxY: 40)),
                      TextLine(text: "budget review", bounds: Rect(minX: 10, minY: 60, maxX: 90, maxY: 75)),
-                     TextLine(text: "Café déjà vu, Ωμέγα λόγος", bounds: Rect(minX: 10, minY: 80, maxX: 170, maxY: 95))]
+                     TextLine(text: "Café déjà vu, Ωμέγα λόγος", bounds: Rect(minX: 10, minY: 80, maxX: 170, maxY: 95)),
+                     // Noncharacters, which Cairo refuses (they would fail the whole PDF), come out as U+FFFD.
+                     TextLine(text: "odd " + String(String.UnicodeScalarView([Unicode.Scalar(0xFFFE)!, Unicode.Scalar(0xFDD0)!])) + " end",
+                              bounds: Rect(minX: 10, minY: 5, maxX: 60, maxY: 15))]
         let with = try write(try Renderer(options: RenderOptions(textLayer: [page.id: lines])).pdf([page]))
         let without = try write(try Renderer().pdf([page]))
         let text = try #require(try run("pdftotext", [with.path, "-"])).output
         #expect(text.contains("meeting notes #q3-plan"))
         #expect(text.contains("budget review"))
         #expect(text.contains("Café déjà vu, Ωμέγα λόγος"), "\(text)")
+        #expect(text.contains("odd \u{FFFD}\u{FFFD} end"), "\(text)")
         let fonts = try #require(try run("pdffonts", [with.path])).output
         #expect(fonts.split(separator: "\n").count == 3, "one font, with a ToUnicode map, for all the lines\n\(fonts)")
         if let check = try run("qpdf", ["--check", with.path]) {
