@@ -6,6 +6,8 @@ import Foundation
 public struct Lexicon: Sendable {
     /// Lower-cased words.
     public private(set) var words: Set<String>
+    /// Every beginning of a word, made when first asked for and shared by the copies of this lexicon.
+    private var prefixes = Prefixes()
 
     /// A lexicon of exactly `words` (case folded).
     public init<Words: Sequence>(_ words: Words) where Words.Element == String {
@@ -16,8 +18,14 @@ public struct Lexicon: Sendable {
     public func adding<Words: Sequence>(_ more: Words) -> Lexicon where Words.Element == String {
         var copy = self
         for word in more { copy.words.insert(word.lowercased()) }
+        if copy.words.count != words.count { copy.prefixes = Prefixes() }
         return copy
     }
+
+    /// Every non-empty beginning of a word in the lexicon (case folded), for spelling a word letter
+    /// by letter (``LexiconLattice``). Made once per lexicon, on first use (about 0.2 s for the
+    /// system list).
+    var wordBeginnings: Set<String> { prefixes.of(words) }
 
     /// True when `text` is a word a reading may hold: in the lexicon (or every part of a hyphenated
     /// word is), a number, or a single letter. Punctuation around it is ignored; punctuation alone is
@@ -66,6 +74,29 @@ public struct Lexicon: Sendable {
     ]
 
     private static let cache = Cache()
+
+    /// The beginnings of a lexicon's words, made once. `@unchecked Sendable`: `set` is only touched
+    /// holding `lock`.
+    private final class Prefixes: @unchecked Sendable {
+        private var set: Set<String>?
+        private let lock = NSLock()
+
+        func of(_ words: Set<String>) -> Set<String> {
+            lock.withLock {
+                if let set { return set }
+                var made = Set<String>(minimumCapacity: words.count * 2)
+                for word in words {
+                    var prefix = ""
+                    for character in word {
+                        prefix.append(character)
+                        made.insert(prefix)
+                    }
+                }
+                set = made
+                return made
+            }
+        }
+    }
 
     /// Lexicons read so far, by the word lists they were read from. `@unchecked Sendable`: `lists`
     /// is only touched holding `lock`.

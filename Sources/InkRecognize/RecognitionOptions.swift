@@ -97,6 +97,15 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// multiples of the scale; the reading closest to a known tag wins.
     public var secondLookScales: [Double] = [1.3, 0.75]
     public var confidentTagDistance = 0.15
+    /// Words no lexicon holds are spelled again from Tesseract's other choices for each letter
+    /// (`lstm_choice_mode` 2), when a lexicon word costs at most ``spellingAllowance`` a letter
+    /// (``LexiconLattice``: the log of how much less likely each letter taken was, 2 a letter left
+    /// out, 2.5 one added).
+    public var spellFromChoices = true
+    public var spellingAllowance = 0.5
+    /// How many spellings of a word are kept: the cheapest becomes the word, the others stay
+    /// searchable with the page's other readings.
+    public var spellings = 3
     /// With known tags, a hashtag that is none of them becomes a tag only when Tesseract's confidence
     /// in the word is at least this (0…1); below, it stays in the text as `#word` but is not reported
     /// as a tag. Without known tags every hashtag read is reported.

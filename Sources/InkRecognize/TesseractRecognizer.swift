@@ -21,7 +21,11 @@ public final class TesseractRecognizer: PageRecognizer {
     private var snapper: TagSnapper
     /// The words readings are checked against when a line's renders vote: the system word list
     /// for the language plus, as the caller adds them, the library's own words.
-    public var lexicon: Lexicon
+    public var lexicon: Lexicon {
+        didSet { spelling = nil }
+    }
+    /// Spells misread words as lexicon words; made on first use (it indexes the lexicon).
+    private var spelling: LexiconLattice?
 
     /// Starts a Tesseract engine for `language` from `dataPath` (found from `TESSDATA_PREFIX` or the
     /// usual folders when nil). Throws a ``RecognitionError`` when the language data is missing.
@@ -218,11 +222,16 @@ public final class TesseractRecognizer: PageRecognizer {
                     let suffix = images.count > 1 ? "-r\(number)" : ""
                     try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber)\(suffix).png"))
                 }
-                let found = try recognise(raster, segmentation: options.lineSegmentation, alternatives: wantAlternatives && number == 0)
+                let found = try recognise(raster, segmentation: options.lineSegmentation,
+                                          alternatives: (wantAlternatives && number == 0) || options.spellFromChoices)
                 var lineReadings = found.map { reading(of: $0, in: raster, line: lineNumber) }
                 // Slots from the ink the words were read from, before a `#` widens a word's box.
                 slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
                 attach(lineMarks, to: &lineReadings, textHeight: textHeight)
+                if options.spellFromChoices {
+                    alternatives += spell(&lineReadings)
+                    if !(wantAlternatives && number == 0) { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
+                }
                 perRender.append(lineReadings)
             }
             var lineReadings = perRender[0]
@@ -271,6 +280,25 @@ public final class TesseractRecognizer: PageRecognizer {
                 if distance <= options.confidentTagDistance { break }
             }
         }
+    }
+
+    /// Words no lexicon holds, spelled again from Tesseract's other choices for their letters
+    /// (``LexiconLattice``) when a lexicon word is close enough; returns what stays searchable beside
+    /// them: the readings replaced and the next closest spellings.
+    private func spell(_ readings: inout [Reading]) -> [String] {
+        var searchable: [String] = []
+        for index in readings.indices {
+            let text = readings[index].word.text
+            guard !text.hasPrefix("#"), !readings[index].alternatives.isEmpty, !lexicon.accepts(text) else { continue }
+            if spelling == nil { spelling = LexiconLattice(lexicon: lexicon) }
+            let letters = text.filter { $0.isLetter || $0.isNumber }.count
+            let spelled = spelling!.spellings(of: text, choices: readings[index].alternatives,
+                                              limit: options.spellingAllowance * Double(letters), count: options.spellings)
+            guard let best = spelled.first else { continue }
+            searchable += [text] + spelled.dropFirst().map(\.text)
+            readings[index].word.text = best.text
+        }
+        return searchable
     }
 
     // MARK: Voting

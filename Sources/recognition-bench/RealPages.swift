@@ -193,15 +193,25 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
         }
         readers.append((name, outcomes, texts))
     }
+    // Each quality as shipped; `best` also without spelling from letter choices, to show what that adds.
+    var variants: [(name: String, folder: String, options: RecognitionOptions)] = []
     for quality in qualities {
+        variants.append(("ours, \(quality.rawValue)", quality.rawValue, RecognitionOptions(quality: quality)))
+        if quality == .best {
+            var unspelled = RecognitionOptions(quality: quality)
+            unspelled.spellFromChoices = false
+            variants.append(("ours, best, no spelling from letter choices", "best-unspelled", unspelled))
+        }
+    }
+    for variant in variants {
         let begin = wallSeconds()
-        let shared = try TesseractRecognizer(options: RecognitionOptions(quality: quality))
-        engineStarts.append(quality.rawValue + String(format: " %.2f s", wallSeconds() - begin))
-        try read("ours, \(quality.rawValue)") { page in
+        let shared = try TesseractRecognizer(options: variant.options)
+        engineStarts.append(variant.folder + String(format: " %.2f s", wallSeconds() - begin))
+        try read(variant.name) { page in
             var recognizer = shared
             if let dumpRoot {
-                var options = RecognitionOptions(quality: quality)
-                options.debugImageFolder = "\(dumpRoot)/\(quality.rawValue)/\(page.truth.name)"
+                var options = variant.options
+                options.debugImageFolder = "\(dumpRoot)/\(variant.folder)/\(page.truth.name)"
                 try FileManager.default.createDirectory(atPath: options.debugImageFolder!, withIntermediateDirectories: true)
                 recognizer = try TesseractRecognizer(options: options)
             }

@@ -1,0 +1,66 @@
+import Foundation
+@testable import InkRecognize
+import Testing
+
+@Suite("Spelling misread words from Tesseract's other choices for each letter")
+struct LexiconLatticeTests {
+    let lattice = LexiconLattice(lexicon: Lexicon(["largest", "longest", "default", "eraser", "tool", "on"]))
+
+    /// One position per letter: the letter read first, then the other choices with their confidences.
+    func choices(_ positions: [[(String, Float)]]) -> [[OCRChoice]] {
+        positions.map { $0.map { OCRChoice(text: $0.0, confidence: $0.1) } }
+    }
+
+    @Test("a letter among the choices turns a non-word into the word, in the case it was written in")
+    func secondChoice() throws {
+        // "Lorgest", where Tesseract's second choice for the "o" was "a" (real reMarkable reading).
+        let read = choices([[("L", 96)], [("o", 93), ("e", 67), ("a", 55)], [("r", 92)], [("g", 94), ("q", 50)],
+                            [("e", 92)], [("s", 90)], [("t", 95)]])
+        let spelled = try #require(lattice.spellings(of: "Lorgest", choices: read, limit: 3.5).first)
+        #expect(spelled.text == "Largest")
+        #expect(abs(spelled.cost - Double(log(Float(93) / 55))) < 1e-6)
+        // "Longest" would need an "n" nobody read and a dropped "r": dearer than the limit.
+        #expect(lattice.spellings(of: "Lorgest", choices: read, limit: 0.4).isEmpty)
+    }
+
+    @Test("punctuation around the word stays; a letter no choice holds costs an insertion")
+    func punctuationAndInsertion() throws {
+        // "(defavlt," with no "u" among the fifth letter's choices: one letter in, one left out.
+        let read = choices([[("(", 90)], [("d", 94)], [("e", 96)], [("f", 96)], [("a", 96)], [("v", 84), ("r", 80)],
+                            [("l", 90)], [("t", 92)], [(",", 88)]])
+        let spelled = try #require(lattice.spellings(of: "(defavlt,", choices: read, limit: 5.5).first)
+        #expect(spelled.text == "(default,")
+        #expect(abs(spelled.cost - 5) < 1e-6)
+        #expect(lattice.spellings(of: "(defavlt,", choices: read, limit: 4.9).isEmpty)
+    }
+
+    @Test("nothing is spelled when no word is within reach, or for a reading with no letters")
+    func noCorrection() {
+        let read = choices([[("q", 90), ("z", 10)], [("x", 90)], [("k", 90)]])
+        #expect(lattice.spellings(of: "qxk", choices: read, limit: 1.5).isEmpty)
+        #expect(lattice.spellings(of: "42", choices: choices([[("4", 90)], [("2", 90)]]), limit: 5).isEmpty)
+        #expect(lattice.spellings(of: "", choices: [], limit: 5).isEmpty)
+    }
+
+    @Test("the lexicon's word beginnings include the library's own words")
+    func beginningsFollowAddedWords() {
+        let lexicon = Lexicon(["tool"])
+        #expect(lexicon.wordBeginnings.contains("too") && !lexicon.wordBeginnings.contains("rno"))
+        let more = lexicon.adding(["Rnote"])
+        #expect(more.wordBeginnings.contains("rno") && more.wordBeginnings.contains("too"))
+        #expect(!lexicon.wordBeginnings.contains("rno"))
+    }
+}
+
+extension LexiconLatticeTests {
+    @Test("several spellings come cheapest first, what was read never among them")
+    func ranked() {
+        let read = choices([[("L", 96)], [("o", 93), ("a", 55)], [("r", 92), ("n", 37)], [("g", 94)],
+                            [("e", 92)], [("s", 90)], [("t", 95)]])
+        let spelled = lattice.spellings(of: "Lorgest", choices: read, limit: 3.5, count: 3)
+        #expect(spelled.map(\.text) == ["Largest", "Longest"])
+        #expect(spelled[0].cost < spelled[1].cost)
+        let tool = choices([[("t", 90)], [("o", 90)], [("o", 90)], [("l", 90), ("k", 50)]])
+        #expect(lattice.spellings(of: "tool", choices: tool, limit: 3, count: 3).isEmpty)
+    }
+}
