@@ -28,6 +28,9 @@ struct LexiconLattice {
     let costs: Costs
     private let beginnings: Set<String>
     private static let letters = Array("abcdefghijklmnopqrstuvwxyz")
+    /// Readings longer than this are not spelled: longer than any word in the lists (scribbles read
+    /// as one long word), and the search grows with the length.
+    static let longestReading = 32
 
     init(lexicon: Lexicon, costs: Costs = Costs()) {
         self.lexicon = lexicon
@@ -53,6 +56,7 @@ struct LexiconLattice {
             return top.isLetter || top.isNumber
         }
         guard let first = lattice.firstIndex(where: isWordy), let last = lattice.lastIndex(where: isWordy),
+              last - first < Self.longestReading,
               lattice[first...last].contains(where: { $0.first?.0.isLetter == true }) else { return [] }
 
         var spellings: [String: Double] = ["": 0]

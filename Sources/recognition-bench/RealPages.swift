@@ -170,11 +170,11 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
     }
 
     // Each reader records its text in its own index, then every written word is searched for.
-    var readers: [(name: String, outcomes: [Outcome], texts: [String])] = []
+    var readers: [(name: String, outcomes: [Outcome], texts: [String], missed: [[String]])] = []
     var engineStarts: [String] = []
     func read(_ name: String, _ recognise: (RealPage) throws -> (PageRecognition, text: String, cpu: Double)) throws {
         let index = try SearchIndex(url: folder.appendingPathComponent("index-\(readers.count).sqlite"))
-        var outcomes: [Outcome] = [], texts: [String] = []
+        var outcomes: [Outcome] = [], texts: [String] = [], missed: [[String]] = []
         for page in pages {
             let (recognition, text, cpu) = try recognise(page)
             try index.record([(note: page.note, pages: [(page: page.page, recognition: recognition)])], in: library)
@@ -187,11 +187,13 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
             let words = searchWords(page.truth.lines)
             outcomes[i].searched = words.count
             // Found when a hit is the page's note with its page 1 among the matching pages.
-            outcomes[i].found = try words.filter { word in
+            let found = try words.filter { word in
                 try index.search(SearchQuery(text: word)).contains { $0.note == page.note.note.id && $0.pages.contains(1) }
-            }.count
+            }
+            outcomes[i].found = found.count
+            missed.append(words.filter { !found.contains($0) })
         }
-        readers.append((name, outcomes, texts))
+        readers.append((name, outcomes, texts, missed))
     }
     // Each quality as shipped; `best` also without spelling from letter choices, to show what that adds.
     var variants: [(name: String, folder: String, options: RecognitionOptions)] = []
@@ -268,7 +270,10 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
     if verbose {
         for (i, page) in pages.enumerated() {
             say("\n== \(page.truth.name)\n  truth: \(page.truth.lines.joined(separator: " / "))")
-            for reader in readers { say("  \(reader.name): \(Score.flat(reader.texts[i]))") }
+            for reader in readers {
+                say("  \(reader.name): \(Score.flat(reader.texts[i]))")
+                if !reader.missed[i].isEmpty { say("    search missed: \(reader.missed[i].joined(separator: ", "))") }
+            }
         }
     }
 }

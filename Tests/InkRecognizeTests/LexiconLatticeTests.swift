@@ -40,6 +40,10 @@ struct LexiconLatticeTests {
         #expect(lattice.spellings(of: "qxk", choices: read, limit: 1.5).isEmpty)
         #expect(lattice.spellings(of: "42", choices: choices([[("4", 90)], [("2", 90)]]), limit: 5).isEmpty)
         #expect(lattice.spellings(of: "", choices: [], limit: 5).isEmpty)
+        // A scribble read as one long word is not searched at all.
+        let long = String(repeating: "tool", count: 9)
+        let scribble = choices(long.map { [(String($0), Float(90))] })
+        #expect(lattice.spellings(of: long, choices: scribble, limit: 100).isEmpty)
     }
 
     @Test("the lexicon's word beginnings include the library's own words")
