@@ -11,7 +11,7 @@ import Foundation
 /// The cheapest lexicon word within the limit wins.
 struct LexiconLattice {
     /// What each step of a spelling costs.
-    struct Costs: Sendable, Hashable {
+    struct Costs: Sendable {
         /// Leaving out a position whose reading is a letter or digit.
         var dropLetter = 2.5
         /// Leaving out a position whose reading is punctuation.
@@ -22,6 +22,10 @@ struct LexiconLattice {
         var maxChoice = 3.0
         /// Spellings kept after each position.
         var beam = 200
+        /// Choices looked at per position (the likeliest).
+        var choices = 6
+        /// Largest cost of a spelling, whatever the length: two edits or so.
+        var most = 6.0
     }
 
     let lexicon: Lexicon
@@ -42,11 +46,15 @@ struct LexiconLattice {
     /// most `count` of them, each in the case of `reading`, with the punctuation around it kept, and
     /// with its cost; empty when none is in reach. What was read is never among them.
     func spellings(of reading: String, choices: [[OCRChoice]], limit: Double, count: Int = 1) -> [(text: String, cost: Double)] {
+        let limit = min(limit, costs.most)
         let lattice = choices.map { position -> [(Character, Double)] in
-            let options = position.compactMap { choice -> (Character, Float)? in
+            var options: [(Character, Float)] = []
+            for choice in position {
                 let text = RecognisedText.normalised(choice.text).lowercased()
-                guard text.count == 1, let character = text.first else { return nil }
-                return (character, choice.confidence)
+                // Case variants of one letter are one choice, at the likelier confidence.
+                guard text.count == 1, let character = text.first, !options.contains(where: { $0.0 == character }) else { continue }
+                options.append((character, choice.confidence))
+                if options.count == costs.choices { break }
             }
             guard let top = options.first?.1, top > 0 else { return options.prefix(1).map { ($0.0, 0) } }
             return options.map { ($0.0, $0.1 <= 0 ? costs.maxChoice : min(costs.maxChoice, max(0, Double(log(top / $0.1))))) }
@@ -69,7 +77,12 @@ struct LexiconLattice {
                     more[next] = min(more[next] ?? .infinity, cost + costs.insertLetter)
                 }
             }
-            return more
+            return pruned(more)
+        }
+        func pruned(_ spellings: [String: Double]) -> [String: Double] {
+            guard spellings.count > costs.beam else { return spellings }
+            let kept = spellings.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(costs.beam)
+            return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
         }
         for position in lattice[first...last] {
             spellings = insertions(spellings)
@@ -82,17 +95,15 @@ struct LexiconLattice {
                     next[extended] = min(next[extended] ?? .infinity, cost + price)
                 }
             }
-            if next.count > costs.beam {
-                next = Dictionary(uniqueKeysWithValues: next.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(costs.beam).map { ($0.key, $0.value) })
-            }
-            spellings = next
+            spellings = pruned(next)
             if spellings.isEmpty { return [] }
         }
         spellings = insertions(spellings)
-        let characters = Array(reading)
-        let whole = lattice.count == characters.count
-        let core = whole ? String(characters[first...last]) : reading
-        let leading = whole ? String(characters[..<first]) : "", trailing = whole ? String(characters[(last + 1)...]) : ""
+        // The punctuation around the word as read; the letters in between are what was spelled.
+        let isPunctuation: (Character) -> Bool = { !($0.isLetter || $0.isNumber) }
+        let leading = String(reading.prefix(while: isPunctuation))
+        let trailing = String(reading.dropFirst(leading.count).reversed().prefix(while: isPunctuation).reversed())
+        let core = String(reading.dropFirst(leading.count).dropLast(trailing.count))
         return spellings.filter { $0.key.count >= 2 && $0.key != core.lowercased() && lexicon.words.contains($0.key) }
             .sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(count)
             .map { (leading + Self.cased($0.key, like: core) + trailing, $0.value) }

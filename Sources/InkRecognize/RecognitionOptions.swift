@@ -89,8 +89,8 @@ public struct RecognitionOptions: Sendable, Hashable {
     public var dropNonText = true
     /// Stand slanted writing upright (a shear measured from the strokes of each line) before reading.
     public var deslant = false
-    /// For lines holding a `#`, ask Tesseract what else each letter might be (`lstm_choice_mode` 2)
-    /// and match the hashtag against the known tags with those alternatives.
+    /// Match a hashtag against the known tags with what else Tesseract thought each of its letters
+    /// might be (`lstm_choice_mode` 2), on the first image of its line.
     public var tagAlternatives = true
     /// With known tags, a hashtag read as no known tag, or as one only loosely (more than
     /// ``confidentTagDistance`` edits per letter), is read again with its line drawn at these
@@ -98,13 +98,13 @@ public struct RecognitionOptions: Sendable, Hashable {
     public var secondLookScales: [Double] = [1.3, 0.75]
     public var confidentTagDistance = 0.15
     /// Words no lexicon holds are spelled again from Tesseract's other choices for each letter
-    /// (`lstm_choice_mode` 2), when a lexicon word costs at most ``spellingAllowance`` a letter
-    /// (``LexiconLattice``: the log of how much less likely each letter taken was, 2 a letter left
-    /// out, 2.5 one added).
+    /// (`lstm_choice_mode` 2, asked for on every line image), when a lexicon word costs at most
+    /// ``spellingAllowance`` a letter (``LexiconLattice``: the log of how much less likely each letter
+    /// taken was, 2.5 a letter left out or added, 6 at most). Lines layout only (``Layout/lines``).
     public var spellFromChoices = true
     public var spellingAllowance = 0.5
-    /// How many spellings of a word are kept: the cheapest becomes the word, the others stay
-    /// searchable with the page's other readings.
+    /// How many spellings of a word are kept (at least one): the cheapest becomes the word, the
+    /// others stay searchable with the page's other readings.
     public var spellings = 3
     /// With known tags, a hashtag that is none of them becomes a tag only when Tesseract's confidence
     /// in the word is at least this (0…1); below, it stays in the text as `#word` but is not reported

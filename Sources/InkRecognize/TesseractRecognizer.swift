@@ -123,7 +123,7 @@ public final class TesseractRecognizer: PageRecognizer {
 
     // MARK: Reading
 
-    /// A recognised word and, for words that may be hashtags, what each letter might also be.
+    /// A recognised word and, when Tesseract was asked, what each of its letters might also be.
     struct Reading {
         var word: RecognisedWord
         var alternatives: [[OCRChoice]] = []
@@ -229,7 +229,7 @@ public final class TesseractRecognizer: PageRecognizer {
                 slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
                 attach(lineMarks, to: &lineReadings, textHeight: textHeight)
                 if options.spellFromChoices {
-                    alternatives += spell(&lineReadings)
+                    for reading in spell(&lineReadings) where !alternatives.contains(reading) { alternatives.append(reading) }
                     if !(wantAlternatives && number == 0) { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
                 }
                 perRender.append(lineReadings)
@@ -284,19 +284,24 @@ public final class TesseractRecognizer: PageRecognizer {
 
     /// Words no lexicon holds, spelled again from Tesseract's other choices for their letters
     /// (``LexiconLattice``) when a lexicon word is close enough; returns what stays searchable beside
-    /// them: the readings replaced and the next closest spellings.
-    private func spell(_ readings: inout [Reading]) -> [String] {
+    /// them: the readings replaced and the next closest spellings. Left alone: hashtags (matched to
+    /// known tags later), look-alikes of one whose `#` was read as a letter, and readings with digits
+    /// (`10th`, `5am`). A spelled word's confidence is Tesseract's times `exp(−cost)`, so in the vote a
+    /// word read as it is outweighs the same word spelled.
+    func spell(_ readings: inout [Reading]) -> [String] {
         var searchable: [String] = []
         for index in readings.indices {
             let text = readings[index].word.text
-            guard !text.hasPrefix("#"), !readings[index].alternatives.isEmpty, !lexicon.accepts(text) else { continue }
+            guard !text.hasPrefix("#"), !readings[index].alternatives.isEmpty, !text.contains(where: \.isNumber),
+                  !lexicon.accepts(text), lookalikeHashtag(text) == nil else { continue }
             if spelling == nil { spelling = LexiconLattice(lexicon: lexicon) }
-            let letters = text.filter { $0.isLetter || $0.isNumber }.count
+            let letters = text.filter(\.isLetter).count
             let spelled = spelling!.spellings(of: text, choices: readings[index].alternatives,
-                                              limit: options.spellingAllowance * Double(letters), count: options.spellings)
+                                              limit: options.spellingAllowance * Double(letters), count: max(1, options.spellings))
             guard let best = spelled.first else { continue }
             searchable += [text] + spelled.dropFirst().map(\.text)
             readings[index].word.text = best.text
+            readings[index].word.confidence *= Float(exp(-best.cost))
         }
         return searchable
     }
@@ -348,8 +353,8 @@ public final class TesseractRecognizer: PageRecognizer {
         return readings
     }
 
-    /// Reads a raster. With `alternatives`, Tesseract also keeps what else each letter might be: that
-    /// costs about a third more time, so it is switched on only for the images that need it.
+    /// Reads a raster. With `alternatives`, Tesseract also keeps what else each letter might be
+    /// (about a third more time).
     private func recognise(_ raster: OCRRaster, segmentation: PageSegmentation, alternatives: Bool) throws(RecognitionError) -> [OCRWord] {
         if alternatives { try engine.set("lstm_choice_mode", "2") }
         defer { if alternatives { try? engine.set("lstm_choice_mode", "0") } }

@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 @testable import InkRecognize
 import Testing
 
@@ -66,5 +67,48 @@ extension LexiconLatticeTests {
         #expect(spelled[0].cost < spelled[1].cost)
         let tool = choices([[("t", 90)], [("o", 90)], [("o", 90)], [("l", 90), ("k", 50)]])
         #expect(lattice.spellings(of: "tool", choices: tool, limit: 3, count: 3).isEmpty)
+    }
+}
+
+@Suite("The recogniser spells the words it read")
+struct RecognizerSpellingTests {
+    func reading(_ text: String, _ letters: [[(String, Float)]], confidence: Float = 0.8) -> TesseractRecognizer.Reading {
+        TesseractRecognizer.Reading(word: RecognisedWord(text: text, box: Rect(minX: 0, minY: 0, maxX: 10, maxY: 10),
+                                                         confidence: confidence, line: 0),
+                                    alternatives: letters.map { $0.map { OCRChoice(text: $0.0, confidence: $0.1) } })
+    }
+
+    /// Each letter of `text` read at 90, with `also` as a second choice where given.
+    func letters(_ text: String, also: [Int: (String, Float)] = [:]) -> [[(String, Float)]] {
+        text.enumerated().map { i, c in [(String(c), Float(90))] + (also[i].map { [$0] } ?? []) }
+    }
+
+    @Test("a misread word becomes the word, keeping its punctuation and capitals; the reading stays searchable")
+    func spellsWords() throws {
+        let recognizer = try TesseractRecognizer(knownTags: [], lexicon: Lexicon(["largest", "budget"]))
+        var readings = [
+            reading("Lorgest…", letters("Lorgest") + [[("…", 90)]]),
+            reading("LORGEST", letters("LORGEST", also: [1: ("A", 60)])),
+            reading("largest", letters("largest")),
+        ]
+        readings[0].alternatives[1].append(OCRChoice(text: "a", confidence: 60))
+        let searchable = recognizer.spell(&readings)
+        #expect(readings.map(\.word.text) == ["Largest…", "LARGEST", "largest"])
+        // Spelled words count for less in the vote than words read as they are.
+        #expect(readings[0].word.confidence < 0.8 && readings[2].word.confidence == 0.8)
+        #expect(searchable == ["Lorgest…", "LORGEST"])
+    }
+
+    @Test("hashtags, their look-alikes with the # read as a letter, and words with digits are not spelled")
+    func leavesTagsAndNumbers() throws {
+        let recognizer = try TesseractRecognizer(knownTags: [Tag("budget")!], lexicon: Lexicon(["budget", "loth", "sam"]))
+        var readings = [
+            reading("#budgel", letters("#budgel", also: [6: ("t", 60)])),
+            reading("Hbudget", letters("Hbudget")),
+            reading("10th", letters("10th", also: [0: ("l", 80), 1: ("o", 80)])),
+            reading("5am", letters("5am", also: [0: ("s", 80)])),
+        ]
+        #expect(recognizer.spell(&readings).isEmpty)
+        #expect(readings.map(\.word.text) == ["#budgel", "Hbudget", "10th", "5am"])
     }
 }
