@@ -5,10 +5,10 @@ import InkGeometry
 /// generated pages (docs/recognition.md has the tables); the other values exist so that the
 /// benchmark can measure them.
 public struct RecognitionOptions: Sendable, Hashable {
-    /// How hard to look: every line drawn five ways and voted (``best``), or one way (``fast``).
+    /// How hard to look: every line drawn seven ways and voted (``best``), or one way (``fast``).
     public enum Quality: String, Sendable, Hashable, CaseIterable {
-        /// Five renders per line, word slots voted with the lexicon: the most words read; about
-        /// five times the Tesseract time of ``fast``.
+        /// Seven renders per line, word slots voted with the lexicon: the most words read; about
+        /// seven times the Tesseract time of ``fast``.
         case best
         /// One render per line: for bulk runs.
         case fast
@@ -32,7 +32,8 @@ public struct RecognitionOptions: Sendable, Hashable {
     public static let bestRenders = [
         LineRender(xHeight: 20, pen: 0.12, deslant: true), LineRender(xHeight: 28, pen: 0.12, deslant: false),
         LineRender(xHeight: 28, pen: 0.20, deslant: true), LineRender(xHeight: 36, pen: 0.12, deslant: true),
-        LineRender(xHeight: 20, pen: 0.06, deslant: true),
+        LineRender(xHeight: 20, pen: 0.06, deslant: true), LineRender(xHeight: 16, pen: 0.12, deslant: true),
+        LineRender(xHeight: 44, pen: 0.12, deslant: true),
     ]
 
     /// Each line is drawn in each of these ways and read; with several, the readings of each word

@@ -30,7 +30,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Import the files that are good and report the others.") var keepGoing = false
     @Flag(inversion: .prefixedNo, help: "Recognise the handwriting as it is imported (hashtags become tags).") var recognize = true
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "How hard recognition looks: best (each line drawn five ways, the readings voted) or fast (one way, for bulk runs).")
+    @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
     var quality: RecognitionQuality = .best
     @OptionGroup var output: OutputOptions
 

@@ -29,7 +29,7 @@ struct IndexCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var index: IndexOptions
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "How hard recognition looks: best (each line drawn five ways, the readings voted) or fast (one way, for bulk runs).")
+    @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
     var quality: RecognitionQuality = .best
     @Option(help: "Only this shard of the pages, written i/n (0 ≤ i < n); the SQLite index only.") var shard: String?
     @Flag(help: "Forget every earlier result and recognise every page again.") var rebuild = false
