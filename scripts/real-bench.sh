@@ -6,7 +6,7 @@
 #
 #   scripts/real-bench.sh                    ours at --quality best and fast, and the CLI
 #   scripts/real-bench.sh --quality fast     ours at one quality, and the CLI
-#   scripts/real-bench.sh --verbose          also each reader's text next to the transcription
+#   scripts/real-bench.sh --verbose          also each reader's text next to the transcription, and the words search missed
 #
 # INKWELL_REAL_DUMP=folder keeps our line images; the environment and build are recognition-bench.sh's.
 exec "$(dirname "$0")/recognition-bench.sh" real "$@"
