@@ -33,6 +33,8 @@ public protocol IndexBackend: AnyObject, Sendable {
     func words(of note: NoteID) throws -> [PageID: [RecognisedWord]]
     /// Hashtags found in each note: recognised in its handwriting, and typed in its text.
     func hashtagsFound() throws -> [NoteID: Set<Tag>]
+    /// Every recognised word read with at least `confidence` (0…1), with the page it is on.
+    func wordsRead(withConfidence confidence: Float) throws -> [(text: String, page: PageID)]
 
     /// Keeps what recognition read on pages outside the indexing job (an import), in one transaction.
     func record(_ notes: [(note: StoredNote, pages: [(page: Page, recognition: PageRecognition)])], in library: Library) throws
@@ -42,6 +44,21 @@ public protocol IndexBackend: AnyObject, Sendable {
 
 extension SearchIndex: IndexBackend {
     public var location: String { url.path }
+}
+
+extension IndexBackend {
+    /// The words recognition read surely on several pages, which a word list may lack: names and
+    /// jargon a person writes often. Words of letters only, three or more, case folded, each read
+    /// with at least `confidence` on at least `pages` pages.
+    public func recognisedVocabulary(confidence: Float = 0.85, pages: Int = 2) throws -> Set<String> {
+        var seenOn: [String: Set<PageID>] = [:]
+        for (text, page) in try wordsRead(withConfidence: confidence) {
+            let word = text.trimmingCharacters(in: .letters.inverted)
+            guard word.count >= 3, word.allSatisfy(\.isLetter) else { continue }
+            seenOn[word.lowercased(), default: []].insert(page)
+        }
+        return Set(seenOn.filter { $0.value.count >= pages }.keys)
+    }
 }
 
 /// A page a worker claimed from a ``PageQueue``: recognise the content with hash ``hash``.

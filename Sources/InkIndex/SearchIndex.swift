@@ -324,6 +324,13 @@ extension SearchIndex {
         }
     }
 
+    public func wordsRead(withConfidence confidence: Float) throws -> [(text: String, page: PageID)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT text, page_id FROM word WHERE confidence >= ?", arguments: [Double(confidence)])
+                .map { (text: $0["text"], page: PageID(rawValue: $0["page_id"])) }
+        }
+    }
+
     /// The recognised words of each page of a note, in reading order.
     public func words(of note: NoteID) throws -> [PageID: [RecognisedWord]] {
         try database.read { db in

@@ -282,6 +282,13 @@ extension PostgresIndex {
         return Dictionary(rows.map { (PageID(rawValue: $0.0), $0.1) }, uniquingKeysWith: { $1 })
     }
 
+    public func wordsRead(withConfidence confidence: Float) throws -> [(text: String, page: PageID)] {
+        try database.run { connection in
+            try connection.rows("SELECT text, page_id FROM word WHERE confidence >= \(Double(confidence))")
+                .map { try $0.decode((String, String).self) }
+        }.map { (text: $0.0, page: PageID(rawValue: $0.1)) }
+    }
+
     public func words(of note: NoteID) throws -> [PageID: [RecognisedWord]] {
         let rows = try database.run { connection in
             try connection.rows("""

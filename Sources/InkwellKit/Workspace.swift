@@ -54,9 +54,9 @@ public final class Workspace: Sendable {
     /// in the index.
     public func recognition(jobs: Int, quality: RecognitionQuality = .best) -> ImportRecognition {
         let lexicon = Once<Lexicon>()
-        return ImportRecognition(jobs: jobs, makeRecognizer: { [library] known in
+        return ImportRecognition(jobs: jobs, makeRecognizer: { [self] known in
             try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality),
-                                    lexicon: try lexicon.get { try Self.lexicon(of: library) })
+                                    lexicon: try lexicon.get { try Self.lexicon(of: library, index: try existingIndex()) })
         }, keep: { [self] note, pages in
             try index().record([(note, pages.map { ($0.page, $0.recognition) })], in: library)
         })
@@ -67,21 +67,24 @@ public final class Workspace: Sendable {
         let known = try library.knownTags()
         // Read only when a page is to be recognised: a run with nothing new reads no typed text.
         let lexicon = Once<Lexicon>()
-        return Indexer(library: library, index: try index()) { [library] in
+        let index = try index()
+        return Indexer(library: library, index: index) { [library] in
             try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality),
-                                    lexicon: try lexicon.get { try Self.lexicon(of: library) })
+                                    lexicon: try lexicon.get { try Self.lexicon(of: library, index: index) })
         }
     }
 
     /// A recogniser for pages written live, knowing the library's tags and vocabulary now.
     func makeRecognizer(quality: RecognitionQuality = .best) throws -> any PageRecognizer {
         try TesseractRecognizer(knownTags: try library.knownTags(), options: RecognitionOptions(quality: quality),
-                                lexicon: try Self.lexicon(of: library))
+                                lexicon: try Self.lexicon(of: library, index: try existingIndex()))
     }
 
-    /// The words recognition counts: the system word list and the library's own vocabulary.
-    static func lexicon(of library: Library) throws -> Lexicon {
-        Lexicon.system(language: "eng").adding(try library.vocabulary())
+    /// The words recognition counts: the system word list, the library's own vocabulary (titles,
+    /// tags, typed text) and, when `index` is given, the words it has read surely on several pages
+    /// (``IndexBackend/recognisedVocabulary(confidence:pages:)``).
+    static func lexicon(of library: Library, index: (any IndexBackend)?) throws -> Lexicon {
+        Lexicon.system(language: "eng").adding(try library.vocabulary()).adding(try index?.recognisedVocabulary() ?? [])
     }
 
     // MARK: Intake

@@ -133,6 +133,18 @@ struct IndexTests {
         #expect(try fixture.indexer(recognizer).run().recognised == 1)
     }
 
+    @Test("words read surely on two pages or more make the library's recognised vocabulary", arguments: IndexKind.allCases)
+    func recognisedVocabulary(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
+        try fixture.note("Sketches", keys: [1, 2, 3])
+        let recognizer = ScriptedRecognizer(texts: [1: "Rnote sketches", 2: "rnote, ideas", 3: "more ideas v3"])
+        #expect(try fixture.indexer(recognizer).run().recognised == 3)
+        #expect(try fixture.index.wordsRead(withConfidence: 0.85).count == 7)
+        #expect(try fixture.index.wordsRead(withConfidence: 0.95).isEmpty)
+        #expect(try fixture.index.recognisedVocabulary() == ["rnote", "ideas"])
+        #expect(try fixture.index.recognisedVocabulary(pages: 3).isEmpty)
+    }
+
     @Test("a changed page is recognised again; a compacted but unchanged one is not", arguments: IndexKind.allCases)
     func changedPages(_ kind: IndexKind) throws {
         let fixture = try Fixture(kind)

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkIndex
 import InkInterchange
 import InkRecognize
 import InkStore
@@ -179,7 +180,31 @@ struct VocabularyTests {
             #expect(words.contains(word), "\(word)")
         }
         #expect(!words.contains("a") && !words.contains("-"))
-        let lexicon = try Workspace.lexicon(of: scratch.library)
+        let lexicon = try Workspace.lexicon(of: scratch.library, index: nil)
         #expect(lexicon.accepts("PgBouncer") && lexicon.accepts("notebook"))
+    }
+
+    @Test("words recognition read surely on two pages or more count too")
+    func recognisedWords() throws {
+        let scratch = try ScratchLibrary()
+        let workspace = Workspace(library: scratch.library)
+        let stored = try scratch.library.createNote(title: "Sketches", in: try NotebookPath("Inbox"))
+        let box = Rect(minX: 0, minY: 0, maxX: 10, maxY: 10)
+        func page(_ words: [(String, Float)]) throws -> (page: Page, recognition: PageRecognition) {
+            let stroke = Stroke(id: StrokeID(1), points: [InkPoint(x: Float.random(in: 1...500), y: 10), InkPoint(x: 600, y: 12)])
+            let id = PageID.random()
+            try scratch.library.save([PageDelta(pageID: id, size: .remarkable, isNew: true, addedStrokes: [stroke])], to: stored.note.id)
+            let saved = try scratch.library.pages(of: try scratch.library.note(matching: stored.note.id.rawValue)).first { $0.id == id }!
+            return (saved, PageRecognition(words: words.map { RecognisedWord(text: $0.0, box: box, confidence: $0.1, line: 0) }, hashtags: []))
+        }
+        let pages = [try page([("Rnote", 0.95), ("Xopp", 0.95), ("qzv", 0.3)]),
+                     try page([("Rnote,", 0.9), ("Xopp", 0.5), ("qzv", 0.3), ("Zork", 0.95)]),
+                     try page([("rnote", 0.92), ("qzv", 0.3), ("v3", 0.99), ("v3", 0.99)])]
+        try workspace.index().record([(try scratch.library.note(matching: stored.note.id.rawValue), pages)], in: scratch.library)
+        // Read surely on 2+ pages: "Rnote" (3 pages, punctuation and case aside). Not: "Xopp" (surely
+        // on one page only), "qzv" (never surely), "Zork" (one page), "v3" (not letters).
+        #expect(try workspace.index().recognisedVocabulary() == ["rnote"])
+        let lexicon = try Workspace.lexicon(of: scratch.library, index: try workspace.existingIndex())
+        #expect(lexicon.accepts("Rnote") && !lexicon.accepts("Xopp") && !lexicon.accepts("Zork"))
     }
 }
