@@ -33,8 +33,9 @@ public protocol IndexBackend: AnyObject, Sendable {
     func words(of note: NoteID) throws -> [PageID: [RecognisedWord]]
     /// Hashtags found in each note: recognised in its handwriting, and typed in its text.
     func hashtagsFound() throws -> [NoteID: Set<Tag>]
-    /// Every recognised word read with at least `confidence` (0…1), with the page it is on.
-    func wordsRead(withConfidence confidence: Float) throws -> [(text: String, page: PageID)]
+    /// The recognised words (case folded, at least three characters) read with at least `confidence`
+    /// (0…1) on at least `pages` pages, counted in the index.
+    func wordsRead(withConfidence confidence: Float, onPages pages: Int) throws -> [String]
 
     /// Keeps what recognition read on pages outside the indexing job (an import), in one transaction.
     func record(_ notes: [(note: StoredNote, pages: [(page: Page, recognition: PageRecognition)])], in library: Library) throws
@@ -50,14 +51,14 @@ extension IndexBackend {
     /// The words recognition read surely on several pages, which a word list may lack: names and
     /// jargon a person writes often. Words of letters only, three or more, case folded, each read
     /// with at least `confidence` on at least `pages` pages.
+    /// Punctuation around a word is left out (a word counts where it was read in the same form, case
+    /// aside, on enough pages).
     public func recognisedVocabulary(confidence: Float = 0.85, pages: Int = 2) throws -> Set<String> {
-        var seenOn: [String: Set<PageID>] = [:]
-        for (text, page) in try wordsRead(withConfidence: confidence) {
-            let word = text.trimmingCharacters(in: .letters.inverted)
-            guard word.count >= 3, word.allSatisfy(\.isLetter) else { continue }
-            seenOn[word.lowercased(), default: []].insert(page)
-        }
-        return Set(seenOn.filter { $0.value.count >= pages }.keys)
+        let around = CharacterSet.punctuationCharacters.union(.symbols)
+        return Set(try wordsRead(withConfidence: confidence, onPages: pages).compactMap { text in
+            let word = text.trimmingCharacters(in: around)
+            return word.count >= 3 && word.allSatisfy(\.isLetter) ? word.lowercased() : nil
+        })
     }
 }
 

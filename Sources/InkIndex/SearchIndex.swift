@@ -324,10 +324,13 @@ extension SearchIndex {
         }
     }
 
-    public func wordsRead(withConfidence confidence: Float) throws -> [(text: String, page: PageID)] {
+    public func wordsRead(withConfidence confidence: Float, onPages pages: Int) throws -> [String] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT text, page_id FROM word WHERE confidence >= ?", arguments: [Double(confidence)])
-                .map { (text: $0["text"], page: PageID(rawValue: $0["page_id"])) }
+            // SQLite's lower() folds ASCII only; the caller folds the rest.
+            try String.fetchAll(db, sql: """
+                SELECT lower(text) AS folded FROM word WHERE confidence >= ? AND length(text) >= 3
+                GROUP BY folded HAVING count(DISTINCT page_id) >= ?
+                """, arguments: [Double(confidence), pages])
         }
     }
 

@@ -282,11 +282,13 @@ extension PostgresIndex {
         return Dictionary(rows.map { (PageID(rawValue: $0.0), $0.1) }, uniquingKeysWith: { $1 })
     }
 
-    public func wordsRead(withConfidence confidence: Float) throws -> [(text: String, page: PageID)] {
+    public func wordsRead(withConfidence confidence: Float, onPages pages: Int) throws -> [String] {
         try database.run { connection in
-            try connection.rows("SELECT text, page_id FROM word WHERE confidence >= \(Double(confidence))")
-                .map { try $0.decode((String, String).self) }
-        }.map { (text: $0.0, page: PageID(rawValue: $0.1)) }
+            try connection.rows("""
+                SELECT lower(text) AS folded FROM word WHERE confidence >= \(Double(confidence)) AND length(text) >= 3
+                GROUP BY folded HAVING count(DISTINCT page_id) >= \(pages)
+                """).map { try $0.decode(String.self) }
+        }
     }
 
     public func words(of note: NoteID) throws -> [PageID: [RecognisedWord]] {

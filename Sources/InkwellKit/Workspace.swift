@@ -56,7 +56,7 @@ public final class Workspace: Sendable {
         let lexicon = Once<Lexicon>()
         return ImportRecognition(jobs: jobs, makeRecognizer: { [self] known in
             try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality),
-                                    lexicon: try lexicon.get { try Self.lexicon(of: library, index: try existingIndex()) })
+                                    lexicon: try lexicon.get { try Self.lexicon(of: library, index: (try? existingIndex()) ?? nil) })
         }, keep: { [self] note, pages in
             try index().record([(note, pages.map { ($0.page, $0.recognition) })], in: library)
         })
@@ -77,14 +77,17 @@ public final class Workspace: Sendable {
     /// A recogniser for pages written live, knowing the library's tags and vocabulary now.
     func makeRecognizer(quality: RecognitionQuality = .best) throws -> any PageRecognizer {
         try TesseractRecognizer(knownTags: try library.knownTags(), options: RecognitionOptions(quality: quality),
-                                lexicon: try Self.lexicon(of: library, index: try existingIndex()))
+                                lexicon: try Self.lexicon(of: library, index: (try? existingIndex()) ?? nil))
     }
 
     /// The words recognition counts: the system word list, the library's own vocabulary (titles,
-    /// tags, typed text) and, when `index` is given, the words it has read surely on several pages
-    /// (``IndexBackend/recognisedVocabulary(confidence:pages:)``).
+    /// tags, typed text) and, when `index` is given and can be read, the words it has read surely on
+    /// several pages (``IndexBackend/recognisedVocabulary(confidence:pages:)``). Read once per import,
+    /// index run or recogniser.
     static func lexicon(of library: Library, index: (any IndexBackend)?) throws -> Lexicon {
-        Lexicon.system(language: "eng").adding(try library.vocabulary()).adding(try index?.recognisedVocabulary() ?? [])
+        // Optional: an index that cannot be read (full disk, server away) must not stop recognition.
+        let recognised = (try? index?.recognisedVocabulary()) ?? []
+        return Lexicon.system(language: "eng").adding(try library.vocabulary()).adding(recognised)
     }
 
     // MARK: Intake

@@ -137,10 +137,12 @@ struct IndexTests {
     func recognisedVocabulary(_ kind: IndexKind) throws {
         let fixture = try Fixture(kind)
         try fixture.note("Sketches", keys: [1, 2, 3])
-        let recognizer = ScriptedRecognizer(texts: [1: "Rnote sketches", 2: "rnote, ideas", 3: "more ideas v3"])
+        let recognizer = ScriptedRecognizer(texts: [1: "Rnote sketches abc3", 2: "rnote ideas, abc3 v3", 3: "more ideas, v3"])
         #expect(try fixture.indexer(recognizer).run().recognised == 3)
-        #expect(try fixture.index.wordsRead(withConfidence: 0.85).count == 7)
-        #expect(try fixture.index.wordsRead(withConfidence: 0.95).isEmpty)
+        // Case folded, on two pages or more, three characters or more ("v3" is not).
+        #expect(Set(try fixture.index.wordsRead(withConfidence: 0.85, onPages: 2)) == ["rnote", "ideas,", "abc3"])
+        #expect(try fixture.index.wordsRead(withConfidence: 0.95, onPages: 1).isEmpty)
+        // Letters only: "abc3" is left out.
         #expect(try fixture.index.recognisedVocabulary() == ["rnote", "ideas"])
         #expect(try fixture.index.recognisedVocabulary(pages: 3).isEmpty)
     }
