@@ -23,8 +23,8 @@ public struct Lexicon: Sendable {
     }
 
     /// Every non-empty beginning of a word in the lexicon (case folded), for spelling a word letter
-    /// by letter (``LexiconLattice``). Made once per lexicon, on first use (about 0.2 s for the
-    /// system list).
+    /// by letter (``LexiconLattice``). Made once per lexicon, on first use (0.08 CPU s for the
+    /// English lists' 104,305 words).
     var wordBeginnings: Set<String> { prefixes.of(words) }
 
     /// True when `text` is a word a reading may hold: in the lexicon (or every part of a hyphenated
