@@ -86,13 +86,7 @@ public struct TagSnapper: Sendable {
 
     /// The known tag best explaining a word read with `alternatives` (per character, best first).
     public func match(alternatives: [[OCRChoice]]) -> (tag: Tag, distance: Double)? {
-        let lattice = alternatives.map { choices in
-            choices.compactMap { choice -> (Character, Double)? in
-                let text = RecognisedText.normalised(choice.text).lowercased()
-                guard text.count == 1, let character = text.first else { return nil }
-                return (character, Double(choice.confidence))
-            }
-        }
+        let lattice = alternatives.map { OCRChoice.letters($0).map { ($0.letter, Double($0.confidence)) } }
         guard !lattice.isEmpty else { return nil }
         return best { candidate, limit in
             abs(candidate.count - lattice.count) > Int(limit.rounded(.up)) + 1 ? .infinity : latticeDistance(candidate, lattice)

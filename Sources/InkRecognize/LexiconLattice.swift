@@ -48,16 +48,9 @@ struct LexiconLattice {
     func spellings(of reading: String, choices: [[OCRChoice]], limit: Double, count: Int = 1) -> [(text: String, cost: Double)] {
         let limit = min(limit, costs.most)
         let lattice = choices.map { position -> [(Character, Double)] in
-            var options: [(Character, Float)] = []
-            for choice in position {
-                let text = RecognisedText.normalised(choice.text).lowercased()
-                // Case variants of one letter are one choice, at the likelier confidence.
-                guard text.count == 1, let character = text.first, !options.contains(where: { $0.0 == character }) else { continue }
-                options.append((character, choice.confidence))
-                if options.count == costs.choices { break }
-            }
-            guard let top = options.first?.1, top > 0 else { return options.prefix(1).map { ($0.0, 0) } }
-            return options.map { ($0.0, $0.1 <= 0 ? costs.maxChoice : min(costs.maxChoice, max(0, Double(log(top / $0.1))))) }
+            let options = OCRChoice.letters(position).prefix(costs.choices)
+            guard let top = options.first?.confidence, top > 0 else { return options.prefix(1).map { ($0.letter, 0) } }
+            return options.map { ($0.letter, $0.confidence <= 0 ? costs.maxChoice : min(costs.maxChoice, max(0, Double(log(top / $0.confidence))))) }
         }
         func isWordy(_ position: [(Character, Double)]) -> Bool {
             guard let top = position.first?.0 else { return false }
@@ -68,13 +61,15 @@ struct LexiconLattice {
               lattice[first...last].contains(where: { $0.first?.0.isLetter == true }) else { return [] }
 
         var spellings: [String: Double] = ["": 0]
+        /// Keeps the cheaper way to reach `spelling`.
+        func reach(_ spelling: String, at cost: Double, in spellings: inout [String: Double]) {
+            spellings[spelling] = min(spellings[spelling] ?? .infinity, cost)
+        }
         func insertions(_ from: [String: Double]) -> [String: Double] {
             var more = from
-            for (spelling, cost) in from {
-                guard cost + costs.insertLetter <= limit else { continue }
+            for (spelling, cost) in from where cost + costs.insertLetter <= limit {
                 for letter in Self.letters where beginnings.contains(spelling + String(letter)) {
-                    let next = spelling + String(letter)
-                    more[next] = min(more[next] ?? .infinity, cost + costs.insertLetter)
+                    reach(spelling + String(letter), at: cost + costs.insertLetter, in: &more)
                 }
             }
             return pruned(more)
@@ -89,10 +84,9 @@ struct LexiconLattice {
             var next: [String: Double] = [:]
             let drop = isWordy(position) ? costs.dropLetter : costs.dropMark
             for (spelling, cost) in spellings {
-                if cost + drop <= limit { next[spelling] = min(next[spelling] ?? .infinity, cost + drop) }
+                if cost + drop <= limit { reach(spelling, at: cost + drop, in: &next) }
                 for (character, price) in position where cost + price <= limit && beginnings.contains(spelling + String(character)) {
-                    let extended = spelling + String(character)
-                    next[extended] = min(next[extended] ?? .infinity, cost + price)
+                    reach(spelling + String(character), at: cost + price, in: &next)
                 }
             }
             spellings = pruned(next)

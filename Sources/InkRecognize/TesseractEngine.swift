@@ -20,6 +20,19 @@ public struct OCRWord: Sendable, Hashable {
 public struct OCRChoice: Sendable, Hashable {
     public var text: String
     public var confidence: Float
+
+    /// One position's choices as letters: each normalised (``RecognisedText/normalised(_:)``) and
+    /// lower-cased, best first, every letter once at its likeliest; choices that are not a single
+    /// character are left out.
+    static func letters(_ choices: [OCRChoice]) -> [(letter: Character, confidence: Float)] {
+        var letters: [(letter: Character, confidence: Float)] = []
+        for choice in choices {
+            let text = RecognisedText.normalised(choice.text).lowercased()
+            guard text.count == 1, let letter = text.first, !letters.contains(where: { $0.letter == letter }) else { continue }
+            letters.append((letter, choice.confidence))
+        }
+        return letters
+    }
 }
 
 /// How Tesseract is asked to segment an image (its `--psm`).

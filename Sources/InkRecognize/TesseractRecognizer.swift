@@ -222,15 +222,17 @@ public final class TesseractRecognizer: PageRecognizer {
                     let suffix = images.count > 1 ? "-r\(number)" : ""
                     try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber)\(suffix).png"))
                 }
+                // Letter choices: for a hashtag on the first image, and for spelling on every image.
+                let choicesForTags = wantAlternatives && number == 0
                 let found = try recognise(raster, segmentation: options.lineSegmentation,
-                                          alternatives: (wantAlternatives && number == 0) || options.spellFromChoices)
+                                          alternatives: choicesForTags || options.spellFromChoices)
                 var lineReadings = found.map { reading(of: $0, in: raster, line: lineNumber) }
                 // Slots from the ink the words were read from, before a `#` widens a word's box.
                 slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
                 attach(lineMarks, to: &lineReadings, textHeight: textHeight)
                 if options.spellFromChoices {
                     for reading in spell(&lineReadings) where !alternatives.contains(reading) { alternatives.append(reading) }
-                    if !(wantAlternatives && number == 0) { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
+                    if !choicesForTags { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
                 }
                 perRender.append(lineReadings)
             }
