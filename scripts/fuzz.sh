@@ -8,7 +8,8 @@
 #
 # The targets (Sources/Fuzz*/main.swift) are not in Package.swift: libFuzzer supplies main, so they only
 # link with -sanitize=fuzzer. They are compiled here with swiftc, module by module, with AddressSanitizer,
-# under `nice -n 19` (set FUZZ_NICE= to run at normal priority). Everything lives in .build-fuzz/
+# with `-D FUZZING` (limits that only bound work are lower: `RemarkableText.maxCharacters`), under
+# `nice -n 19` (set FUZZ_NICE= to run at normal priority). Everything lives in .build-fuzz/
 # (git-ignored): the seeds, copied afresh each run from the shared corpus ($INKWELL_CORPUS, default
 # ../shared/corpus) and the repository; the working corpus of each target, kept between runs; the crashers.
 # A crasher a run finds is also copied into its target's regression folder (below) as PREFIX-crash-HASH.ext,
@@ -58,7 +59,7 @@ nice=${FUZZ_NICE-nice -n 19}
 # a crasher is kept to be replayed with full reports).
 asan=${FUZZ_ASAN_OPTIONS-detect_leaks=0:malloc_context_size=0:quarantine_size_mb=16}
 mkdir -p "$build/obj" "$build/crashes"
-flags=(-O -g -parse-as-library -package-name Inkwell -sanitize=fuzzer,address -I "$build/obj" -I Sources/CZlib -I Sources/CZip)
+flags=(-O -g -D FUZZING -parse-as-library -package-name Inkwell -sanitize=fuzzer,address -I "$build/obj" -I Sources/CZlib -I Sources/CZip)
 declare -A built=()
 module() { # module NAME FILE... : compiled once per run, only when a target needs it
     [ -n "${built[$1]:-}" ] && return
