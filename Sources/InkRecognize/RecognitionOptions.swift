@@ -43,6 +43,11 @@ public struct RecognitionOptions: Sendable, Hashable {
     public var renders: [LineRender]
     /// Horizontal gap between strokes, in x-heights, that separates word slots.
     public var slotGap = 1.0
+    /// Votes added to a slot's one-word reading when another line of the page read that word surely
+    /// (a lexicon word of 3+ letters, confidence ≥ ``pageWordConfidence`` in some render): people
+    /// repeat their words on a page. 1.5 is worth one and a half renders; 0 turns it off.
+    public var pageWordVotes = 1.5
+    public var pageWordConfidence: Float = 0.7
 
     /// Whether Tesseract sees one line at a time or the whole page.
     public enum Layout: String, Sendable, Hashable, CaseIterable {

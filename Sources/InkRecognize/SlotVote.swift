@@ -10,10 +10,12 @@
 /// words and one misread word would otherwise let a worse render speak for all of them.
 enum SlotVote {
     /// `renders[r]` are render r's words in reading order; `slots[r][i]` the slot of its word i;
-    /// `confidence` is 0…1. Returns the chosen words, and the other distinct readings of each slot
-    /// (its words joined by spaces), most voted first.
+    /// `confidence` is 0…1. `prior` adds votes to a one-word meaning that has some (the page's
+    /// other lines read it, for one). Returns the chosen words, and the other distinct readings of
+    /// each slot (its words joined by spaces), most voted first.
     static func choose<Word>(_ renders: [[Word]], slots: [[Int]], text: (Word) -> String, confidence: (Word) -> Float,
-                             meaning: (String) -> String = { $0 }, valid: (String) -> Bool) -> (words: [Word], alternatives: [String]) {
+                             meaning: (String) -> String = { $0 }, prior: (String) -> Double = { _ in 0 },
+                             valid: (String) -> Bool) -> (words: [Word], alternatives: [String]) {
         let lineScores = renders.map { words -> Double in
             let mean = words.isEmpty ? 0 : words.reduce(0.0) { $0 + Double(confidence($1)) } / Double(words.count)
             return Double(words.filter { valid(text($0)) }.count) + mean
@@ -31,6 +33,7 @@ enum SlotVote {
                 if weight > entry.weight { (entry.render, entry.weight) = (r, weight) }
                 votes[key] = entry
             }
+            for key in votes.keys where !key.contains(" ") { votes[key]!.votes += prior(key) }
             var taken: Int?
             if let winner = votes.values.max(by: { ($0.votes, -$0.render) < ($1.votes, -$1.render) }) {
                 taken = winner.render

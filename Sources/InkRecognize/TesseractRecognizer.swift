@@ -205,6 +205,9 @@ public final class TesseractRecognizer: PageRecognizer {
         for (m, mark) in marks.enumerated() { for s in mark.strokes { markOfStroke[s] = m } }
         var readings: [Reading] = []
         var alternatives: [String] = []
+        // Every line is read first, then voted, so that each line's vote knows the page's other words.
+        struct ReadLine { var renders: [[Reading]]; var slots: [[Int]]; var marks: [HashMark]; var image: LineImage; var wantAlternatives: Bool }
+        var read: [ReadLine] = []
         var lineNumber = 0
         for line in lines {
             let text = line.strokes.filter { markOfStroke[$0] == nil }
@@ -236,18 +239,25 @@ public final class TesseractRecognizer: PageRecognizer {
                 }
                 perRender.append(lineReadings)
             }
-            var lineReadings = perRender[0]
-            if perRender.count > 1 {
-                let voted = vote(perRender, slots: slotsPerRender)
+            guard perRender.contains(where: { !$0.isEmpty }) else { continue }
+            read.append(ReadLine(renders: perRender, slots: slotsPerRender, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
+            lineNumber += 1
+        }
+        let pageWords = PageWords(read.map { $0.renders.map { $0.map { ($0.word.text, $0.word.confidence) } } },
+                                  lexicon: lexicon, minimumConfidence: options.pageWordConfidence)
+        for (number, line) in read.enumerated() {
+            var lineReadings = line.renders[0]
+            if line.renders.count > 1 {
+                let voted = vote(line.renders, slots: line.slots) { word in
+                    !word.hasPrefix("#") && pageWords.isRead(word, besides: number) ? options.pageWordVotes : 0
+                }
                 lineReadings = voted.words
                 alternatives += voted.alternatives
             }
-            if wantAlternatives, !options.secondLookScales.isEmpty {
-                try secondLook(&lineReadings, image: images[0], marks: lineMarks, line: lineNumber, textHeight: textHeight)
+            if line.wantAlternatives, !options.secondLookScales.isEmpty {
+                try secondLook(&lineReadings, image: line.image, marks: line.marks, line: number, textHeight: textHeight)
             }
-            guard !lineReadings.isEmpty else { continue }
             readings += lineReadings
-            lineNumber += 1
         }
         return (readings, alternatives)
     }
@@ -314,8 +324,9 @@ public final class TesseractRecognizer: PageRecognizer {
     /// counts as valid when the lexicon accepts it; a hashtag when it reads as a known tag closely
     /// (within ``RecognitionOptions/confidentTagDistance``: loose snaps of several misreadings would
     /// outvote the one render that read the tag right), or, with no known tags, as lexicon words.
-    /// Words vote by their letters whatever the case; hashtags by the known tag they read as.
-    private func vote(_ renders: [[Reading]], slots: [[Int]]) -> (words: [Reading], alternatives: [String]) {
+    /// Words vote by their letters whatever the case; hashtags by the known tag they read as. `prior`
+    /// gives a one-word reading extra votes (``RecognitionOptions/pageWordVotes``).
+    private func vote(_ renders: [[Reading]], slots: [[Int]], prior: (String) -> Double) -> (words: [Reading], alternatives: [String]) {
         func knownTag(_ text: String) -> Tag? {
             guard text.hasPrefix("#"), !snapper.known.isEmpty,
                   let reading = readTag(body: String(text.drop(while: { $0 == "#" })), alternatives: [], next: nil),
@@ -323,7 +334,7 @@ public final class TesseractRecognizer: PageRecognizer {
             return reading.tag
         }
         return SlotVote.choose(renders, slots: slots, text: \.word.text, confidence: \.word.confidence,
-                               meaning: { knownTag($0).map { "#" + $0.name } ?? $0.lowercased() }) { text in
+                               meaning: { knownTag($0).map { "#" + $0.name } ?? $0.lowercased() }, prior: prior) { text in
             guard text.hasPrefix("#") else { return lexicon.accepts(text) }
             if !snapper.known.isEmpty { return knownTag(text) != nil }
             let body = text.drop(while: { $0 == "#" })

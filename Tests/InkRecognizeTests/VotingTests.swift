@@ -61,6 +61,36 @@ struct VotingTests {
         #expect(SlotVote.choose([[("qq", Float(0.5))], []], slots: [[0], []], text: \.0, confidence: \.1, valid: lexicon.accepts).words.map(\.0) == ["qq"])
     }
 
+    @Test("a word the page's other lines read surely outweighs one more render's reading of it")
+    func pageWordsInTheVote() {
+        // The "new Cyan" line of a real page: three renders read "yew", two "new"; "new" was read
+        // surely on the line above.
+        let renders: [[(String, Float)]] = [[("yew", 0.52)], [("hew", 0.84)], [("yew", 0.48)], [("new", 0.63)],
+                                            [("yew", 0.32)], [("ew", 0.28)], [("new", 0.60)]]
+        let slots = renders.map { _ in [0] }
+        let words = Lexicon(["yew", "hew", "new", "green"])
+        let page = PageWords([[[("new", 0.9), ("Green", 0.8)]], renders.map { [$0[0]] }], lexicon: words, minimumConfidence: 0.7)
+        #expect(page.isRead("new", besides: 1) && page.isRead("New,", besides: 1))
+        #expect(!page.isRead("new", besides: 0), "only the line itself read it")
+        #expect(!page.isRead("hew", besides: 1), "read surely, but on the line being voted")
+        #expect(page.isRead("hew", besides: 0))
+        #expect(!page.isRead("yew", besides: 0), "never read surely")
+        let alone = SlotVote.choose(renders, slots: slots, text: \.0, confidence: \.1, valid: words.accepts)
+        #expect(alone.words.map(\.0) == ["yew"])
+        let withPage = SlotVote.choose(renders, slots: slots, text: \.0, confidence: \.1,
+                                       prior: { page.isRead($0, besides: 1) ? 1.5 : 0 }, valid: words.accepts)
+        #expect(withPage.words.map(\.0) == ["new"])
+        #expect(withPage.alternatives.first == "yew")
+    }
+
+    @Test("page words are lexicon words of three letters or more")
+    func pageWordsAreWords() {
+        let page = PageWords([[[("ok", 0.99), ("mech", 0.95), ("pen", 0.95)]], []], lexicon: lexicon, minimumConfidence: 0.7)
+        #expect(page.isRead("pen", besides: 1) && page.isRead("mech", besides: 1))
+        let short = PageWords([[[("is", 0.99), ("qwx", 0.99)]], []], lexicon: lexicon, minimumConfidence: 0.7)
+        #expect(!short.isRead("is", besides: 1) && !short.isRead("qwx", besides: 1))
+    }
+
     @Test("strokes further apart than the gap start a new slot; words go to the slot under their centre")
     func wordSlots() {
         let strokes = [(100.0, 130.0), (128.0, 160.0), (200.0, 240.0), (238.0, 250.0), (400.0, 420.0)].enumerated().map { i, x in

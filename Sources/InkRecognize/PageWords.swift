@@ -1,0 +1,30 @@
+/// The words a page's lines read surely, for the vote of its other lines. People repeat their words on
+/// a page ("new green / new Cyan / new magenta"), so a slot whose renders are torn between "yew" and
+/// "new" leans to the one the writer used on another line.
+struct PageWords {
+    /// Each word (lower case, letters only) and the lines that read it surely.
+    private var lines: [String: Set<Int>] = [:]
+
+    /// `readings[line][render]` are the words each render of each line read, with confidences 0…1.
+    /// A word counts when it has three letters or more, the lexicon holds it, and one render read it
+    /// with at least `minimumConfidence`.
+    init(_ readings: [[[(text: String, confidence: Float)]]], lexicon: Lexicon, minimumConfidence: Float) {
+        for (line, renders) in readings.enumerated() {
+            for words in renders {
+                for word in words where word.confidence >= minimumConfidence {
+                    let letters = Self.key(word.text)
+                    guard letters.count >= 3, lexicon.accepts(letters) else { continue }
+                    lines[letters, default: []].insert(line)
+                }
+            }
+        }
+    }
+
+    /// Whether `word` (any case, punctuation ignored) was read surely on a line other than `line`.
+    func isRead(_ word: String, besides line: Int) -> Bool {
+        guard let found = lines[Self.key(word)] else { return false }
+        return found.count > 1 || !found.contains(line)
+    }
+
+    private static func key(_ text: String) -> String { text.lowercased().filter(\.isLetter) }
+}
