@@ -7,7 +7,8 @@
 #   targets: inkml remarkable xournal xournal-xml rnote replay page text search obsidian
 #
 # The targets (Sources/Fuzz*/main.swift) are not in Package.swift: libFuzzer supplies main, so they only
-# link with -sanitize=fuzzer. They are compiled here with swiftc, module by module, with AddressSanitizer,
+# link with -sanitize=fuzzer. They are compiled here with swiftc, module by module, with AddressSanitizer
+# (or without, FUZZ_SANITIZER=none: see below),
 # with `-D FUZZING` (limits that only bound work are lower: `RemarkableText.maxCharacters`), under
 # `nice -n 19` (set FUZZ_NICE= to run at normal priority). Everything lives in .build-fuzz/
 # (git-ignored): the seeds, copied afresh each run from the shared corpus ($INKWELL_CORPUS, default
@@ -58,16 +59,24 @@ nice=${FUZZ_NICE-nice -n 19}
 # targets allocate on every input, and these made them 1.3-1.5x faster (an overflow is still caught, and
 # a crasher is kept to be replayed with full reports).
 asan=${FUZZ_ASAN_OPTIONS-detect_leaks=0:malloc_context_size=0:quarantine_size_mb=16}
-mkdir -p "$build/obj" "$build/crashes"
-flags=(-O -g -D FUZZING -parse-as-library -package-name Inkwell -sanitize=fuzzer,address -I "$build/obj" -I Sources/CZlib -I Sources/CZip)
+# FUZZ_SANITIZER=none builds without AddressSanitizer, into .build-fuzz/plain/: two to three times the inputs
+# a second, Swift's own checks (bounds, overflow, unwrapping) still trapping; same corpora and crash folder.
+case ${FUZZ_SANITIZER-address} in
+    address) sanitize=fuzzer,address bin=$build ;;
+    none) sanitize=fuzzer bin=$build/plain ;;
+    *) echo "FUZZ_SANITIZER is address or none" >&2; exit 2 ;;
+esac
+obj=$bin/obj
+mkdir -p "$obj" "$build/crashes"
+flags=(-O -g -D FUZZING -parse-as-library -package-name Inkwell -sanitize=$sanitize -I "$obj" -I Sources/CZlib -I Sources/CZip)
 declare -A built=()
 module() { # module NAME FILE... : compiled once per run, only when a target needs it
     [ -n "${built[$1]:-}" ] && return
     built[$1]=1
     local name=$1
     shift
-    $nice swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/obj/$name.swiftmodule" \
-        -c "$@" -o "$build/obj/$name.o"
+    $nice swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$obj/$name.swiftmodule" \
+        -c "$@" -o "$obj/$name.o"
 }
 need() { # the modules of `uses`, in dependency order
     case $1 in
@@ -76,14 +85,14 @@ need() { # the modules of `uses`, in dependency order
         *) module "$1" Sources/"$1"/*.swift ;;
     esac
 }
-echo "building the fuzz targets (swiftc, AddressSanitizer + libFuzzer)" >&2
+echo "building the fuzz targets (swiftc, libFuzzer, sanitizer: ${FUZZ_SANITIZER-address})" >&2
 for target in "${targets[@]}"; do
     objects=()
-    for m in ${uses[$target]}; do need "$m"; objects+=("$build/obj/$m.o"); done
+    for m in ${uses[$target]}; do need "$m"; objects+=("$obj/$m.o"); done
     name=${main[$target]}
     # shellcheck disable=SC2086
     $nice swiftc "${flags[@]}" -module-name "$name" Sources/$name/main.swift ${extra[$target]:-} "${objects[@]}" \
-        ${libs[$target]} -o "$build/$name" 2> >(grep -v "warning: .*local symbol" >&2 || true)
+        ${libs[$target]} -o "$bin/$name" 2> >(grep -v "warning: .*local symbol" >&2 || true)
 done
 
 corpus=${INKWELL_CORPUS:-../shared/corpus}
@@ -104,7 +113,7 @@ seed() { # seed TARGET DIR: the starting inputs, copied afresh
                printf '{"version":"0.6.0","data":{"engine_snapshot":{"document":{"format":{"width":500,"height":700}},"stroke_components":[{"value":{"brushstroke":{"path":{"segments":[{"lineto":{"end":{"pos":[1,2],"pressure":0.3}}},{"lineto":{"end":{"pos":[3,4],"pressure":0.6}}}]},"style":{"textured":{"stroke_width":3,"color":{"r":1,"g":0,"b":0,"a":0.5}}}}}}]}}}' > "$seeds/middle.json"
                printf '{"version":"0.5.5","data":{"document":{},"store_snapshot":{"stroke_components":[{"value":{"brushstroke":{"path":[{"dot":{"element":{"pos":[-5,-5],"pressure":0.1}}},{"line":{"start":{"pos":[-5,-5],"pressure":0.1},"end":{"pos":[9,9],"pressure":0.9}}},{"cubbez":{"start":{"pos":[9,9],"pressure":0.9},"cp1":[10,0],"cp2":[12,0],"end":{"pos":[14,9],"pressure":0.2}}}],"style":{"rough":{"stroke_width":1}}}}}]}}}' > "$seeds/old.json" ;;
         replay) cp Samples/*.jsonl "$seeds/" ;;
-        page) INKWELL_FUZZ_PAGE_SEEDS=$seeds ASAN_OPTIONS=detect_leaks=0 "$build/FuzzPage" -runs=0 >/dev/null 2>&1 ;;
+        page) INKWELL_FUZZ_PAGE_SEEDS=$seeds ASAN_OPTIONS=detect_leaks=0 "$bin/FuzzPage" -runs=0 >/dev/null 2>&1 ;;
         text) cp README.md docs/*.md "$seeds/"
               printf -- '- [ ] call Sam #work\n- [x] done\r\n  1. one\n```\ncode #no\n```\nTitle\n===\n---\n> [!] quote\n' > "$seeds/tasks.md" ;;
         search) printf 'budget meeting\n#work\nWork/Projects\n' > "$seeds/1"; printf 'Café naïve STRASSE straße 2026\n' > "$seeds/2"
@@ -136,7 +145,7 @@ for target in "${targets[@]}"; do
         [ "$left" -gt 0 ] && [ "$runs" -lt 8 ] || break
         before=$(find "$build/crashes" -name "$target-*" | sort)
         log="$build/$target.log"
-        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$asan $nice "$build/$name" "$work" "$seeds" "${dict[@]}" -max_total_time="$left" \
+        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$asan $nice "$bin/$name" "$work" "$seeds" "${dict[@]}" -max_total_time="$left" \
             -max_len="${maxlen[$target]:-262144}" -rss_limit_mb=3072 -timeout=10 -artifact_prefix="$build/crashes/$target-" \
             -print_final_stats=1 > "$log" 2>&1 || true
         grep -E "^#[0-9]+ +(DONE|pulse)|ERROR|SUMMARY|Test unit written|INITED|Fatal error" "$log" >&2 || true
@@ -161,7 +170,7 @@ for target in "${targets[@]}"; do
 done
 
 echo
-echo "fuzz.sh: $(date -u +%Y-%m-%d), ${seconds}s per target"
+echo "fuzz.sh: $(date -u +%Y-%m-%d), ${seconds}s per target, sanitizer: ${FUZZ_SANITIZER-address}"
 printf '| %-12s | %12s | %7s | %7s |\n' target executions exec/s crashes
 printf '|%s|%s|%s|%s|\n' -------------- -------------- --------- ---------
 for target in "${targets[@]}"; do
