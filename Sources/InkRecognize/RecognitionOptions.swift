@@ -48,6 +48,10 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// repeat their words on a page. 1.5 is worth one and a half renders; 0 turns it off.
     public var pageWordVotes = 1.5
     public var pageWordConfidence: Float = 0.7
+    /// On a page with numbered items (`1.`, `3)`, read with confidence ≥ ``pageWordConfidence``), a
+    /// letter with a full stop or bracket (`Q.`) is read as the digit Tesseract also took the letter for,
+    /// when that choice costs at most this (the log of how much less likely it was); 0 turns it off.
+    public var listNumberAllowance = 1.2
 
     /// Whether Tesseract sees one line at a time or the whole page.
     public enum Layout: String, Sendable, Hashable, CaseIterable {

@@ -129,6 +129,9 @@ public final class TesseractRecognizer: PageRecognizer {
         var alternatives: [[OCRChoice]] = []
         /// The tag a second look settled on, if one did.
         var decided: TagReading?
+        /// For a letter and a full stop or bracket (`Q.`) whose letter Tesseract also took for a digit:
+        /// that digit with the mark (`2.`).
+        var listNumber: String?
     }
 
     private static func isInk(_ stroke: Stroke) -> Bool {
@@ -233,6 +236,7 @@ public final class TesseractRecognizer: PageRecognizer {
                 // Slots from the ink the words were read from, before a `#` widens a word's box.
                 slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
                 attach(lineMarks, to: &lineReadings, textHeight: textHeight)
+                for i in lineReadings.indices { lineReadings[i].listNumber = listNumber(lineReadings[i]) }
                 if options.spellFromChoices {
                     for reading in spell(&lineReadings) where !alternatives.contains(reading) { alternatives.append(reading) }
                     if !choicesForTags { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
@@ -242,6 +246,20 @@ public final class TesseractRecognizer: PageRecognizer {
             guard perRender.contains(where: { !$0.isEmpty }) else { continue }
             read.append(ReadLine(renders: perRender, slots: slotsPerRender, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
             lineNumber += 1
+        }
+        // A page with numbered items (a number and a full stop or bracket, read surely) numbers its
+        // other items too: `Q.` whose Q Tesseract also took for a 2 is read `2.`, as surely (on such a
+        // page the number is the likelier of the two).
+        let numbered = read.contains { $0.renders.joined().contains { Self.isListNumber($0.word.text) && $0.word.confidence >= options.pageWordConfidence } }
+        if numbered {
+            for l in read.indices {
+                for r in read[l].renders.indices {
+                    for w in read[l].renders[r].indices {
+                        guard let number = read[l].renders[r][w].listNumber else { continue }
+                        read[l].renders[r][w].word.text = number
+                    }
+                }
+            }
         }
         let pageWords = PageWords(read.map { $0.renders.map { $0.map { ($0.word.text, $0.word.confidence) } } },
                                   lexicon: lexicon, minimumConfidence: options.pageWordConfidence)
@@ -316,6 +334,24 @@ public final class TesseractRecognizer: PageRecognizer {
             readings[index].word.confidence *= Float(exp(-best.cost))
         }
         return searchable
+    }
+
+    /// `1.`, `12)`: a list item's number.
+    static func isListNumber(_ text: String) -> Bool {
+        guard let mark = text.last, mark == "." || mark == ")" else { return false }
+        let digits = text.dropLast()
+        return (1...2).contains(digits.count) && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+    }
+
+    /// The number a one-letter reading with a full stop or bracket (`Q.`) may be, when Tesseract's
+    /// choices for the letter hold a digit within ``RecognitionOptions/listNumberAllowance``.
+    func listNumber(_ reading: Reading) -> String? {
+        let text = reading.word.text
+        guard options.listNumberAllowance > 0, text.count == 2, text.first!.isLetter, text.last == "." || text.last == ")",
+              let choices = reading.alternatives.first, let top = choices.first?.confidence, top > 0 else { return nil }
+        guard let digit = OCRChoice.letters(choices).first(where: { $0.letter.isASCII && $0.letter.isNumber }),
+              digit.confidence > 0 else { return nil }
+        return Double(log(top / digit.confidence)) <= options.listNumberAllowance ? String(digit.letter) + String(text.last!) : nil
     }
 
     // MARK: Voting

@@ -111,4 +111,19 @@ struct RecognizerSpellingTests {
         #expect(recognizer.spell(&readings).isEmpty)
         #expect(readings.map(\.word.text) == ["#budgel", "Hbudget", "10th", "5am"])
     }
+
+    @Test("a letter and a full stop that Tesseract also took for a digit may be a list item's number")
+    func listNumbers() throws {
+        let recognizer = try TesseractRecognizer(knownTags: [], lexicon: Lexicon(["medium"]))
+        // A real page's "2. medium", read "Q." with 2 as the Q's second choice (ln(83/34) = 0.9, within 1.2).
+        #expect(recognizer.listNumber(reading("Q.", [[("Q", 83), ("2", 34)], [(".", 90)]])) == "2.")
+        #expect(recognizer.listNumber(reading("I)", [[("I", 79), ("l", 56), ("1", 55)], [(")", 90)]])) == "1)")
+        // A digit far less likely, no digit, more than a letter and its mark: nothing.
+        #expect(recognizer.listNumber(reading("Q.", [[("Q", 85), ("2", 2)], [(".", 90)]])) == nil)
+        #expect(recognizer.listNumber(reading("L.", [[("L", 96), ("l", 42)], [(".", 88)]])) == nil)
+        #expect(recognizer.listNumber(reading("Qa", [[("Q", 83), ("2", 80)], [("a", 90)]])) == nil)
+        #expect(recognizer.listNumber(reading("to.", letters("to.", also: [0: ("7", 80)]))) == nil)
+        #expect(TesseractRecognizer.isListNumber("12)") && TesseractRecognizer.isListNumber("3."))
+        #expect(!TesseractRecognizer.isListNumber("3.5") && !TesseractRecognizer.isListNumber("Q.") && !TesseractRecognizer.isListNumber("123."))
+    }
 }
