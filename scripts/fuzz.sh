@@ -61,7 +61,7 @@ nice=${FUZZ_NICE-nice -n 19}
 asan=${FUZZ_ASAN_OPTIONS-detect_leaks=0:malloc_context_size=0:quarantine_size_mb=16}
 # FUZZ_SANITIZER=none builds without AddressSanitizer, into .build-fuzz/plain/: two to three times the inputs
 # a second, Swift's own checks (bounds, overflow, unwrapping) still trapping; same corpora and crash folder.
-case ${FUZZ_SANITIZER-address} in
+case ${FUZZ_SANITIZER:-address} in
     address) sanitize=fuzzer,address bin=$build ;;
     none) sanitize=fuzzer bin=$build/plain ;;
     *) echo "FUZZ_SANITIZER is address or none" >&2; exit 2 ;;
@@ -85,7 +85,7 @@ need() { # the modules of `uses`, in dependency order
         *) module "$1" Sources/"$1"/*.swift ;;
     esac
 }
-echo "building the fuzz targets (swiftc, libFuzzer, sanitizer: ${FUZZ_SANITIZER-address})" >&2
+echo "building the fuzz targets (swiftc, libFuzzer, sanitizer: ${FUZZ_SANITIZER:-address})" >&2
 for target in "${targets[@]}"; do
     objects=()
     for m in ${uses[$target]}; do need "$m"; objects+=("$obj/$m.o"); done
@@ -170,7 +170,7 @@ for target in "${targets[@]}"; do
 done
 
 echo
-echo "fuzz.sh: $(date -u +%Y-%m-%d), ${seconds}s per target, sanitizer: ${FUZZ_SANITIZER-address}"
+echo "fuzz.sh: $(date -u +%Y-%m-%d), ${seconds}s per target, sanitizer: ${FUZZ_SANITIZER:-address}"
 printf '| %-12s | %12s | %7s | %7s |\n' target executions exec/s crashes
 printf '|%s|%s|%s|%s|\n' -------------- -------------- --------- ---------
 for target in "${targets[@]}"; do

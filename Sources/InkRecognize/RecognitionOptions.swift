@@ -47,10 +47,13 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// (a lexicon word of 3+ letters, confidence ≥ ``pageWordConfidence`` in some render): people
     /// repeat their words on a page. 1.5 is worth one and a half renders; 0 turns it off.
     public var pageWordVotes = 1.5
+    /// How sure (0…1) a reading must be for the page to count it: a page word for
+    /// ``pageWordVotes``, a list number for ``listNumberAllowance``.
     public var pageWordConfidence: Float = 0.7
-    /// On a page with numbered items (`1.`, `3)`, read with confidence ≥ ``pageWordConfidence``), a
-    /// letter with a full stop or bracket (`Q.`) is read as the digit Tesseract also took the letter for,
-    /// when that choice costs at most this (the log of how much less likely it was); 0 turns it off.
+    /// On a page with a line starting with a number (`1.`, `3)`, read with confidence ≥
+    /// ``pageWordConfidence``), a letter with a full stop or bracket (`Q.`) where a list item's number
+    /// can stand is read as the digit Tesseract also took the letter for, when that choice costs at most
+    /// this (the log of how much less likely it was); 0 turns it off.
     public var listNumberAllowance = 1.2
 
     /// Whether Tesseract sees one line at a time or the whole page.

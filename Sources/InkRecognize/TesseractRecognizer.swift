@@ -247,20 +247,9 @@ public final class TesseractRecognizer: PageRecognizer {
             read.append(ReadLine(renders: perRender, slots: slotsPerRender, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
             lineNumber += 1
         }
-        // A page with numbered items (a number and a full stop or bracket, read surely) numbers its
-        // other items too: `Q.` whose Q Tesseract also took for a 2 is read `2.`, as surely (on such a
-        // page the number is the likelier of the two).
-        let numbered = read.contains { $0.renders.joined().contains { Self.isListNumber($0.word.text) && $0.word.confidence >= options.pageWordConfidence } }
-        if numbered {
-            for l in read.indices {
-                for r in read[l].renders.indices {
-                    for w in read[l].renders[r].indices {
-                        guard let number = read[l].renders[r][w].listNumber else { continue }
-                        read[l].renders[r][w].word.text = number
-                    }
-                }
-            }
-        }
+        var renders = read.map(\.renders)
+        Self.numberListItems(&renders, minimumConfidence: options.pageWordConfidence)
+        for l in read.indices { read[l].renders = renders[l] }
         let pageWords = PageWords(read.map { $0.renders.map { $0.map { ($0.word.text, $0.word.confidence) } } },
                                   lexicon: lexicon, minimumConfidence: options.pageWordConfidence)
         for (number, line) in read.enumerated() {
@@ -270,7 +259,7 @@ public final class TesseractRecognizer: PageRecognizer {
                     !word.hasPrefix("#") && pageWords.isRead(word, besides: number) ? options.pageWordVotes : 0
                 }
                 lineReadings = voted.words
-                alternatives += voted.alternatives
+                for reading in voted.alternatives where !alternatives.contains(reading) { alternatives.append(reading) }
             }
             if line.wantAlternatives, !options.secondLookScales.isEmpty {
                 try secondLook(&lineReadings, image: line.image, marks: line.marks, line: number, textHeight: textHeight)
@@ -334,6 +323,27 @@ public final class TesseractRecognizer: PageRecognizer {
             readings[index].word.confidence *= Float(exp(-best.cost))
         }
         return searchable
+    }
+
+    /// Numbered lists: on a page where a line starts with a number and a full stop or bracket read
+    /// surely (`1.`, `12)`, in some render, confidence ≥ `minimumConfidence`), a letter with its mark
+    /// that Tesseract also took for a digit (``Reading/listNumber``) is read as that number, with the
+    /// confidence it had: on such a page the number is the likelier reading. Only where a list item's
+    /// number can stand: first on its line, or with more of the line after it ("1. smallest 2. medium"),
+    /// not ending a line ("than I."). `renders[line][render]` are each line's renders' words.
+    static func numberListItems(_ renders: inout [[[Reading]]], minimumConfidence: Float) {
+        let numbered = renders.joined().contains { words in
+            words.first.map { isListNumber($0.word.text) && $0.word.confidence >= minimumConfidence } ?? false
+        }
+        guard numbered else { return }
+        for l in renders.indices {
+            for r in renders[l].indices {
+                for w in renders[l][r].indices.dropLast() {
+                    guard let number = renders[l][r][w].listNumber else { continue }
+                    renders[l][r][w].word.text = number
+                }
+            }
+        }
     }
 
     /// `1.`, `12)`: a list item's number.

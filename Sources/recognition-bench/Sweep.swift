@@ -58,6 +58,7 @@ func sweepVariants(_ filter: String?) -> [Variant] {
     variants.append(variant("no letter alternatives for tags") { $0.tagAlternatives = false })
     variants.append(variant("no spelling from letter choices") { $0.spellFromChoices = false })
     variants.append(variant("no votes for words other lines read") { $0.pageWordVotes = 0 })
+    variants.append(variant("no numbered lists") { $0.listNumberAllowance = 0 })
     variants.append(variant("no second look at unknown tags") { $0.secondLookScales = [] })
     variants.append(variant("no confidence needed for unknown tags") { $0.newTagConfidence = 0 })
     variants.append(variant("whole page, psm 3") { $0.layout = .page })

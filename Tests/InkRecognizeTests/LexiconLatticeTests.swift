@@ -126,4 +126,27 @@ struct RecognizerSpellingTests {
         #expect(TesseractRecognizer.isListNumber("12)") && TesseractRecognizer.isListNumber("3."))
         #expect(!TesseractRecognizer.isListNumber("3.5") && !TesseractRecognizer.isListNumber("Q.") && !TesseractRecognizer.isListNumber("123."))
     }
+
+    @Test("on a page whose lines start with numbers, letters read for a number where one can stand become it")
+    func numberedPages() {
+        func words(_ texts: [(String, String?)], confidence: Float = 0.8) -> [TesseractRecognizer.Reading] {
+            texts.map { text, number in
+                var word = reading(text, [], confidence: confidence)
+                word.listNumber = number
+                return word
+            }
+        }
+        let items = [words([("I.", "1."), ("Smallest", nil), ("Q.", "2."), ("medium", nil)]),
+                     words([("better", nil), ("than", nil), ("I.", "1.")])]
+        var numbered = [[words([("1.", nil), ("Back", nil)])], items]
+        TesseractRecognizer.numberListItems(&numbered, minimumConfidence: 0.7)
+        #expect(numbered[1][0].map(\.word.text) == ["1.", "Smallest", "2.", "medium"])
+        #expect(numbered[1][1].map(\.word.text) == ["better", "than", "I."], "a line's last word is no item's number")
+        // A number read unsurely, or not first on its line, does not make a numbered page.
+        for first in [words([("1.", nil), ("Back", nil)], confidence: 0.5), words([("at", nil), ("5.", nil)])] {
+            var page = [[first], items]
+            TesseractRecognizer.numberListItems(&page, minimumConfidence: 0.7)
+            #expect(page[1][0].map(\.word.text) == ["I.", "Smallest", "Q.", "medium"])
+        }
+    }
 }

@@ -89,6 +89,9 @@ struct VotingTests {
         #expect(page.isRead("pen", besides: 1) && page.isRead("mech", besides: 1))
         let short = PageWords([[[("is", 0.99), ("qwx", 0.99)]], []], lexicon: lexicon, minimumConfidence: 0.7)
         #expect(!short.isRead("is", besides: 1) && !short.isRead("qwx", besides: 1))
+        // A hashtag is no page word; a hyphenated one is, as a whole.
+        let tagged = PageWords([[[("#pencil", 0.99), ("mech-pencil,", 0.9)]], []], lexicon: lexicon, minimumConfidence: 0.7)
+        #expect(!tagged.isRead("pencil", besides: 1) && tagged.isRead("Mech-pencil", besides: 1))
     }
 
     @Test("strokes further apart than the gap start a new slot; words go to the slot under their centre")
