@@ -222,6 +222,21 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
             return (recognition, recognition.text, cpuSeconds() - start)
         }
     }
+    // A library reads its pages again with the words it has read surely on two pages or more in the
+    // lexicon (names, jargon), as `inkwell index` does once those pages are indexed: `best` once more,
+    // the lexicon taken from the index the first `best` pass wrote.
+    if let first = readers.firstIndex(where: { $0.name == "ours, best" }) {
+        let index = try SearchIndex(url: folder.appendingPathComponent("index-\(first).sqlite"))
+        let recognised = try index.recognisedVocabulary()
+        let lexicon = Lexicon.system(language: "eng").adding(try library.vocabulary()).adding(recognised)
+        let again = try TesseractRecognizer(options: RecognitionOptions(quality: .best), lexicon: lexicon)
+        say("read surely on two pages or more, added to the lexicon for the second pass: \(recognised.sorted().joined(separator: ", "))")
+        try read("ours, best, read again with the library's surely read words") { page in
+            let start = cpuSeconds()
+            let recognition = try again.recognize(page.page)
+            return (recognition, recognition.text, cpuSeconds() - start)
+        }
+    }
     // The CLI on the page drawn at 1x (reMarkable and Rnote units as pixels), one process per page as a user runs it.
     var imageOptions = RecognitionOptions()
     imageOptions.textHeight = nil
