@@ -12,7 +12,7 @@ enum SlotVote {
     /// `renders[r]` are render r's words in reading order; `slots[r][i]` the slot of its word i;
     /// `confidence` is 0…1. `prior` adds votes to a one-word meaning that has some (the page's
     /// other lines read it, for one). Returns the chosen words, and the other distinct readings of
-    /// each slot (its words joined by spaces), most voted first.
+    /// each slot (its words joined by spaces; five at most, most voted first).
     static func choose<Word>(_ renders: [[Word]], slots: [[Int]], text: (Word) -> String, confidence: (Word) -> Float,
                              meaning: (String) -> String = { $0 }, prior: (String) -> Double = { _ in 0 },
                              valid: (String) -> Bool) -> (words: [Word], alternatives: [String]) {
@@ -52,7 +52,7 @@ enum SlotVote {
                 guard reading != winner, !others.contains(where: { $0.reading == reading }) else { continue }
                 others.append((reading, votes[words.map { meaning(text($0)) }.joined(separator: " ")]?.votes ?? 0))
             }
-            alternatives += others.sorted { $0.votes > $1.votes }.map(\.reading)
+            alternatives += others.sorted { $0.votes > $1.votes }.prefix(5).map(\.reading)
         }
         return (chosen, alternatives)
     }

@@ -83,6 +83,16 @@ struct VotingTests {
         #expect(withPage.alternatives.first == "yew")
     }
 
+    @Test("a slot keeps its five most voted other readings for search")
+    func fiveAlternatives() {
+        let renders: [[(String, Float)]] = [[("pen", 0.9)], [("pen", 0.8)], [("pan", 0.7)], [("pin", 0.6)], [("pun", 0.5)],
+                                            [("pon", 0.4)], [("pyn", 0.3)], [("p9n", 0.2)]]
+        let chosen = SlotVote.choose(renders, slots: renders.map { _ in [0] }, text: \.0, confidence: \.1,
+                                     valid: Lexicon(["pen", "pan", "pin", "pun", "pon"]).accepts)
+        #expect(chosen.words.map(\.0) == ["pen"])
+        #expect(chosen.alternatives == ["pan", "pin", "pun", "pon", "pyn"])
+    }
+
     @Test("page words are lexicon words of three letters or more")
     func pageWordsAreWords() {
         let page = PageWords([[[("ok", 0.99), ("mech", 0.95), ("pen", 0.95)]], []], lexicon: lexicon, minimumConfidence: 0.7)
