@@ -207,9 +207,16 @@ public final class TesseractRecognizer: PageRecognizer {
         var markOfStroke: [Int: Int] = [:]
         for (m, mark) in marks.enumerated() { for s in mark.strokes { markOfStroke[s] = m } }
         var readings: [Reading] = []
-        var alternatives: [String] = []
+        var alternatives: [String] = [], kept: Set<String> = []
+        func keep(_ reading: String) { if kept.insert(reading).inserted { alternatives.append(reading) } }
         // Every line is read first, then voted, so that each line's vote knows the page's other words.
-        struct ReadLine { var renders: [[Reading]]; var slots: [[Int]]; var marks: [HashMark]; var image: LineImage; var wantAlternatives: Bool }
+        struct ReadLine {
+            var renders: [[Reading]]
+            var slots: [[Int]]
+            var marks: [HashMark]
+            var image: LineImage
+            var wantAlternatives: Bool
+        }
         var read: [ReadLine] = []
         var lineNumber = 0
         for line in lines {
@@ -238,7 +245,7 @@ public final class TesseractRecognizer: PageRecognizer {
                 attach(lineMarks, to: &lineReadings, textHeight: textHeight)
                 for i in lineReadings.indices { lineReadings[i].listNumber = listNumber(lineReadings[i]) }
                 if options.spellFromChoices {
-                    for reading in spell(&lineReadings) where !alternatives.contains(reading) { alternatives.append(reading) }
+                    spell(&lineReadings).forEach(keep)
                     if !choicesForTags { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
                 }
                 perRender.append(lineReadings)
@@ -259,7 +266,7 @@ public final class TesseractRecognizer: PageRecognizer {
                     !word.hasPrefix("#") && pageWords.isRead(word, besides: number) ? options.pageWordVotes : 0
                 }
                 lineReadings = voted.words
-                for reading in voted.alternatives where !alternatives.contains(reading) { alternatives.append(reading) }
+                voted.alternatives.forEach(keep)
             }
             if line.wantAlternatives, !options.secondLookScales.isEmpty {
                 try secondLook(&lineReadings, image: line.image, marks: line.marks, line: number, textHeight: textHeight)
