@@ -127,6 +127,9 @@ seed() { # seed TARGET DIR: the starting inputs, copied afresh
     return 0
 }
 
+# A target's artifacts as libFuzzer names them (not another target's that starts alike: xournal, xournal-xml).
+artifacts() { find "$build/crashes" -regextype posix-extended -regex ".*/$1-(crash|oom|timeout|leak|slow-unit)-[0-9a-f]+" | sort; }
+
 declare -A execs=() rates=() crashes=()
 for target in "${targets[@]}"; do
     name=${main[$target]}
@@ -143,7 +146,7 @@ for target in "${targets[@]}"; do
     while :; do
         left=$(( seconds - (SECONDS - start) ))
         [ "$left" -gt 0 ] && [ "$runs" -lt 8 ] || break
-        before=$(find "$build/crashes" -name "$target-*" | sort)
+        before=$(artifacts "$target")
         log="$build/$target.log"
         SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=$asan $nice "$bin/$name" "$work" "$seeds" "${dict[@]}" -max_total_time="$left" \
             -max_len="${maxlen[$target]:-262144}" -rss_limit_mb=3072 -timeout=10 -artifact_prefix="$build/crashes/$target-" \
@@ -151,7 +154,7 @@ for target in "${targets[@]}"; do
         grep -E "^#[0-9]+ +(DONE|pulse)|ERROR|SUMMARY|Test unit written|INITED|Fatal error" "$log" >&2 || true
         runs=$((runs + 1))
         total=$(( total + $(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1 | grep . || echo 0) ))
-        new=$(comm -13 <(echo "$before") <(find "$build/crashes" -name "$target-*" | sort) | grep . || true)
+        new=$(comm -13 <(echo "$before") <(artifacts "$target") | grep . || true)
         [ -z "$new" ] && break
         for crasher in $new; do
             found=$((found + 1))
