@@ -41,7 +41,8 @@ public struct Lexicon: Sendable {
         return parts.count > 1 && parts.allSatisfy { !$0.isEmpty && words.contains(String($0)) }
     }
 
-    private static let surrounding = CharacterSet.punctuationCharacters.union(.symbols).union(.whitespaces)
+    /// What surrounds a word without belonging to it: punctuation, symbols, spaces.
+    static let surrounding = CharacterSet.punctuationCharacters.union(.symbols).union(.whitespaces)
         .subtracting(CharacterSet(charactersIn: "#"))
 
     /// Digits with the separators numbers, dates, times and prices are written with: `42`, `3.5`,

@@ -4,7 +4,7 @@ import Foundation
 /// a page ("new green / new Cyan / new magenta"), so a slot whose renders are torn between "yew" and
 /// "new" leans to the one the writer used on another line.
 struct PageWords {
-    /// Each word (lower case, letters only) and the lines that read it surely.
+    /// Each word (lower case, without the punctuation around it) and the lines that read it surely.
     private var lines: [String: Set<Int>] = [:]
 
     /// `readings[line][render]` are the words each render of each line read, with confidences 0…1.
@@ -30,6 +30,6 @@ struct PageWords {
 
     /// The word in lower case without the punctuation around it (`New,` → `new`; `mech-pencil` stays).
     private static func key(_ text: String) -> String {
-        text.lowercased().trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.symbols).union(.whitespaces))
+        text.lowercased().trimmingCharacters(in: Lexicon.surrounding)
     }
 }

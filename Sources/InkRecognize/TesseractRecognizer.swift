@@ -210,8 +210,9 @@ public final class TesseractRecognizer: PageRecognizer {
         var alternatives: [String] = [], kept: Set<String> = []
         func keep(_ reading: String) { if kept.insert(reading).inserted { alternatives.append(reading) } }
         // Every line is read first, then voted, so that each line's vote knows the page's other words.
+        // `renders[line][render]`: what each render of each line read; `read[line]`: the rest of the line.
+        var renders: [[[Reading]]] = []
         struct ReadLine {
-            var renders: [[Reading]]
             var slots: [[Int]]
             var marks: [HashMark]
             var image: LineImage
@@ -251,18 +252,17 @@ public final class TesseractRecognizer: PageRecognizer {
                 perRender.append(lineReadings)
             }
             guard perRender.contains(where: { !$0.isEmpty }) else { continue }
-            read.append(ReadLine(renders: perRender, slots: slotsPerRender, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
+            renders.append(perRender)
+            read.append(ReadLine(slots: slotsPerRender, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
             lineNumber += 1
         }
-        var renders = read.map(\.renders)
         Self.numberListItems(&renders, minimumConfidence: options.pageWordConfidence)
-        for l in read.indices { read[l].renders = renders[l] }
-        let pageWords = PageWords(read.map { $0.renders.map { $0.map { ($0.word.text, $0.word.confidence) } } },
+        let pageWords = PageWords(renders.map { $0.map { $0.map { ($0.word.text, $0.word.confidence) } } },
                                   lexicon: lexicon, minimumConfidence: options.pageWordConfidence)
         for (number, line) in read.enumerated() {
-            var lineReadings = line.renders[0]
-            if line.renders.count > 1 {
-                let voted = vote(line.renders, slots: line.slots) { word in
+            var lineReadings = renders[number][0]
+            if renders[number].count > 1 {
+                let voted = vote(renders[number], slots: line.slots) { word in
                     !word.hasPrefix("#") && pageWords.isRead(word, besides: number) ? options.pageWordVotes : 0
                 }
                 lineReadings = voted.words
@@ -353,9 +353,12 @@ public final class TesseractRecognizer: PageRecognizer {
         }
     }
 
+    /// What follows a list item's number: `1.`, `1)`.
+    private static let listMarks: Set<Character> = [".", ")"]
+
     /// `1.`, `12)`: a list item's number.
     static func isListNumber(_ text: String) -> Bool {
-        guard let mark = text.last, mark == "." || mark == ")" else { return false }
+        guard let mark = text.last, listMarks.contains(mark) else { return false }
         let digits = text.dropLast()
         return (1...2).contains(digits.count) && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
     }
@@ -364,7 +367,7 @@ public final class TesseractRecognizer: PageRecognizer {
     /// choices for the letter hold a digit within ``RecognitionOptions/listNumberAllowance``.
     func listNumber(_ reading: Reading) -> String? {
         let text = reading.word.text
-        guard options.listNumberAllowance > 0, text.count == 2, text.first!.isLetter, text.last == "." || text.last == ")",
+        guard options.listNumberAllowance > 0, text.count == 2, text.first!.isLetter, Self.listMarks.contains(text.last!),
               let choices = reading.alternatives.first, let top = choices.first?.confidence, top > 0 else { return nil }
         guard let digit = OCRChoice.letters(choices).first(where: { $0.letter.isASCII && $0.letter.isNumber }),
               digit.confidence > 0 else { return nil }

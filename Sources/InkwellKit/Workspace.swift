@@ -84,7 +84,7 @@ public final class Workspace: Sendable {
     /// tags, typed text) and, when `index` is given and can be read, the words it has read surely on
     /// several pages (``IndexBackend/recognisedVocabulary(confidence:pages:)``). Read once per import,
     /// index run or recogniser.
-    static func lexicon(of library: Library, index: (any IndexBackend)?) throws -> Lexicon {
+    public static func lexicon(of library: Library, index: (any IndexBackend)?) throws -> Lexicon {
         // Optional: an index that cannot be read (full disk, server away) must not stop recognition.
         let recognised = (try? index?.recognisedVocabulary()) ?? []
         return Lexicon.system(language: "eng").adding(try library.vocabulary()).adding(recognised)

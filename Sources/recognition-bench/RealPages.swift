@@ -227,10 +227,9 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
     // the lexicon taken from the index the first `best` pass wrote.
     if let first = readers.firstIndex(where: { $0.name == "ours, best" }) {
         let index = try SearchIndex(url: folder.appendingPathComponent("index-\(first).sqlite"))
-        let recognised = try index.recognisedVocabulary()
-        let lexicon = Lexicon.system(language: "eng").adding(try library.vocabulary()).adding(recognised)
-        let again = try TesseractRecognizer(options: RecognitionOptions(quality: .best), lexicon: lexicon)
-        say("read surely on two pages or more, added to the lexicon for the second pass: \(recognised.sorted().joined(separator: ", "))")
+        let again = try TesseractRecognizer(options: RecognitionOptions(quality: .best),
+                                            lexicon: try Workspace.lexicon(of: library, index: index))
+        say("read surely on two pages or more, added to the lexicon for the second pass: \(try index.recognisedVocabulary().sorted().joined(separator: ", "))")
         try read("ours, best, read again with the library's surely read words") { page in
             let start = cpuSeconds()
             let recognition = try again.recognize(page.page)
