@@ -63,6 +63,25 @@ struct HostileInputTests {
         #expect(throws: ImportError.self) { try XournalDecoder.decode(Data(xopp.utf8), file: "deep.xopp") }
     }
 
+    @Test("broken XML is refused at its first error, which the message places, not at the end of the file")
+    func firstXMLError() throws {
+        let tail = String(repeating: "<trace>1 2</trace>\n", count: 500) + "<trace>3 4</ink>\n"
+        let text = "<ink>\n<trace>1 2</trace>\n<trace a='1' a='2'>5 6</trace>\n" + tail + "</ink>"
+        let error = #expect(throws: ImportError.self) { try InkMLDecoder.decode(Data(text.utf8), file: "broken.inkml") }
+        #expect(error?.position?.hasPrefix("line 3,") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("not well-formed XML") == true, "\(String(describing: error))")
+    }
+
+    @Test("namespace errors leave a document readable, up to a limit")
+    func namespaceProblems() throws {
+        let few = "<ink>" + String(repeating: "<x:trace>1 2</x:trace>", count: 3) + "<trace>1 2</trace></ink>"
+        #expect(try InkMLDecoder.decode(Data(few.utf8), file: "ns.inkml").pointCount == 4)
+        let many = "<ink>" + String(repeating: "<x:trace>1 2</x:trace>", count: XMLLimits.reportedProblems + 1) + "</ink>"
+        let error = #expect(throws: ImportError.self) { try InkMLDecoder.decode(Data(many.utf8), file: "ns.inkml") }
+        #expect(error?.description.contains("more than \(XMLLimits.reportedProblems) XML namespace errors or warnings") == true,
+                "\(String(describing: error))")
+    }
+
     @Test("a gzip bomb is refused by its ratio; the inflated size is capped; truncated gzip is refused")
     func gzipBombs() throws {
         let zeros = [UInt8](repeating: 0x20, count: 20 << 20)
