@@ -269,12 +269,16 @@ public enum StrokeGeometry {
         outP.reserveCapacity(n * 2)
         func turn(_ a: V2, _ b: V2) -> Double { atan2(abs(a.cross(b)), a.dot(b)) }
         let budget = 8 * 0.5 * tolerance
+        var turnIn = 0.0  // the turn at p[i], computed as the previous segment's turn out
         for i in 0..<(n - 1) {
             let p1 = p[i], p2 = p[i + 1]
             let p0 = i > 0 ? p[i - 1] : p1 + (p1 - p2)
             let p3 = i + 2 < n ? p[i + 2] : p2 + (p2 - p1)
             let d1 = p1 - p0, d2 = p2 - p1, d3 = p3 - p2
-            let theta = 0.5 * (turn(d1, d2) + turn(d2, d3))
+            if i == 0 { turnIn = turn(d1, d2) }
+            let turnOut = turn(d2, d3)
+            let theta = 0.5 * (turnIn + turnOut)
+            turnIn = turnOut
             let length = d2.length
             let rm = max(r[i], r[i + 1])
             let steps = min(32, max(1, Int(((length + rm * theta) * theta / budget).squareRoot().rounded(.up))))
@@ -338,20 +342,26 @@ public enum StrokeGeometry {
         }
         let kept = simplify(p, r, lo: lo, hi: hi, tangents: tangents, tolerance: tolerance)
 
-        // Where the kept centreline still turns sharply (a hook too small to be a corner), draw the two
-        // sides as pieces that meet with round ends: an offset polygon folding over itself there could
-        // wind the other way and leave a crack.
+        // Where the kept centreline still turns sharply (a hook too small to be a corner), draw the
+        // pieces between such turns on their own, meeting with round ends: an offset polygon folding over
+        // itself there could wind the other way and leave a crack. All the turns split at once, so each
+        // piece is simplified once more, not once per turn before it.
+        var hooks: [Int] = []
         if kept.count > 2 {
             for index in 1..<(kept.count - 1) {
                 let k = kept[index]
                 let din = p[k] - p[kept[index - 1]], dout = p[kept[index + 1]] - p[k]
                 let denominator = (din.lengthSquared * dout.lengthSquared).squareRoot()
-                if denominator > 0, din.dot(dout) < StrokeGeometry.joinCosine * denominator {
-                    appendOutline(spine: spine, range: lo..<(k + 1), tolerance: tolerance, to: &contours)
-                    appendOutline(spine: spine, range: k..<(hi + 1), tolerance: tolerance, to: &contours)
-                    return
-                }
+                if denominator > 0, din.dot(dout) < StrokeGeometry.joinCosine * denominator { hooks.append(k) }
             }
+        }
+        if !hooks.isEmpty {
+            var start = lo
+            for end in hooks + [hi] {
+                appendOutline(spine: spine, range: start..<(end + 1), tolerance: tolerance, to: &contours)
+                start = end
+            }
+            return
         }
 
         // Offset points on the envelope: c + r(−r′t ± √(1−r′²) n), so tapers meet their caps tangentially.
@@ -391,8 +401,10 @@ public enum StrokeGeometry {
         var keep = [Bool](repeating: false, count: count)
         keep[0] = true
         keep[count - 1] = true
-        var stack: [(Int, Int)] = [(0, count - 1)]
-        while let (a, b) = stack.popLast() {
+        // Spans to examine, as (start, end) pairs flattened: a tuple array would look up its generic
+        // metadata at run time on every call.
+        var stack: [Int] = [0, count - 1]
+        while let b = stack.popLast(), let a = stack.popLast() {
             guard b - a >= 2 else { continue }
             let pa = p[lo + a], pb = p[lo + b]
             let chord = pb - pa
@@ -411,8 +423,10 @@ public enum StrokeGeometry {
             if worst + sagitta > tolerance {
                 let split = worst > 0.5 * tolerance ? worstIndex : (a + b) / 2
                 keep[split] = true
-                stack.append((a, split))
-                stack.append((split, b))
+                stack.append(a)
+                stack.append(split)
+                stack.append(split)
+                stack.append(b)
             }
         }
         var result: [Int] = []

@@ -8,7 +8,9 @@ import Foundation
 import Glibc
 #endif
 import InkCore
+import InkGeometry
 import InkInterchange
+import InkRender
 import InkSession
 import InkStore
 import InkwellKit
@@ -184,6 +186,28 @@ let importTime = try best(of: 3) {
 }
 report("replay a one-hour recording into the store (\(hour.pointCount) points, \(importedStrokes) pages)",
        String(format: "%.3f s", importTime))
+}
+
+// MARK: Stroke geometry
+
+// The outlines the renderer fills, on the rendering benchmark's dense pages, one core: the share of a
+// raster render that is geometry rather than Cairo.
+if wanted("geometry") {
+    let pages = DensePages.make()
+    let style = InkStyle.standard.pen.stroke
+    let strokes = pages.flatMap(\.strokes)
+    let points = strokes.reduce(0) { $0 + $1.points.count }
+    for scale in [1.0, 2.0, 3.0] {
+        let resolution = OutlineResolution.raster(scale: scale)
+        var outlinePoints = 0
+        let seconds = best {
+            outlinePoints = 0
+            for stroke in strokes { outlinePoints += StrokeGeometry.outline(of: stroke, style: style, resolution: resolution).pointCount }
+        }
+        report("stroke outlines at \(Int(scale))x (dense pages, one core)",
+               String(format: "%.1f ms a page, %.1f M input points/s, %.1f outline points a stroke",
+                      seconds * 1000 / Double(pages.count), Double(points) / seconds / 1e6, Double(outlinePoints) / Double(strokes.count)))
+    }
 }
 
 // MARK: Indexing job and search
