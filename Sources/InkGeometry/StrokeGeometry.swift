@@ -342,28 +342,6 @@ public enum StrokeGeometry {
         }
         let kept = simplify(p, r, lo: lo, hi: hi, tangents: tangents, tolerance: tolerance)
 
-        // Where the kept centreline still turns sharply (a hook too small to be a corner), draw the
-        // pieces between such turns on their own, meeting with round ends: an offset polygon folding over
-        // itself there could wind the other way and leave a crack. All the turns split at once, so each
-        // piece is simplified once more, not once per turn before it.
-        var hooks: [Int] = []
-        if kept.count > 2 {
-            for index in 1..<(kept.count - 1) {
-                let k = kept[index]
-                let din = p[k] - p[kept[index - 1]], dout = p[kept[index + 1]] - p[k]
-                let denominator = (din.lengthSquared * dout.lengthSquared).squareRoot()
-                if denominator > 0, din.dot(dout) < StrokeGeometry.joinCosine * denominator { hooks.append(k) }
-            }
-        }
-        if !hooks.isEmpty {
-            var start = lo
-            for end in hooks + [hi] {
-                appendOutline(spine: spine, range: start..<(end + 1), tolerance: tolerance, to: &contours)
-                start = end
-            }
-            return
-        }
-
         // Offset points on the envelope: c + r(−r′t ± √(1−r′²) n), so tapers meet their caps tangentially.
         var left = [V2](), right = [V2]()
         left.reserveCapacity(kept.count)
@@ -382,6 +360,27 @@ public enum StrokeGeometry {
             left.append(p[k] + along + across)
             right.append(p[k] + along - across)
         }
+
+        // Where a side runs backwards (the centreline turns sharply for the stroke's width: a hook too
+        // small to be a corner), the outline would fold over itself there, wind the other way and leave
+        // a crack. The pieces between such turns are drawn on their own, meeting with round ends; all
+        // split at once, so each piece is simplified once more, not once per turn before it.
+        var hooks: [Int] = []
+        for j in 0..<(kept.count - 1) {
+            let chord = p[kept[j + 1]] - p[kept[j]]
+            guard (left[j + 1] - left[j]).dot(chord) <= 0 || (right[j + 1] - right[j]).dot(chord) <= 0 else { continue }
+            if j > 0, hooks.last != kept[j] { hooks.append(kept[j]) }
+            if j + 1 < kept.count - 1 { hooks.append(kept[j + 1]) }
+        }
+        if !hooks.isEmpty {
+            var start = lo
+            for end in hooks + [hi] {
+                appendOutline(spine: spine, range: start..<(end + 1), tolerance: tolerance, to: &contours)
+                start = end
+            }
+            return
+        }
+
         contours.begin()
         for point in left { contours.add(point) }
         appendArc(center: p[hi], radius: r[hi], from: left[left.count - 1], to: right[right.count - 1], tolerance: tolerance, to: &contours)
@@ -389,9 +388,6 @@ public enum StrokeGeometry {
         appendArc(center: p[lo], radius: r[lo], from: right[0], to: left[0], tolerance: tolerance, to: &contours)
         contours.finish(minimum: 3)
     }
-
-    /// Kept centreline vertices turning more than this (25°) split the outline.
-    package static let joinCosine = cos(25 * Double.pi / 180)
 
     /// Douglas–Peucker on the centreline, counting the radius error and the outer offset's sagitta
     /// (from the tangent turning between the ends of a span) against the tolerance.

@@ -20,10 +20,11 @@ struct GeometryTests {
     }
 
     /// Ink covers every centreline point to half its radius, and nothing strays beyond the radius.
-    func expectCovers(_ s: Stroke, style: StrokeStyle, sourceLocation: SourceLocation = #_sourceLocation) {
-        let outline = StrokeGeometry.outline(of: s, style: style, resolution: fine)
+    func expectCovers(_ s: Stroke, style: StrokeStyle, resolution: OutlineResolution? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        let resolution = resolution ?? fine
+        let outline = StrokeGeometry.outline(of: s, style: style, resolution: resolution)
         let polygons = outline.polygons
-        let spines = StrokeGeometry.spines(of: s, style: style, resolution: fine)
+        let spines = StrokeGeometry.spines(of: s, style: style, resolution: resolution)
         var centres: [(Vector, Double)] = []
         for spine in spines { for (p, r) in zip(spine.points, spine.radii) { centres.append((p, r)) } }
         for (p, r) in centres {
@@ -37,7 +38,7 @@ struct GeometryTests {
         for polygon in polygons {
             for v in polygon {
                 let nearest = centres.map { distance($0.0, v) - $0.1 }.min() ?? 0
-                #expect(nearest <= 0.02 * rMax + fine.tolerance * 2, "outline vertex \(v) strays \(nearest) beyond the ink", sourceLocation: sourceLocation)
+                #expect(nearest <= 0.02 * rMax + resolution.tolerance * 2, "outline vertex \(v) strays \(nearest) beyond the ink", sourceLocation: sourceLocation)
             }
         }
     }
@@ -105,8 +106,10 @@ struct GeometryTests {
         expectCovers(zigzag, style: .pen)
     }
 
-    @Test("random scribbles: closed, consistently wound, covering the centreline and nothing more")
-    func scribbles() {
+    @Test("random scribbles: closed, consistently wound, covering the centreline and nothing more, at 1x and 3x",
+          arguments: [1.0, 3.0])
+    func scribbles(scale: Double) {
+        let resolution = OutlineResolution.raster(scale: scale)
         var random = TestRandom(state: 42)
         for _ in 0..<40 {
             var x = 100.0, y = 100.0, dx = 0.0, dy = 0.0
@@ -122,8 +125,8 @@ struct GeometryTests {
                 pressures.append(Float(random.next()))
             }
             let s = stroke(positions, pressure: pressures, width: Float(1 + random.next() * 12))
-            expectWellFormed(StrokeGeometry.outline(of: s, style: .pen, resolution: fine))
-            expectCovers(s, style: .pen)
+            expectWellFormed(StrokeGeometry.outline(of: s, style: .pen, resolution: resolution))
+            expectCovers(s, style: .pen, resolution: resolution)
         }
     }
 
