@@ -297,12 +297,13 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
         return nil
     }
 
-    /// The first error that makes the document not well-formed ends the parse: the document is refused with
-    /// it anyway. Left running, libxml2 (which Foundation runs in recover mode) reports error after error to
-    /// the end of a damaged file, and Foundation's parser leaks a little memory for each report (a string
-    /// per error; about 4 KB per damaged input in fuzzing). Namespace errors and warnings, which do not
-    /// refuse a document, are let through up to ``XMLLimits/reportedProblems``. libxml2's "document end"
-    /// error ends the parse by itself; ``SafeXML/parse(_:file:keep:text:)`` tells a truncated file by it.
+    /// The first error that makes the document not well-formed ends the parse: the document is refused
+    /// with it anyway. Left running, libxml2 (which Foundation runs in recover mode) reports error after
+    /// error to the end of a damaged file, and Foundation's parser leaks a string for each report (about
+    /// 2 KB a damaged input in fuzzing, by heaptrack). Namespace errors and warnings, which leave a
+    /// document readable, are let through up to ``XMLLimits/reportedProblems``. The "document end" error
+    /// (the input stops inside an element, or goes on after the root) ends the parse by itself, and
+    /// ``SafeXML/parse(_:file:keep:text:)`` names a truncated file from the elements left open.
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         let code = (parseError as NSError).code
         if code == Self.documentEnd { return }
