@@ -1,5 +1,5 @@
 // Release-build benchmarks for the store, the session, the indexing job and search: `make bench` (or
-// `swift run -c release inkwell-bench [codec|append|session|index|search]…`). Prints a Markdown table;
+// `swift run -c release inkwell-bench [codec|append|session|geometry|index|search]…`). Prints a Markdown table;
 // docs/benchmarks.md and docs/recognition.md record the figures and the machine.
 // INKWELL_BENCH_INDEX_PAGES (default 40), INKWELL_BENCH_SEARCH_PAGES (default 100000) and
 // INKWELL_BENCH_QUERIES (per kind, default 200) set the sizes.
@@ -53,7 +53,7 @@ func syntheticPage(strokes: Int, points: Int, seed: UInt64) -> Page {
     })
 }
 
-/// Sections to run: all by default, or those named on the command line (codec, append, session, index, search).
+/// Sections to run: all by default, or those named on the command line (codec, append, session, geometry, index, search).
 let sections = Set(CommandLine.arguments.dropFirst())
 func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
