@@ -243,7 +243,7 @@ public enum StrokeGeometry {
             while j < n, s[j] - s[i] <= reach {
                 let d = s[j] - s[i]
                 let ds = (s[min(n - 1, j + 1)] - s[max(0, j - 1)]) * 0.5
-                let w = gaussian(d * d * inv) * max(ds, 1e-9)
+                let w = smoothingExp(d * d * inv) * max(ds, 1e-9)
                 sw += w
                 sx += w * p0[j].x
                 sy += w * p0[j].y
@@ -262,7 +262,7 @@ public enum StrokeGeometry {
     /// e^x for the exponents of ``smooth``'s weights, x in [−4.5, 0] (3σ at most), within 6e-7 relatively:
     /// (e^(x/16))^16, with e^(x/16) by its Taylor series to the sixth power. `exp` was half of the
     /// smoothing's time; this is pure arithmetic, the same on every platform.
-    @inline(__always) static func gaussian(_ x: Double) -> Double {
+    @inline(__always) static func smoothingExp(_ x: Double) -> Double {
         let y = x * (1.0 / 16)
         var e = 1 + y * (1 + y * (1.0 / 2 + y * (1.0 / 6 + y * (1.0 / 24 + y * (1.0 / 120 + y * (1.0 / 720))))))
         e *= e

@@ -43,8 +43,9 @@ public enum XMLLimits {
     public static let elementsKept = 4_000_000
     public static let elementsSeen = 40_000_000
     public static let attributesPerElement = 256
-    /// Namespace errors and warnings the parser may report before the document is refused.
-    public static let reportedProblems = 1_000
+    /// Namespace errors and warnings the parser may report before the document is refused (Foundation
+    /// keeps about 80 bytes for each: 8 MB at most).
+    public static let reportedProblems = 100_000
 }
 
 /// Parses XML with Foundation's `XMLParser` (libxml2), refusing what a recording never needs and an
@@ -74,9 +75,9 @@ enum SafeXML {
                               reason: "the XML ends before <\(name)> is closed (truncated?)")
         }
         guard ok, let root = builder.root else {
-            let error = parser.parserError as NSError?
+            let error = builder.firstError?.error ?? parser.parserError as NSError?
             let detail = (error?.userInfo[NSLocalizedDescriptionKey] as? String).map { ": \($0)" } ?? ""
-            throw ImportError(file: file, position: "line \(parser.lineNumber), column \(parser.columnNumber)",
+            throw ImportError(file: file, position: builder.firstError?.position ?? "line \(parser.lineNumber), column \(parser.columnNumber)",
                               reason: "not well-formed XML (parser error \(error?.code ?? -1)\(detail))")
         }
         return root
@@ -232,6 +233,10 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
     var seen = 0
     var reportedProblems = 0
     var failure: ImportError?
+    /// The first error that breaks well-formedness, and where libxml2 reported it, for the message.
+    var firstError: (error: NSError, position: String)?
+    /// Set by an error report; the next event stops the parse (see `parser(_:parseErrorOccurred:)`).
+    private var stopRequested = false
 
     init(file: String, keep: Set<String>, text: Set<String>) {
         self.file = file
@@ -245,9 +250,20 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
         parser.abortParsing()
     }
 
+    /// Whether the parse is over: a failure, or an error report that asked to stop, which stops it here,
+    /// at an event, where libxml2 expects to be stopped.
+    private func ended(_ parser: XMLParser) -> Bool {
+        if stopRequested {
+            stopRequested = false
+            parser.abortParsing()
+            return true
+        }
+        return failure != nil
+    }
+
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        guard failure == nil else { return }
+        guard !ended(parser) else { return }
         seen += 1
         guard stack.count < XMLLimits.depth else { return fail(parser, "XML nested more than \(XMLLimits.depth) deep") }
         guard seen <= XMLLimits.elementsSeen else { return fail(parser, "more than \(XMLLimits.elementsSeen) XML elements") }
@@ -269,17 +285,17 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        guard failure == nil, !stack.isEmpty else { return }
+        guard !ended(parser), !stack.isEmpty else { return }
         stack.removeLast()
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard failure == nil, let open = stack.last, let element = open, wantsText.contains(element.name) else { return }
+        guard !ended(parser), let open = stack.last, let element = open, wantsText.contains(element.name) else { return }
         element.text += string
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard failure == nil, let open = stack.last, let element = open, wantsText.contains(element.name) else { return }
+        guard !ended(parser), let open = stack.last, let element = open, wantsText.contains(element.name) else { return }
         element.text += String(decoding: CDATABlock, as: UTF8.self)
     }
 
@@ -300,23 +316,31 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
     /// The first error that makes the document not well-formed ends the parse: the document is refused
     /// with it anyway. Left running, libxml2 (which Foundation runs in recover mode) reports error after
     /// error to the end of a damaged file, and Foundation's parser leaks a string for each report (about
-    /// 2 KB a damaged input in fuzzing, by heaptrack). Namespace errors and warnings, which leave a
-    /// document readable, are let through up to ``XMLLimits/reportedProblems``. The "document end" error
-    /// (the input stops inside an element, or goes on after the root) ends the parse by itself, and
-    /// ``SafeXML/parse(_:file:keep:text:)`` names a truncated file from the elements left open.
+    /// 2 KB a damaged input in fuzzing, by heaptrack). The parse stops at the next event rather than in
+    /// the report: stopping frees libxml2's input, which the function reporting the error may still use.
+    /// Warnings and namespace errors, which leave a document readable, are let through up to
+    /// ``XMLLimits/reportedProblems``; a code missing from ``toleratedProblems`` would refuse a readable
+    /// document, one too many only costs memory, so the list errs towards letting through. The
+    /// "document end" error (the input stops inside an element, or goes on after the root) ends the parse
+    /// by itself, and ``SafeXML/parse(_:file:keep:text:)`` names a truncated file from the elements left open.
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         let code = (parseError as NSError).code
         if code == Self.documentEnd { return }
-        guard Self.toleratedProblems.contains(code) else { return parser.abortParsing() }
-        reportedProblems += 1
-        if reportedProblems > XMLLimits.reportedProblems {
-            fail(parser, "more than \(XMLLimits.reportedProblems) XML namespace errors or warnings")
+        if Self.toleratedProblems.contains(code) {
+            reportedProblems += 1
+            guard reportedProblems > XMLLimits.reportedProblems, failure == nil else { return }
+            failure = ImportError(file: file, position: "line \(parser.lineNumber), column \(parser.columnNumber)",
+                                  reason: "more than \(XMLLimits.reportedProblems) XML namespace errors or warnings")
+        } else if firstError == nil {
+            firstError = (parseError as NSError, "line \(parser.lineNumber), column \(parser.columnNumber)")
         }
+        stopRequested = true
     }
 
-    /// libxml2's codes for problems that leave a document well-formed: its warnings (`XML_WAR_*`) and
-    /// namespace errors (`XML_NS_ERR_*`, 200–205).
-    static let toleratedProblems: Set<Int> = [27, 93, 97, 98, 99, 100, 102, 106, 107, 200, 201, 202, 203, 204, 205]
+    /// libxml2's codes (2.9) for problems that leave a document well-formed: its warnings (`XML_WAR_*`),
+    /// namespace errors (`XML_NS_ERR_*`, 200–205), and two `XML_ERR_*` codes it sends as warnings: 64, a
+    /// processing instruction named `xml…` (`<?xml-foo?>`), and 104, entity processing.
+    static let toleratedProblems: Set<Int> = [27, 64, 93, 97, 98, 99, 100, 102, 104, 106, 107, 200, 201, 202, 203, 204, 205]
     /// `XML_ERR_DOCUMENT_END`: the input ended early, or something follows the root element.
     static let documentEnd = 5
 }
