@@ -75,13 +75,25 @@ enum SafeXML {
                               reason: "the XML ends before <\(name)> is closed (truncated?)")
         }
         guard ok, let root = builder.root else {
-            let error = builder.firstError?.error ?? parser.parserError as NSError?
-            let detail = (error?.userInfo[NSLocalizedDescriptionKey] as? String).map { ": \($0)" } ?? ""
+            let code = (builder.firstError?.error ?? parser.parserError as NSError?)?.code ?? -1
+            let what = wellFormednessErrors[code].map { ": \($0)" } ?? ""
             throw ImportError(file: file, position: builder.firstError?.position ?? "line \(parser.lineNumber), column \(parser.columnNumber)",
-                              reason: "not well-formed XML (parser error \(error?.code ?? -1)\(detail))")
+                              reason: "not well-formed XML\(what) (libxml2 error \(code))")
         }
         return root
     }
+
+    /// What libxml2's commoner well-formedness errors mean, by code (`xmlParserErrors`), for messages.
+    static let wellFormednessErrors: [Int: String] = [
+        4: "the document is empty", 5: "something follows the root element", 9: "a character XML does not allow",
+        23: "an entity reference without its ';'", 26: "an entity that is not declared",
+        38: "'<' inside an attribute value", 39: "an attribute value without quotes",
+        40: "an attribute value that is not closed", 41: "an attribute without a value",
+        42: "an attribute given twice", 45: "a comment that is not closed", 62: "']]>' in text",
+        63: "a CDATA section that is not closed", 65: "a space is missing", 68: "a name is missing",
+        73: "'>' is missing", 76: "an end tag that does not match its start tag", 77: "a tag that is not finished",
+        80: "'--' inside a comment", 85: "elements that are not balanced", 86: "something follows the root element",
+    ]
 
     /// The document as UTF-8: UTF-8 and ASCII-compatible 8-bit encodings pass unchanged (with a BOM
     /// dropped); UTF-16 is transcoded. Anything else is refused, since markup in it could hide from the
