@@ -168,7 +168,9 @@ for target in "${targets[@]}"; do
         done
     done
     execs[$target]=$total
-    rates[$target]=$(( seconds > 0 ? total / seconds : 0 ))
+    # Over the time the target ran (a run stopped early with Ctrl-C or `pkill -INT` is shorter than asked).
+    elapsed=$(( SECONDS - start ))
+    rates[$target]=$(( elapsed > 0 ? total / elapsed : total ))
     crashes[$target]=$found
 done
 
