@@ -75,7 +75,7 @@ enum SafeXML {
                               reason: "the XML ends before <\(name)> is closed (truncated?)")
         }
         guard ok, let root = builder.root else {
-            let code = (builder.firstError?.error ?? parser.parserError as NSError?)?.code ?? -1
+            let code = builder.firstError?.code ?? (parser.parserError as NSError?)?.code ?? -1
             let what = wellFormednessErrors[code].map { ": \($0)" } ?? ""
             throw ImportError(file: file, position: builder.firstError?.position ?? "line \(parser.lineNumber), column \(parser.columnNumber)",
                               reason: "not well-formed XML\(what) (libxml2 error \(code))")
@@ -246,7 +246,7 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
     var reportedProblems = 0
     var failure: ImportError?
     /// The first error that breaks well-formedness, and where libxml2 reported it, for the message.
-    var firstError: (error: NSError, position: String)?
+    var firstError: (code: Int, position: String)?
     /// Set by an error report; the next event stops the parse (see `parser(_:parseErrorOccurred:)`).
     private var stopRequested = false
 
@@ -344,7 +344,7 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
             failure = ImportError(file: file, position: "line \(parser.lineNumber), column \(parser.columnNumber)",
                                   reason: "more than \(XMLLimits.reportedProblems) XML namespace errors or warnings")
         } else if firstError == nil {
-            firstError = (parseError as NSError, "line \(parser.lineNumber), column \(parser.columnNumber)")
+            firstError = (code, "line \(parser.lineNumber), column \(parser.columnNumber)")
         }
         stopRequested = true
     }

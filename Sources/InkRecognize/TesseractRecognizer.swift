@@ -219,8 +219,8 @@ public final class TesseractRecognizer: PageRecognizer {
             var wantAlternatives: Bool
         }
         var read: [ReadLine] = []
-        var lineNumber = 0
         for line in lines {
+            let lineNumber = read.count  // the lines read so far
             let text = line.strokes.filter { markOfStroke[$0] == nil }
             let lineMarks = Set(line.strokes.compactMap { markOfStroke[$0] }).sorted().map { marks[$0] }
             guard !text.isEmpty else { continue }
@@ -254,7 +254,6 @@ public final class TesseractRecognizer: PageRecognizer {
             guard perRender.contains(where: { !$0.isEmpty }) else { continue }
             renders.append(perRender)
             read.append(ReadLine(slots: slotsPerRender, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
-            lineNumber += 1
         }
         Self.numberListItems(&renders, minimumConfidence: options.pageWordConfidence)
         let pageWords = PageWords(renders.map { $0.map { $0.map { ($0.word.text, $0.word.confidence) } } },
