@@ -66,6 +66,47 @@ extension Library {
     }
 }
 
+/// What `check` finds beyond page files: notes that cannot be read, notes found twice, and links
+/// that could lead out of the library.
+public struct LibraryProblems: Sendable, Equatable {
+    /// Note folders whose metadata cannot be read.
+    public var damaged: [DamagedNote] = []
+    /// Note ids found in more than one folder, with those folders (two synced copies merged).
+    public var duplicates: [NoteID: [URL]] = [:]
+    /// Symbolic links under `notebooks/` or `trash/`: never followed (they could lead out of the
+    /// library, or round in a loop).
+    public var symbolicLinks: [URL] = []
+
+    public var isEmpty: Bool { damaged.isEmpty && duplicates.isEmpty && symbolicLinks.isEmpty }
+}
+
+extension Library {
+    /// Finds what keeps notes from being read or told apart (``LibraryProblems``), without changing anything.
+    public func problems() throws -> LibraryProblems {
+        try withReadLock {
+            let listing = try listingUnlocked(in: .root, recursive: true)
+            var problems = LibraryProblems(damaged: listing.damaged)
+            problems.duplicates = Dictionary(grouping: listing.notes, by: \.note.id)
+                .filter { $0.value.count > 1 }.mapValues { $0.map(\.folder) }
+            problems.symbolicLinks = symbolicLinks(under: notebooksFolder) + symbolicLinks(under: trashFolder)
+            return problems
+        }
+    }
+
+    /// The symbolic links in `folder` and its real (not linked) sub-folders, in path order.
+    private func symbolicLinks(under folder: URL) -> [URL] {
+        var found: [URL] = []
+        func walk(_ url: URL) {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() {
+                let child = url.appendingPathComponent(name)
+                if Library.isSymbolicLink(child) { found.append(child) } else if Library.isFolder(child) { walk(child) }
+            }
+        }
+        walk(folder)
+        return found
+    }
+}
+
 /// What compacting one page did.
 public struct CompactionResult: Sendable, Codable, Equatable {
     public var note: NoteID

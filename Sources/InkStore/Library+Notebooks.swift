@@ -1,5 +1,10 @@
 import Foundation
 import InkCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Library {
     /// Every notebook, parents before children, in name order.
@@ -69,17 +74,26 @@ extension Library {
     func subfolders(of url: URL) throws -> [String] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         do {
+            // Folders only, never a symbolic link to one: a link could lead out of the library (to `/`)
+            // or round in a loop; `check` reports them (``problems()``).
             return try FileManager.default.contentsOfDirectory(atPath: url.path)
-                .filter { !$0.hasPrefix(".") }
-                .filter { name in
-                    var isFolder: ObjCBool = false
-                    return FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isFolder)
-                        && isFolder.boolValue
-                }
+                .filter { !$0.hasPrefix(".") && Library.isFolder(url.appendingPathComponent($0)) }
                 .sorted()
         } catch {
             throw StoreError.io(url, "cannot list: \(error.localizedDescription)")
         }
+    }
+
+    /// True when `url` is a folder itself, not a symbolic link (to a folder or anything else).
+    static func isFolder(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// True when `url` is a symbolic link.
+    static func isSymbolicLink(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
     func makeFolders(_ url: URL) throws {

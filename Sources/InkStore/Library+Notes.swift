@@ -8,30 +8,52 @@ extension Library {
     /// without a place first, newest first; see ``moveNote(_:to:placement:)``).
     /// The listing is taken under the shared lock: a note being moved meanwhile is listed once,
     /// where it is before or after the move.
+    ///
+    /// A note whose metadata cannot be read is left out (``listing(in:recursive:)`` names it, and
+    /// `inkwell check`), so one damaged note never hides the others.
     public func notes(in notebook: NotebookPath = .root, recursive: Bool = true) throws -> [StoredNote] {
-        try withReadLock { try notesUnlocked(in: notebook, recursive: recursive) }
+        try listing(in: notebook, recursive: recursive).notes
+    }
+
+    /// The notes as ``notes(in:recursive:)`` lists them, with the note folders that could not be read
+    /// and why: what a front end warns about once, and `check` reports.
+    public func listing(in notebook: NotebookPath = .root, recursive: Bool = true) throws -> NoteListing {
+        try withReadLock { try listingUnlocked(in: notebook, recursive: recursive) }
     }
 
     func notesUnlocked(in notebook: NotebookPath, recursive: Bool) throws -> [StoredNote] {
-        var found: [StoredNote] = []
+        try listingUnlocked(in: notebook, recursive: recursive).notes
+    }
+
+    func listingUnlocked(in notebook: NotebookPath, recursive: Bool) throws -> NoteListing {
+        var found: [StoredNote] = [], damaged: [DamagedNote] = []
         func walk(_ path: NotebookPath) throws {
-            found += try notebookOrder(path).all
+            let direct = try notesDirectly(in: path)
+            found += NotebookOrder(direct.notes, file: try readOrderFile(of: path)).all
+            damaged += direct.damaged
             guard recursive else { return }
             for name in try subfolders(of: folder(of: path)) where !name.hasSuffix(Library.noteSuffix) {
                 if let child = try? path.appending(name) { try walk(child) }
             }
         }
         try walk(notebook)
-        return found.filter(\.note.pinned) + found.filter { !$0.note.pinned }
+        return NoteListing(notes: found.filter(\.note.pinned) + found.filter { !$0.note.pinned }, damaged: damaged)
     }
 
     /// Finds one note by id, unique id prefix (4 characters or more) or exact title (case-insensitive).
+    /// A note whose id is found twice (two synced copies merged) is refused until `check --repair`
+    /// tells the copies apart: acting on one copy would leave the other behind.
     public func note(matching reference: String) throws -> StoredNote {
         let all = try notes()
-        if let exact = all.first(where: { $0.note.id.rawValue == reference }) { return exact }
+        let exact = all.filter { $0.note.id.rawValue == reference }
+        if exact.count > 1 { throw StoreError.duplicateNote(exact[0].note.id, exact.map(\.folder)) }
+        if let exact = exact.first { return exact }
         var matches = reference.count >= 4 ? all.filter { $0.note.id.rawValue.hasPrefix(reference.lowercased()) } : []
         if matches.isEmpty {
             matches = all.filter { $0.note.title.caseInsensitiveCompare(reference) == .orderedSame }
+        }
+        if Set(matches.map(\.note.id)).count == 1, matches.count > 1 {
+            throw StoreError.duplicateNote(matches[0].note.id, matches.map(\.folder))
         }
         switch matches.count {
         case 0: throw StoreError.noSuchNote(reference)

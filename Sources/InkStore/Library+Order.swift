@@ -74,19 +74,27 @@ extension NotebookPath {
 }
 
 extension Library {
-    /// The notes directly in `notebook` (not in its sub-notebooks), in no particular order.
-    func notesDirectly(in notebook: NotebookPath) throws -> [StoredNote] {
+    /// The notes directly in `notebook` (not in its sub-notebooks), in no particular order, and the
+    /// note folders there whose metadata cannot be read (skipped, so that one damaged note costs
+    /// only itself).
+    func notesDirectly(in notebook: NotebookPath) throws -> (notes: [StoredNote], damaged: [DamagedNote]) {
         let here = folder(of: notebook)
-        return try subfolders(of: here).filter { $0.hasSuffix(Library.noteSuffix) }.map { name in
+        var notes: [StoredNote] = [], damaged: [DamagedNote] = []
+        for name in try subfolders(of: here) where name.hasSuffix(Library.noteSuffix) {
             let noteFolder = here.appendingPathComponent(name, isDirectory: true)
-            let note = try JSONFile.read(NoteDocument.self, from: noteFolder.appendingPathComponent("note.json")).note
-            return StoredNote(note: note, notebook: notebook, folder: noteFolder)
+            do {
+                let note = try JSONFile.read(NoteDocument.self, from: noteFolder.appendingPathComponent("note.json")).note
+                notes.append(StoredNote(note: note, notebook: notebook, folder: noteFolder))
+            } catch {
+                damaged.append(DamagedNote(folder: noteFolder, notebook: notebook, reason: "\(error)"))
+            }
         }
+        return (notes, damaged)
     }
 
     /// `notebook`'s own notes in manual order (read without the lock: the file is replaced atomically).
     func notebookOrder(_ notebook: NotebookPath) throws -> NotebookOrder {
-        NotebookOrder(try notesDirectly(in: notebook), file: try readOrderFile(of: notebook))
+        NotebookOrder(try notesDirectly(in: notebook).notes, file: try readOrderFile(of: notebook))
     }
 
     func orderFileURL(of notebook: NotebookPath) -> URL {

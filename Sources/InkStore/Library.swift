@@ -8,6 +8,22 @@ public struct StoredNote: Sendable, Equatable {
     public var folder: URL
 }
 
+/// A note folder that cannot be read as a note: its `note.json` is missing, not JSON, or names ids
+/// that are not Inkwell's (a path, a separator). Listings skip it, `inkwell check` names it, and
+/// nothing writes into it.
+public struct DamagedNote: Sendable, Equatable {
+    public var folder: URL
+    public var notebook: NotebookPath
+    /// Why it cannot be read, naming the file.
+    public var reason: String
+}
+
+/// The notes of a library or notebook in listing order, and the note folders that could not be read.
+public struct NoteListing: Sendable, Equatable {
+    public var notes: [StoredNote]
+    public var damaged: [DamagedNote]
+}
+
 /// A library of notebooks, notes and pages in one folder, safe to share between processes.
 ///
 /// ```text

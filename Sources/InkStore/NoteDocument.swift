@@ -45,6 +45,14 @@ struct NoteDocument: Codable {
         removedTags = try container.decodeIfPresent([Tag].self, forKey: .removedTags) ?? []
         pages = try container.decode([PageID].self, forKey: .pages)
         source = try container.decodeIfPresent(String.self, forKey: .source) ?? NoteDocument.unknownSource
+        // Ids name files and folders: one that is not an Inkwell id (a path, a separator, `..`) could
+        // lead a page read or a compaction outside the note's folder, so the metadata is refused.
+        guard NoteID.isWellFormed(id.rawValue) else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "\"\(id.rawValue)\" is not a note id")
+        }
+        if let page = pages.first(where: { !PageID.isWellFormed($0.rawValue) }) {
+            throw DecodingError.dataCorruptedError(forKey: .pages, in: container, debugDescription: "\"\(page.rawValue)\" is not a page id")
+        }
     }
 
     /// The source of a note whose `note.json` does not say where it came from.
@@ -81,8 +89,22 @@ enum JSONFile {
         do {
             return try NoteDocument.decoder.decode(T.self, from: Data(bytes))
         } catch {
-            throw StoreError.badMetadata(url, "not valid metadata: \(error)")
+            throw StoreError.badMetadata(url, "not valid metadata: \(JSONFile.reason(error))")
         }
+    }
+
+    /// What is wrong with a file a decoder refused, in words: where (the key path) and why.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        let context: DecodingError.Context
+        switch error {
+        case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): context = c
+        @unknown default: return "\(error)"
+        }
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        let why: String
+        if case .keyNotFound(let key, _) = error { why = "key \"\(key.stringValue)\" is missing" } else { why = context.debugDescription }
+        return path.isEmpty ? why : "\(path.dropFirst(path.hasPrefix(".") ? 1 : 0)): \(why)"
     }
 }
 

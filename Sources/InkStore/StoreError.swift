@@ -23,6 +23,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case notebookExists(NotebookPath)
     case noSuchNote(String)
     case ambiguousNote(String, [Note])
+    /// The same note id in several folders (synced copies merged): which one is meant is unknown.
+    case duplicateNote(NoteID, [URL])
     case noSuchTrashItem(String)
     case invalid(String)
 
@@ -55,6 +57,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .noSuchNote(let ref): "no note matches \"\(ref)\""
         case let .ambiguousNote(ref, notes):
             "\"\(ref)\" matches \(notes.count) notes: " + notes.prefix(5).map { "\($0.id) \"\($0.title)\"" }.joined(separator: ", ")
+        case let .duplicateNote(id, folders):
+            "note \(id) is in \(folders.count) folders (" + folders.map(\.path).joined(separator: ", ")
+                + "): two synced copies; run `inkwell check --repair` to give the younger copy its own id"
         case .noSuchTrashItem(let ref): "nothing in the trash matches \"\(ref)\""
         case .invalid(let reason): reason
         }
