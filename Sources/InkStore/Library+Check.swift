@@ -71,13 +71,15 @@ extension Library {
 public struct LibraryProblems: Sendable, Equatable {
     /// Note folders whose metadata cannot be read.
     public var damaged: [DamagedNote] = []
+    /// Trash entries whose `trash.json` cannot be read.
+    public var damagedTrash: [DamagedTrashEntry] = []
     /// Note ids found in more than one folder, with those folders (two synced copies merged).
     public var duplicates: [NoteID: [URL]] = [:]
     /// Symbolic links under `notebooks/` or `trash/`: never followed (they could lead out of the
     /// library, or round in a loop).
     public var symbolicLinks: [URL] = []
 
-    public var isEmpty: Bool { damaged.isEmpty && duplicates.isEmpty && symbolicLinks.isEmpty }
+    public var isEmpty: Bool { damaged.isEmpty && damagedTrash.isEmpty && duplicates.isEmpty && symbolicLinks.isEmpty }
 }
 
 extension Library {
@@ -88,6 +90,7 @@ extension Library {
             var problems = LibraryProblems(damaged: listing.damaged)
             problems.duplicates = Dictionary(grouping: listing.notes, by: \.note.id)
                 .filter { $0.value.count > 1 }.mapValues { $0.map(\.folder) }
+            problems.damagedTrash = try trashListing().damaged
             problems.symbolicLinks = symbolicLinks(under: notebooksFolder) + symbolicLinks(under: trashFolder)
             return problems
         }

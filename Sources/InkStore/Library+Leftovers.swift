@@ -7,7 +7,8 @@ import Darwin
 
 /// A file or folder an interrupted write left in the library: a temporary file of
 /// ``DurableFile/replace(_:with:)`` whose writer is gone, the staging area of an import whose
-/// process died, or a trash entry a delete or restore left empty. Nothing in it is part of the
+/// process died, a trash entry a delete or restore left empty, or one an emptying of the trash was
+/// removing. Nothing in it is part of the
 /// library: the write it belonged to either completed under the real name or never happened.
 public struct Leftover: Sendable, Equatable, Codable {
     public var path: String
@@ -30,7 +31,7 @@ extension Library {
                 found.append(Leftover(path: url.path, bytes: Library.size(of: url)))
             }
         }
-        for entry in emptyTrashEntries() {
+        for entry in emptyTrashEntries() + emptyingTrashEntries() {
             found.append(Leftover(path: entry.path, bytes: Library.size(of: entry)))
         }
         let skipped = Set([dropFolder.standardizedFileURL.path, stagingFolder.standardizedFileURL.path])

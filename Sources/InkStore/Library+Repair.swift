@@ -18,7 +18,9 @@ extension Library {
     ///   strokes and text under an id of its own (its folder renamed, then its `note.json` rewritten;
     ///   a repair interrupted between the two is finished by the next one);
     /// - a note folder whose `note.json` cannot be read: a new one is written from the folder's pages
-    ///   and typed text (the old file kept beside it as `note.json.damaged`), saying what was guessed.
+    ///   and typed text (the old file kept beside it as `note.json.damaged`), saying what was guessed;
+    /// - a trash entry whose `trash.json` cannot be read: a new one from what the entry holds (a note
+    ///   is restored to the Inbox, a notebook to the library's top), the old one kept beside it.
     /// Symbolic links are left alone (they are reported, never followed). Returns what was done.
     public func repair() throws -> [Repair] {
         try withWriteLock {
@@ -29,6 +31,9 @@ extension Library {
             }
             for damaged in problems.damaged {
                 done.append(try rebuildMetadata(damaged))
+            }
+            for damaged in problems.damagedTrash {
+                if let repair = try rebuildTrashInfo(damaged) { done.append(repair) }
             }
             return done
         }
@@ -99,6 +104,37 @@ extension Library {
         try NoteFolderWriter(folder: target).writeMetadata(note)
         return Repair(folder: target, action: "rebuilt note.json of \"\(title)\" (\(pages.count) pages) from its folder; "
             + "the unreadable one is kept as note.json.damaged (\(damaged.reason))", guessed: guessed)
+    }
+
+    /// Writes a new `trash.json` for a trash entry whose own cannot be read, from the one note or
+    /// notebook folder the entry holds; nil when it holds none (nothing to restore).
+    private func rebuildTrashInfo(_ damaged: DamagedTrashEntry) throws -> Repair? {
+        let entry = damaged.folder
+        let contents = ((try? FileManager.default.contentsOfDirectory(atPath: entry.path)) ?? [])
+            .filter { !$0.hasPrefix(".") && Library.isFolder(entry.appendingPathComponent($0)) }.sorted()
+        guard let folderName = contents.first else { return nil }
+        let folder = entry.appendingPathComponent(folderName, isDirectory: true)
+        var guessed = ["the date it was deleted (the entry folder's)"]
+        let item: TrashItem
+        let deletedAt = (Library.modificationDate(entry) ?? Date()).wholeSeconds
+        if folderName.hasSuffix(Library.noteSuffix) {
+            let note = try? JSONFile.read(NoteDocument.self, from: folder.appendingPathComponent("note.json")).note
+            let id = NoteID(rawValue: String(folderName.dropLast(Library.noteSuffix.count)))
+            guessed.append("the notebook it comes back to (the Inbox)")
+            if note == nil { guessed.append("its name (the note's own metadata cannot be read either)") }
+            item = TrashItem(id: entry.lastPathComponent, kind: .note, name: note?.title ?? "Recovered note \(id)", noteID: id,
+                             notebook: .inbox, deletedAt: deletedAt, noteCount: 1, folderName: folderName, place: nil)
+        } else {
+            guessed.append("the notebook it comes back to (the library's top)")
+            let notes = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(Library.noteSuffix) }
+            item = TrashItem(id: entry.lastPathComponent, kind: .notebook, name: folderName, noteID: nil, notebook: .root,
+                             deletedAt: deletedAt, noteCount: notes.count, folderName: folderName, place: nil)
+        }
+        let info = entry.appendingPathComponent(Library.trashInfoName)
+        try DurableFile.move(info, to: entry.appendingPathComponent(Library.trashInfoName + ".damaged"))
+        try JSONFile.write(item, to: info)
+        return Repair(folder: entry, action: "rebuilt trash.json of the trashed \(item.kind.rawValue) \"\(item.name)\"; "
+            + "the unreadable one is kept as trash.json.damaged (\(damaged.reason))", guessed: guessed)
     }
 
     /// When the file at `url` was last written.

@@ -1,6 +1,12 @@
 import Foundation
 import InkCore
 
+/// A trash entry whose `trash.json` cannot be read: not listed, not emptied, named by `check`.
+public struct DamagedTrashEntry: Sendable, Equatable {
+    public var folder: URL
+    public var reason: String
+}
+
 /// Something deleted, kept in the trash until restored or the trash is emptied.
 public struct TrashItem: Sendable, Codable, Equatable {
     public enum Kind: String, Sendable, Codable { case note, notebook }
@@ -26,16 +32,33 @@ extension Library {
 
     /// What the trash holds, newest first. An entry whose note or notebook is not in it (a delete
     /// or a restore interrupted between its two steps) holds nothing: it is a leftover, not listed.
+    /// An entry whose `trash.json` cannot be read is left out (``trashListing()`` names it).
     public func trashItems() throws -> [TrashItem] {
-        try subfolders(of: trashFolder).compactMap { entry in
+        try trashListing().items
+    }
+
+    /// The trash as ``trashItems()`` lists it, with the entries whose `trash.json` cannot be read
+    /// (or names a folder outside its entry) and why: `check` reports them, `check --repair` rebuilds them.
+    func trashListing() throws -> (items: [TrashItem], damaged: [DamagedTrashEntry]) {
+        var items: [TrashItem] = [], damaged: [DamagedTrashEntry] = []
+        for entry in try subfolders(of: trashFolder) {
             let folder = trashFolder.appendingPathComponent(entry)
             let info = folder.appendingPathComponent(Library.trashInfoName)
-            guard FileManager.default.fileExists(atPath: info.path) else { return nil }
-            let item = try JSONFile.read(TrashItem.self, from: info)
-            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(item.folderName).path) else { return nil }
-            return item
+            guard FileManager.default.fileExists(atPath: info.path) else { continue }
+            let item: TrashItem
+            do {
+                item = try JSONFile.read(TrashItem.self, from: info)
+                guard item.id == entry, !item.folderName.contains("/"), !item.folderName.hasPrefix(".") else {
+                    throw StoreError.badMetadata(info, "it names another entry or a folder outside it (\"\(item.id)\", \"\(item.folderName)\")")
+                }
+            } catch {
+                damaged.append(DamagedTrashEntry(folder: folder, reason: "\(error)"))
+                continue
+            }
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(item.folderName).path) else { continue }
+            items.append(item)
         }
-        .sorted { ($0.deletedAt, $0.id) > ($1.deletedAt, $1.id) }
+        return (items.sorted { ($0.deletedAt, $0.id) > ($1.deletedAt, $1.id) }, damaged)
     }
 
     /// Trash entries that hold no note or notebook: a delete interrupted before its folder moved in,
@@ -90,20 +113,38 @@ extension Library {
     }
 
     /// Deletes everything in the trash for good. Returns how many entries went.
+    ///
+    /// Each entry is first renamed out of the trash's sight (`.emptying-ID`, one atomic step) and
+    /// then removed: a command killed half-way through a removal leaves a hidden folder that the
+    /// next `trash empty` (and `check`'s leftovers) finishes, never an entry missing its `trash.json`
+    /// that nothing lists and nothing removes. Entries whose `trash.json` cannot be read stay.
     @discardableResult
     public func emptyTrash() throws -> Int {
         try withWriteLock {
             let items = try trashItems()
             for item in items {
                 let entry = trashFolder.appendingPathComponent(item.id, isDirectory: true)
+                try DurableFile.move(entry, to: trashFolder.appendingPathComponent(Library.emptyingPrefix + item.id, isDirectory: true))
+            }
+            for leftover in emptyingTrashEntries() {
                 do {
-                    try FileManager.default.removeItem(at: entry)
+                    try FileManager.default.removeItem(at: leftover)
                 } catch {
-                    throw StoreError.io(entry, "cannot remove: \(error.localizedDescription)")
+                    throw StoreError.io(leftover, "cannot remove: \(error.localizedDescription)")
                 }
             }
             return items.count
         }
+    }
+
+    /// The name an entry takes while `emptyTrash()` removes it.
+    static let emptyingPrefix = ".emptying-"
+
+    /// Entries an emptying of the trash renamed and had not yet removed.
+    func emptyingTrashEntries() -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: trashFolder.path)) ?? []).sorted()
+            .filter { $0.hasPrefix(Library.emptyingPrefix) }
+            .map { trashFolder.appendingPathComponent($0, isDirectory: true) }
     }
 
     /// Moves `folder` into a new trash entry. The caller holds the lock.

@@ -116,3 +116,54 @@ struct DamageTests {
         #expect(Set(try library.problems().symbolicLinks.map(\.lastPathComponent)) == ["Loop", "Everything"])
     }
 }
+
+@Suite("Damage stays where it is: the trash")
+struct TrashDamageTests {
+    let root = temporaryFolder()
+
+    @Test("a garbage trash.json costs its entry only: the rest of the trash lists, empties and restores; repair rebuilds it")
+    func garbageTrashInfo() throws {
+        let library = try Library.create(at: root)
+        let kept = try library.createNote(title: "Kept in the trash")
+        let damaged = try library.createNote(title: "Damaged entry")
+        let keptItem = try library.deleteNote(kept.note.id)
+        let damagedItem = try library.deleteNote(damaged.note.id)
+        let info = root.appendingPathComponent("trash/\(damagedItem.id)/trash.json")
+        try Data("{ not json".utf8).write(to: info)
+        #expect(try library.trashItems().map(\.id) == [keptItem.id])
+        #expect(try library.problems().damagedTrash.map(\.folder.lastPathComponent) == [damagedItem.id])
+        let repairs = try library.repair()
+        #expect(repairs.count == 1 && repairs[0].guessed.contains("the notebook it comes back to (the Inbox)"))
+        #expect(Set(try library.trashItems().map(\.name)) == ["Kept in the trash", "Damaged entry"])
+        try library.restore(damaged.note.id.rawValue)
+        #expect(try library.note(matching: "Damaged entry").notebook == .inbox)
+    }
+
+    @Test("a trash.json naming a folder outside its entry is refused, and emptying the trash leaves that folder alone")
+    func trashInfoOutside() throws {
+        let library = try Library.create(at: root)
+        let note = try library.createNote(title: "Bait")
+        let item = try library.deleteNote(note.note.id)
+        let info = root.appendingPathComponent("trash/\(item.id)/trash.json")
+        let text = try String(contentsOf: info, encoding: .utf8).replacingOccurrences(of: "\(note.note.id).note", with: "../../notebooks")
+        try Data(text.utf8).write(to: info)
+        #expect(try library.trashItems().isEmpty)
+        #expect(try library.emptyTrash() == 0)
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("notebooks/Inbox").path))
+    }
+
+    @Test("an emptying of the trash killed half-way leaves no invisible entry: the next one and the leftovers sweep finish it")
+    func interruptedEmptying() throws {
+        let library = try Library.create(at: root)
+        let note = try library.createNote(title: "Going")
+        let item = try library.deleteNote(note.note.id)
+        // What a kill between the rename and the removal leaves: the entry renamed, half removed.
+        let emptying = root.appendingPathComponent("trash/.emptying-\(item.id)")
+        try FileManager.default.moveItem(at: root.appendingPathComponent("trash/\(item.id)"), to: emptying)
+        try FileManager.default.removeItem(at: emptying.appendingPathComponent("trash.json"))
+        #expect(try library.trashItems().isEmpty)
+        #expect(library.leftovers().map(\.path) == [emptying.path])
+        #expect(try library.emptyTrash() == 0)
+        #expect(!FileManager.default.fileExists(atPath: emptying.path))
+    }
+}
