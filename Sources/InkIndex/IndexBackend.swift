@@ -15,6 +15,9 @@ public protocol IndexBackend: AnyObject, Sendable {
     var location: String { get }
     /// True when the index can only be read (searches and page states work; changes are refused).
     var isReadOnly: Bool { get }
+    /// What a front end should say once about how the index was opened (read-only, kept in memory,
+    /// made anew in place of a damaged file), or nil.
+    var notice: String? { get }
 
     /// Brings titles, notebooks, tags and typed text up to date with the library without recognising
     /// anything. The embedded index also drops notes gone from the library; a shared one drops none

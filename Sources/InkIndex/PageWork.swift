@@ -51,7 +51,7 @@ extension SearchIndex {
 
     /// Notes that the page file of `page` is now `signature`, its content unchanged since it was read.
     public func confirm(_ page: PageID, signature: String) throws {
-        try write { db in
+        try writeRecognition { db in
             try db.execute(sql: "UPDATE page SET file_signature = ? WHERE id = ?", arguments: [signature, page.rawValue])
         }
     }
@@ -64,7 +64,7 @@ extension SearchIndex {
         }
         let stale: [String] = claims.filter { Worker.isStale($0["worker"], startedAt: $0["started_at"]) }.map { $0["id"] }
         guard !stale.isEmpty else { return }
-        try write { db in
+        try writeRecognition { db in
             for id in stale {
                 try db.execute(sql: "UPDATE page SET status = 'pending', worker = NULL, started_at = NULL WHERE id = ? AND status = 'processing'",
                                arguments: [id])
@@ -74,7 +74,7 @@ extension SearchIndex {
 
     /// Marks `page` as being recognised by this process (`processing`, with a lease).
     public func claim(_ page: PageID) throws {
-        try write { db in
+        try writeRecognition { db in
             try db.execute(sql: "UPDATE page SET status = 'processing', worker = ?, started_at = ? WHERE id = ?",
                            arguments: [Worker.current, Date().timeIntervalSince1970, page.rawValue])
         }
@@ -83,7 +83,7 @@ extension SearchIndex {
     /// Files what was read on `page` of `note` (its file at `signature`, its content `hash`) and
     /// rewrites the note's search rows.
     public func record(_ recognition: PageRecognition, page: PageID, of note: NoteID, signature: String?, hash: String) throws {
-        try write { db in
+        try writeRecognition { db in
             try store(recognition, page: page, signature: signature, hash: hash, db)
             try SearchIndex.rewriteSearchRows(db, noteID: note.rawValue)
         }
@@ -91,7 +91,7 @@ extension SearchIndex {
 
     /// Marks `page` as failed, with the reason.
     public func recordFailure(_ reason: String, page: PageID) throws {
-        try write { db in
+        try writeRecognition { db in
             try db.execute(sql: "UPDATE page SET status = 'failed', error = ?, worker = NULL, started_at = NULL WHERE id = ?",
                            arguments: [reason, page.rawValue])
         }

@@ -14,6 +14,13 @@ public final class SearchIndex: Sendable {
     /// True when the index could only be opened for reading (a read-only library, a full disk):
     /// searches and page states work, ``refresh(from:)`` does nothing and recording is refused.
     public let isReadOnly: Bool
+    /// True when the index could not be kept on disk at all (a full disk or a read-only library
+    /// without one): it lives in memory, filled from the library's files by ``refresh(from:)``, so
+    /// titles, tags and typed text are still searched; recognition cannot be kept in it.
+    public let isInMemory: Bool
+    /// Where a damaged index file (not a database, or corrupt) was set aside before this one was
+    /// created in its place; nil when the file opened as it was.
+    public let setAside: URL?
 
     /// Where the index of `library` lives (whether or not it exists yet).
     public static func location(of library: Library) -> URL {
@@ -37,19 +44,70 @@ public final class SearchIndex: Sendable {
         let folder = url.deletingLastPathComponent().path
         let writable = access(folder, W_OK) == 0 && (access(url.path, F_OK) != 0 || access(url.path, W_OK) == 0)
         if !writable, let reader = SearchIndex.openForReading(url, configuration: configuration) {
-            database = reader
-            isReadOnly = true
+            (database, isReadOnly, isInMemory, setAside) = (reader, true, false, nil)
             return
         }
+        (database, isReadOnly, isInMemory, setAside) = try SearchIndex.openWritable(url, configuration: configuration, writable: writable)
+    }
+
+    /// Opens the index at `url` to be written: as it is; made anew after setting a damaged file aside;
+    /// for reading only where it exists but cannot be written; or in memory where it cannot be kept.
+    private static func openWritable(_ url: URL, configuration: Configuration, writable: Bool)
+        throws -> (any DatabaseWriter, isReadOnly: Bool, isInMemory: Bool, setAside: URL?) {
+        let existed = FileManager.default.fileExists(atPath: url.path)
         do {
-            database = try SearchIndex.open(url, configuration: configuration)
-            isReadOnly = false
-        } catch {
-            guard let reader = SearchIndex.openForReading(url, configuration: configuration) else {
-                throw StoreError.io(url, "cannot open the search index: \(error)")
+            do {
+                return (try open(url, configuration: configuration), false, false, nil)
+            } catch let error as DatabaseError where writable && (error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT) {
+                // The index is a cache of the library: a damaged one is set aside (for whoever wants to
+                // look at it) and made anew, and the next `inkwell index` reads the pages again.
+                let aside = try setAside(url)
+                return (try open(url, configuration: configuration), false, false, aside)
             }
-            database = reader
-            isReadOnly = true
+        } catch {
+            if let reader = openForReading(url, configuration: configuration) { return (reader, true, false, nil) }
+            // Nowhere to keep an index (a full disk, a read-only folder without one): none is left
+            // behind half made, and one in memory answers from the library's files.
+            if !existed { removeEmptyFiles(of: url) }
+            let memory = try DatabaseQueue(configuration: configuration)
+            try migrator.migrate(memory)
+            return (memory, false, true, nil)
+        }
+    }
+
+    /// What a front end says once about this index, or nil when it opened as it was: kept in memory,
+    /// read-only, or made anew in place of a damaged file.
+    public var notice: String? {
+        if isInMemory {
+            return "note: the search index cannot be kept at \(url.path) (read-only library or full disk): titles, tags and typed text are searched from the files, recognised handwriting is not"
+        }
+        if isReadOnly {
+            return "note: \(url.path) could only be opened for reading (read-only library or full disk); it was not refreshed, so changes since it was last written are not in it"
+        }
+        if let setAside {
+            return "note: the search index was damaged; it was set aside as \(setAside.path) and made anew (`inkwell index` reads the pages again)"
+        }
+        return nil
+    }
+
+    /// Moves a damaged index file (and its WAL and shared-memory files) aside as
+    /// `index.sqlite.damaged-TIMESTAMP`; returns where it went.
+    private static func setAside(_ url: URL) throws -> URL {
+        let stamp = Int(Date().timeIntervalSince1970)
+        let target = URL(fileURLWithPath: url.path + ".damaged-\(stamp)")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try DurableFile.move(URL(fileURLWithPath: url.path + suffix), to: URL(fileURLWithPath: target.path + suffix))
+        }
+        return target
+    }
+
+    /// Removes the index files an attempt to create it left empty.
+    private static func removeEmptyFiles(of url: URL) {
+        for suffix in ["", "-wal", "-shm"] {
+            let path = url.path + suffix
+            if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
+                unlink(path)
+            }
         }
     }
 
@@ -59,6 +117,15 @@ public final class SearchIndex: Sendable {
             throw StoreError.io(url, "the index can only be read here (the library folder cannot be written, or the disk is full): nothing was changed")
         }
         return try database.write(body)
+    }
+
+    /// Runs `body`, which keeps what recognition read (or the indexing job's work), in a write
+    /// transaction; an index that lives in memory refuses, since what it keeps would be lost.
+    func writeRecognition<T>(_ body: (Database) throws -> T) throws -> T {
+        guard !isInMemory else {
+            throw StoreError.io(url, "the search index cannot be kept here (read-only library or full disk): recognised text cannot be stored")
+        }
+        return try write(body)
     }
 
     /// The index opened for reading only, when it exists and is complete: where its folder cannot be
@@ -358,7 +425,7 @@ extension SearchIndex {
     /// has changed since is read again by the next run.
     public func record(_ notes: [(note: StoredNote, pages: [(page: Page, recognition: PageRecognition)])], in library: Library) throws {
         try sync(notes.map(\.note), library: library, complete: false, searchRows: false)
-        try write { db in
+        try writeRecognition { db in
             for (stored, recognised) in notes {
                 for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
                     let version = RecognisedPageVersion.recognisedOutsideTheJob(page, of: stored, in: library)

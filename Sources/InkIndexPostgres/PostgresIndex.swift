@@ -16,6 +16,7 @@ public final class PostgresIndex: PageQueue {
     let database: PostgresDatabase
     public var location: String { database.location.description }
     public var isReadOnly: Bool { false }
+    public var notice: String? { nil }
 
     /// The schema version this Inkwell writes, and the migrations that lead to it, in order.
     static let migrations: [String] = [PostgresSchema.version1, PostgresSchema.version2]
