@@ -75,11 +75,13 @@ public struct LibraryProblems: Sendable, Equatable {
     public var damagedTrash: [DamagedTrashEntry] = []
     /// Note ids found in more than one folder, with those folders (two synced copies merged).
     public var duplicates: [NoteID: [URL]] = [:]
+    /// Sync tools' conflict copies beside notes' files, by note.
+    public var conflicts: [NoteID: [ConflictFile]] = [:]
     /// Symbolic links under `notebooks/` or `trash/`: never followed (they could lead out of the
     /// library, or round in a loop).
     public var symbolicLinks: [URL] = []
 
-    public var isEmpty: Bool { damaged.isEmpty && damagedTrash.isEmpty && duplicates.isEmpty && symbolicLinks.isEmpty }
+    public var isEmpty: Bool { damaged.isEmpty && damagedTrash.isEmpty && duplicates.isEmpty && conflicts.isEmpty && symbolicLinks.isEmpty }
 }
 
 extension Library {
@@ -91,6 +93,10 @@ extension Library {
             problems.duplicates = Dictionary(grouping: listing.notes, by: \.note.id)
                 .filter { $0.value.count > 1 }.mapValues { $0.map(\.folder) }
             problems.damagedTrash = try trashListing().damaged
+            for stored in listing.notes {
+                let found = conflicts(of: stored)
+                if !found.isEmpty { problems.conflicts[stored.note.id, default: []] += found }
+            }
             problems.symbolicLinks = symbolicLinks(under: notebooksFolder) + symbolicLinks(under: trashFolder)
             return problems
         }

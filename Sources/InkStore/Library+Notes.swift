@@ -73,6 +73,8 @@ extension Library {
             let noteFolder = notebookFolder.appendingPathComponent(Library.noteFolderName(note.id), isDirectory: true)
             let staged = try stage(note)
             try DurableFile.move(staged, to: noteFolder)
+            // The staging area the note was made in is empty now: it goes too, not left for `check` to report.
+            removeStagingParent(of: staged)
             return StoredNote(note: note, notebook: notebook, folder: noteFolder)
         }
     }

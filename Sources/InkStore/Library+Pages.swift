@@ -171,7 +171,7 @@ extension Library {
         return noteFolder
     }
 
-    private func removeStagingParent(of noteFolder: URL) {
+    func removeStagingParent(of noteFolder: URL) {
         try? FileManager.default.removeItem(at: noteFolder.deletingLastPathComponent())
     }
 

@@ -111,7 +111,7 @@ extension Library {
         }
     }
 
-    private func readTypedText(_ url: URL) throws -> String {
+    func readTypedText(_ url: URL) throws -> String {
         guard FileManager.default.fileExists(atPath: url.path) else { return "" }
         do {
             return try TypedText.decode(try DurableFile.read(url))

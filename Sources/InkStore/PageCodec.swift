@@ -46,6 +46,10 @@ public struct DecodedPage: Sendable, Equatable {
     public var chunkCount: Int
     /// Strokes written but since removed or replaced: what compaction would reclaim.
     public var deadStrokeCount: Int
+    /// The strokes this file's removal records took off the page (erased or undone) and nothing
+    /// added back, as they were when removed: what merging two copies of the page needs to apply
+    /// each side's erasures to the other's strokes.
+    public var removedStrokes: [StrokeID: Stroke] = [:]
     public var isDamaged: Bool { problems.contains(where: \.isDamage) }
 }
 
@@ -311,7 +315,7 @@ public enum PageCodec {
             }
         }
         return DecodedPage(page: assembler.page, problems: problems, chunkCount: chunkCount,
-                           deadStrokeCount: assembler.deadStrokes)
+                           deadStrokeCount: assembler.deadStrokes, removedStrokes: assembler.removed)
     }
 
     /// Decodes a whole page file, throwing when it is damaged (for callers that must not lose ink silently).
@@ -774,6 +778,8 @@ struct PageAssembler {
     private var positions: [StrokeID: Int]?
     private var highestID: StrokeID?
     private(set) var deadStrokes = 0
+    /// Strokes removed and not added back, as they were when removed.
+    private(set) var removed: [StrokeID: Stroke] = [:]
 
     init(id: PageID) { assembled = Page(id: id) }
 
@@ -823,6 +829,7 @@ struct PageAssembler {
             assembled.size = size
             assembled.template = template
         case .stroke(let stroke):
+            if !removed.isEmpty { removed[stroke.id] = nil }
             if let highestID, stroke.id <= highestID, let at = indexed()[stroke.id] {
                 assembled.strokes[at] = stroke
                 deadStrokes += 1
@@ -835,6 +842,7 @@ struct PageAssembler {
             let known = indexed()
             let doomed = Set(ids.filter { known[$0] != nil })
             guard !doomed.isEmpty else { return }
+            for id in doomed { removed[id] = assembled.strokes[known[id]!] }
             assembled.strokes.removeAll { doomed.contains($0.id) }
             deadStrokes += doomed.count
             positions = nil
