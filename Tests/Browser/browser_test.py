@@ -7,7 +7,8 @@ protocol on a pipe, against a real `inkwell serve` on a fresh library.
 It writes with pen pointer events carrying pressure, then checks what a user would: the page file
 holds the strokes and their pressures; the save comes 2 s (± 0.3 s) after the last stroke and not
 before; navigation hides 3 s after entering and a double tap on the top edge shows it; a handwritten
-hashtag becomes a tag in the library view; a second browser context sees the strokes; a screenshot
+hashtag becomes a tag in the library view; Ctrl+Shift+Z redoes; a search shows its hits in place of
+the notes; a second browser context sees the strokes; a screenshot
 of the page matches `inkwell render`; leaving with unsaved strokes asks first; a note imported from a
 PDF (chosen in the library view) shows its PDF page under the ink. Exits 1 when any check fails, naming it.
 """
@@ -361,6 +362,11 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
                 : performance.now() - start > 8000 ? resolve(null) : setTimeout(poll, 20); poll(); })""")
         failures.check("…and it hides again 5 s later", hides is not None and abs(hides - 5) < 0.4, f"{hides} s")
 
+    # 7b. Ctrl+Shift+Z redoes (the key is "Z" with Shift held); nothing is undone, so there is nothing to redo.
+    tab.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Z', ctrlKey: true, shiftKey: true}))")
+    sent = tab.js("window.inkwell.log.filter(m => m.sent).at(-1)?.sent")
+    failures.check("Ctrl+Shift+Z sends redo", sent == "redo", str(sent))
+
     # 8. What the browser shows is what exports: a screenshot of the page against `inkwell render`.
     tab.wait_for("document.body.dataset.saving === 'saved'", timeout=8)
     compare_with_render(tab, browser, base, note_id, inkwell, library, failures, work)
@@ -383,6 +389,13 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     tab.wait_for("document.querySelector('.note .tag')", timeout=5)
     tags = tab.js("[...document.querySelectorAll('.note .tag')].map(t => t.textContent)")
     failures.check("the library view shows the recognised tag", "#ideas" in (tags or []), str(tags))
+    # A search shows its hits instead of the notes (`hidden` wins over the grid's display).
+    tab.js("(() => { const s = document.getElementById('search'); s.value = 'ideas'; s.dispatchEvent(new Event('input')); })()")
+    searched = tab.wait_for("!document.getElementById('results').hidden && document.querySelector('#results .hit') !== null", timeout=5)
+    shown = tab.js("[getComputedStyle(document.getElementById('notes')).display, getComputedStyle(document.getElementById('results')).display]")
+    failures.check("a search shows its hits in place of the notes", searched and shown[0] == "none" and shown[1] != "none", str(shown))
+    tab.js("(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); })()")
+    tab.wait_for("document.getElementById('results').hidden", timeout=5)
     if shots:
         os.makedirs(shots, exist_ok=True)
         with open(os.path.join(shots, "serve-library.png"), "wb") as f:

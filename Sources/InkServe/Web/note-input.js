@@ -17,7 +17,8 @@ export function listenForInput(pages) {
     setZoom(state.zoom * Math.exp(-event.deltaY / 300), { x: event.clientX, y: event.clientY });
   }, { passive: false });
   document.addEventListener("keydown", (event) => {
-    if ((event.ctrlKey || event.metaKey) && event.key === "z") send({ t: event.shiftKey ? "redo" : "undo" });
+    // With Shift held, `key` is "Z".
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") send({ t: event.shiftKey ? "redo" : "undo" });
   });
 }
 
