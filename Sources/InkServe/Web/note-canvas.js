@@ -2,7 +2,7 @@
 // stroke being written, and other writers' strokes in progress, are drawn at once, before the
 // server's outline arrives.
 import { el } from "/assets/api.js";
-import { strokeWidth } from "/assets/ink-width.js";
+import { drawnPressures, strokeWidth } from "/assets/ink-width.js";
 import { confirmed } from "/assets/note-connection.js";
 import { TOOLS, state } from "/assets/note-state.js";
 
@@ -35,7 +35,7 @@ export function updatePage(message) {
   for (const key of message.keys) state.others.delete(key);
   if (!state.current || state.current.page !== view) clearCanvas(view);
   // What others are still writing on this page stays on the canvas.
-  for (const stroke of state.others.values()) if (stroke.page === view) drawLive(stroke, stroke.points.slice(1), stroke.points[0]);
+  for (const stroke of state.others.values()) if (stroke.page === view) drawLive(stroke, 1);
 }
 
 /** Another writer's stroke in progress (their pen messages, passed on by the server). */
@@ -44,15 +44,14 @@ export function othersStroke(message) {
     const view = state.pages.find((p) => p.id === message.page);
     if (!view) return;
     state.others.set(message.k, {
-      key: message.k, page: view, points: [message.pt], tool: TOOLS.find((t) => t.name === message.tool) ?? TOOLS[0],
-      color: message.color, width: message.w,
+      key: message.k, page: view, points: [message.pt], times: [0], start: performance.now(),
+      tool: TOOLS.find((t) => t.name === message.tool) ?? TOOLS[0], color: message.color, width: message.w,
     });
     return;
   }
   const stroke = state.others.get(message.k);
   if (!stroke || message.t !== "move") return;
-  drawLive(stroke, message.pts);
-  stroke.points.push(...message.pts);
+  addPoints(stroke, message.pts);
 }
 
 export function sizeCanvas(view) {
@@ -66,8 +65,18 @@ export function clearCanvas(view) {
   view.canvas.getContext("2d").clearRect(0, 0, view.canvas.width, view.canvas.height);
 }
 
-/** Draws new points of a stroke being written at once, before the server's outline arrives. */
-export function drawLive(stroke, points, from = null) {
+/** Adds points that arrived together to a stroke being written (`{points, times, start, …}`) and draws
+ *  them. They get one time, as the server gives the points of one message: the widths follow. */
+export function addPoints(stroke, points) {
+  const at = performance.now() - stroke.start;
+  stroke.points.push(...points);
+  stroke.times.push(...points.map(() => at));
+  drawLive(stroke, stroke.points.length - points.length);
+}
+
+/** Draws a stroke being written from its point `from` on, at once, before the server's outline
+ *  arrives: each piece as wide as InkGeometry will draw it. */
+function drawLive(stroke, from) {
   const view = stroke.page;
   const context = view.canvas.getContext("2d");
   const scale = view.canvas.width / view.width;
@@ -76,14 +85,14 @@ export function drawLive(stroke, points, from = null) {
   const erasing = stroke.tool.name === "eraser";
   context.strokeStyle = erasing ? "rgba(128,128,128,0.35)" : stroke.color;
   context.globalAlpha = stroke.tool.name === "highlighter" ? 0.35 : 1;
-  let previous = from ?? stroke.points[stroke.points.length - 1];
-  for (const point of points) {
-    context.lineWidth = Math.max(1, strokeWidth(stroke.tool.name, stroke.width, point[2]) * scale);
+  const { points } = stroke;
+  const pressures = drawnPressures(stroke.tool.name, stroke.width, points, stroke.times);
+  for (let i = Math.max(1, from); i < points.length; i++) {
+    context.lineWidth = Math.max(1, strokeWidth(stroke.tool.name, stroke.width, pressures[i]) * scale);
     context.beginPath();
-    context.moveTo(previous[0] * scale, previous[1] * scale);
-    context.lineTo(point[0] * scale, point[1] * scale);
+    context.moveTo(points[i - 1][0] * scale, points[i - 1][1] * scale);
+    context.lineTo(points[i][0] * scale, points[i][1] * scale);
     context.stroke();
-    previous = point;
   }
 }
 

@@ -1,6 +1,6 @@
 // Input: a pen or the mouse writes (with pressure and tilt), a finger scrolls, two fingers zoom,
 // a double tap is passed to the session; Ctrl + wheel zooms; Ctrl+Z undoes, Ctrl+Shift+Z redoes.
-import { drawLive, clearCanvas, sizeCanvas } from "/assets/note-canvas.js";
+import { addPoints, clearCanvas, sizeCanvas } from "/assets/note-canvas.js";
 import { send, sendStroke } from "/assets/note-connection.js";
 import { state, writer } from "/assets/note-state.js";
 
@@ -85,7 +85,10 @@ function onPointerDown(event) {
   const key = `${writer}:${++state.sequence}`;
   const point = pagePoint(view, event);
   const width = tool.width * state.widthFactor;
-  state.current = { key, page: view, points: [point], tool, color: tool.color ?? state.color, width, pointerId: event.pointerId };
+  state.current = {
+    key, page: view, points: [point], times: [0], start: performance.now(), tool, color: tool.color ?? state.color, width,
+    pointerId: event.pointerId,
+  };
   if (tool.erase === "stroke") return; // a stroke eraser sends its path when it lifts
   sendStroke(key, { t: "down", k: key, page: view.id, pt: point, tool: tool.name, color: state.current.color, w: width });
 }
@@ -110,8 +113,7 @@ function onPointerMove(event) {
   event.preventDefault();
   const events = event.getCoalescedEvents?.() ?? [];
   const points = (events.length ? events : [event]).map((e) => pagePoint(stroke.page, e));
-  drawLive(stroke, points);
-  stroke.points.push(...points);
+  addPoints(stroke, points);
   if (stroke.tool.erase !== "stroke") sendStroke(stroke.key, { t: "move", k: stroke.key, pts: points });
 }
 

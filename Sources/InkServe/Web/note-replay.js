@@ -1,7 +1,7 @@
 // Replay: the page in view played back in a player over the note, at the recording's own pace
 // (1×, 4×, 16×), with a scrubber.
 import { api } from "/assets/api.js";
-import { strokeWidth } from "/assets/ink-width.js";
+import { drawnPressures, strokeWidth } from "/assets/ink-width.js";
 import { noteID, state } from "/assets/note-state.js";
 
 export async function replay() {
@@ -22,6 +22,7 @@ export async function replay() {
   canvas.height = Math.round(width * data.height / data.width * ratio);
   const scale = canvas.width / data.width;
   const strokes = data.strokes.filter((s) => s.tool !== "eraser");
+  for (const stroke of strokes) stroke.pressures = drawnPressures(stroke.tool, stroke.width, stroke.points, stroke.points.map((p) => p[3]));
   // The recording's time: strokes keep their start times; points their times since the pen went down.
   const end = Math.max(1, ...strokes.map((s) => s.start + (s.points.at(-1)?.[3] ?? 0)));
   let position = 0;
@@ -39,9 +40,9 @@ export async function replay() {
       context.globalAlpha = stroke.tool === "highlighter" ? 0.35 : 1;
       for (let i = 1; i < stroke.points.length; i++) {
         const [x0, y0] = stroke.points[i - 1];
-        const [x1, y1, p, t] = stroke.points[i];
+        const [x1, y1, , t] = stroke.points[i];
         if (stroke.start + t > upTo) break;
-        context.lineWidth = Math.max(1, strokeWidth(stroke.tool, stroke.width, p) * scale);
+        context.lineWidth = Math.max(1, strokeWidth(stroke.tool, stroke.width, stroke.pressures[i]) * scale);
         context.beginPath();
         context.moveTo(x0 * scale, y0 * scale);
         context.lineTo(x1 * scale, y1 * scale);
