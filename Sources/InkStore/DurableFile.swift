@@ -110,8 +110,9 @@ public enum DurableFile {
     }
 
     /// Writes all of `bytes` to `fd` (again after interrupted or short writes), sets the file's mode
-    /// when `mode` is given, then syncs it: the one durable write every file Inkwell writes goes
-    /// through. Stops at the first step that fails; the caller decides what to clean up.
+    /// when `mode` is given, then syncs it: Inkwell's one write-and-fsync loop (this type's files, a
+    /// vault's files and its push journal). Stops at the first step that fails; the caller decides
+    /// what to clean up.
     public static func writeAndSync(_ fd: Int32, _ bytes: [UInt8], mode: mode_t? = nil) throws(WriteFailure) {
         var written = 0
         while written < bytes.count {
