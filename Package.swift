@@ -110,7 +110,9 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "Logging", package: "swift-log")],
-            resources: ["library.html", "note.html", "style.css", "library.js", "note.js", "api.js"].map { .embedInCode("Web/\($0)") }
+            resources: ["library.html", "note.html", "style.css", "library.js", "note.js", "api.js",
+                        "note-state.js", "note-connection.js", "note-canvas.js", "ink-width.js", "note-input.js",
+                        "note-replay.js", "note-download.js"].map { .embedInCode("Web/\($0)") }
         ),
         // The command line: argument parsing and output only.
         .executableTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import InkExport
+import InkStore
 import InkCore
 #if canImport(Glibc)
 import Glibc
@@ -97,21 +98,11 @@ struct PushJournal {
         guard ftruncate(fd, off_t(validLength)) == 0, lseek(fd, off_t(validLength), SEEK_SET) >= 0 else {
             throw ExportError(path: url.path, reason: "cannot prepare the push journal: \(String(cString: strerror(errno)))")
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let reason = String(cString: strerror(errno))
-                _ = ftruncate(fd, off_t(validLength))
-                throw ExportError(path: url.path, reason: "cannot write the push journal: \(reason)")
-            }
-            written += n
-        }
-        guard fsync(fd) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do throws(DurableFile.WriteFailure) {
+            try DurableFile.writeAndSync(fd, bytes)
+        } catch {
             _ = ftruncate(fd, off_t(validLength))
-            throw ExportError(path: url.path, reason: "cannot sync the push journal: \(reason)")
+            throw ExportError(path: url.path, reason: "cannot \(error.step == .write ? "write" : "sync") the push journal: \(error.reason)")
         }
         validLength += bytes.count
         needsNewline = false

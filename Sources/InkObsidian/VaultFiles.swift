@@ -85,28 +85,17 @@ struct VaultFiles {
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).inkwell-\(UInt32.random(in: 0...UInt32.max)).tmp")
         var info = stat()
         let mode = stat(url.path, &info) == 0 ? mode_t(info.st_mode) & 0o7777 : 0o644
-        func fail(_ what: String) -> ExportError {
-            let reason = String(cString: strerror(errno))
+        func fail(_ what: String, _ reason: String = String(cString: strerror(errno))) -> ExportError {
             unlink(temporary.path)
             return ExportError(path: url.path, reason: "\(what): \(reason); the file was left as it was")
         }
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw fail("cannot create a temporary file beside it") }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let error = fail("cannot write")
-                close(fd)
-                throw error
-            }
-            written += n
-        }
-        guard fchmod(fd, mode) == 0, fsync(fd) == 0 else {
-            let error = fail("cannot sync")
+        do throws(DurableFile.WriteFailure) {
+            try DurableFile.writeAndSync(fd, bytes, mode: mode)
+        } catch {
             close(fd)
-            throw error
+            throw fail(error.step == .write ? "cannot write" : "cannot sync", error.reason)
         }
         close(fd)
         beforeRename(url)
@@ -154,19 +143,19 @@ struct VaultFiles {
 }
 
 /// An advisory lock on a vault (`flock` on the folder itself, so no lock file is left in it):
-/// two pushes into one vault never interleave.
+/// two pushes into one vault never interleave. It waits as the library's lock does (``LibraryLock/acquire(_:_:timeout:pause:)``).
 enum VaultLock {
     static func withExclusive<T>(_ root: URL, timeout: Double = 30, _ body: () throws -> T) throws -> T {
         let fd = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw ExportError(path: root.path, reason: "cannot open the vault: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw ExportError(path: root.path, reason: "cannot lock the vault: \(String(cString: strerror(errno)))")
+        do throws(LibraryLock.Failure) {
+            try LibraryLock.acquire(fd, LOCK_EX, timeout: timeout, pause: 0.01)
+        } catch {
+            switch error {
+            case .busy: throw ExportError(path: root.path, reason: "another inkwell push into this vault is running")
+            case .failed(let reason): throw ExportError(path: root.path, reason: "cannot lock the vault: \(reason)")
             }
-            guard Date() < deadline else { throw ExportError(path: root.path, reason: "another inkwell push into this vault is running") }
-            usleep(10_000)
         }
         defer { flock(fd, LOCK_UN) }
         return try body()

@@ -8,6 +8,13 @@ enum WebAssets {
         "style.css": (PackageResources.style_css, "text/css; charset=utf-8"),
         "library.js": (PackageResources.library_js, "text/javascript; charset=utf-8"),
         "note.js": (PackageResources.note_js, "text/javascript; charset=utf-8"),
+        "note-state.js": (PackageResources.note_state_js, "text/javascript; charset=utf-8"),
+        "note-connection.js": (PackageResources.note_connection_js, "text/javascript; charset=utf-8"),
+        "note-canvas.js": (PackageResources.note_canvas_js, "text/javascript; charset=utf-8"),
+        "ink-width.js": (PackageResources.ink_width_js, "text/javascript; charset=utf-8"),
+        "note-input.js": (PackageResources.note_input_js, "text/javascript; charset=utf-8"),
+        "note-replay.js": (PackageResources.note_replay_js, "text/javascript; charset=utf-8"),
+        "note-download.js": (PackageResources.note_download_js, "text/javascript; charset=utf-8"),
         "api.js": (PackageResources.api_js, "text/javascript; charset=utf-8"),
     ]
 

@@ -25,8 +25,7 @@ public enum DurableFile {
                 let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
                 temporaries.append(temporary)
                 defer { close(fd) }
-                try writeAll(fd, bytes, url: temporary)
-                guard fsync(fd) == 0 else { throw StoreError.io(temporary, "fsync failed: \(errnoText())") }
+                try writeAndSync(fd, bytes, url: temporary)
             } catch {
                 discard()
                 throw error
@@ -62,8 +61,7 @@ public enum DurableFile {
     public static func append(_ url: URL, _ bytes: [UInt8]) throws(StoreError) {
         let fd = try open(url, flags: O_WRONLY | O_APPEND)
         defer { close(fd) }
-        try writeAll(fd, bytes, url: url)
-        guard fsync(fd) == 0 else { throw StoreError.io(url, "fsync failed: \(errnoText())") }
+        try writeAndSync(fd, bytes, url: url)
     }
 
     /// Reads the whole file.
@@ -99,15 +97,40 @@ public enum DurableFile {
         return fd
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], url: URL) throws(StoreError) {
+    /// Why ``writeAndSync(_:_:mode:)`` failed: the step and the system's reason (`strerror`).
+    public struct WriteFailure: Error, Sendable, Equatable {
+        public enum Step: Sendable, Equatable {
+            case write
+            /// Setting the file's mode (`fchmod`).
+            case mode
+            case sync
+        }
+        public let step: Step
+        public let reason: String
+    }
+
+    /// Writes all of `bytes` to `fd` (again after interrupted or short writes), sets the file's mode
+    /// when `mode` is given, then syncs it: Inkwell's one write-and-fsync loop (this type's files, a
+    /// vault's files and its push journal). Stops at the first step that fails; the caller decides
+    /// what to clean up.
+    public static func writeAndSync(_ fd: Int32, _ bytes: [UInt8], mode: mode_t? = nil) throws(WriteFailure) {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.io(url, "write failed: \(errnoText())")
-            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw WriteFailure(step: .write, reason: errnoText()) }
             written += n
+        }
+        if let mode, fchmod(fd, mode) != 0 { throw WriteFailure(step: .mode, reason: errnoText()) }
+        guard fsync(fd) == 0 else { throw WriteFailure(step: .sync, reason: errnoText()) }
+    }
+
+    /// ``writeAndSync(_:_:mode:)`` with the library's error for `url`.
+    private static func writeAndSync(_ fd: Int32, _ bytes: [UInt8], url: URL) throws(StoreError) {
+        do throws(WriteFailure) {
+            try writeAndSync(fd, bytes)
+        } catch {
+            throw StoreError.io(url, "\(error.step == .write ? "write" : "fsync") failed: \(error.reason)")
         }
     }
 }

@@ -39,14 +39,34 @@ public struct LibraryLock: Sendable {
         return try body()
     }
 
-    private func acquire(_ fd: Int32, _ operation: Int32, timeout: Double) throws {
+    private func acquire(_ fd: Int32, _ operation: Int32, timeout: Double) throws(StoreError) {
+        do throws(Failure) {
+            try Self.acquire(fd, operation, timeout: timeout)
+        } catch {
+            switch error {
+            case .busy: throw StoreError.locked(url.deletingLastPathComponent())
+            case .failed(let reason): throw StoreError.io(url, "cannot lock: \(reason)")
+            }
+        }
+    }
+
+    /// Why ``acquire(_:_:timeout:pause:)`` did not take a lock.
+    public enum Failure: Error, Sendable, Equatable {
+        /// Another holder kept it for the whole timeout.
+        case busy
+        /// `flock` failed otherwise; the system's reason.
+        case failed(String)
+    }
+
+    /// Takes `flock(fd, operation)` (`LOCK_EX` or `LOCK_SH`), trying again every `pause` seconds
+    /// for up to `timeout` seconds while another process holds it: the one wait every lock in
+    /// Inkwell takes (the library's, a vault's). The caller unlocks (`flock(fd, LOCK_UN)`) and closes.
+    public static func acquire(_ fd: Int32, _ operation: Int32, timeout: Double, pause: Double = 0.002) throws(Failure) {
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, operation | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw StoreError.io(url, "cannot lock: \(errnoText())")
-            }
-            guard Date() < deadline else { throw StoreError.locked(url.deletingLastPathComponent()) }
-            usleep(2_000)
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw .failed(errnoText()) }
+            guard Date() < deadline else { throw .busy }
+            usleep(useconds_t(pause * 1_000_000))
         }
     }
 }

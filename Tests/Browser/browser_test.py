@@ -7,9 +7,11 @@ protocol on a pipe, against a real `inkwell serve` on a fresh library.
 It writes with pen pointer events carrying pressure, then checks what a user would: the page file
 holds the strokes and their pressures; the save comes 2 s (± 0.3 s) after the last stroke and not
 before; navigation hides 3 s after entering and a double tap on the top edge shows it; a handwritten
-hashtag becomes a tag in the library view; a second browser context sees the strokes; a screenshot
+hashtag becomes a tag in the library view; Ctrl+Shift+Z redoes; a search shows its hits in place of
+the notes; a second browser context sees the strokes; a screenshot
 of the page matches `inkwell render`; leaving with unsaved strokes asks first; a note imported from a
-PDF (chosen in the library view) shows its PDF page under the ink. Exits 1 when any check fails, naming it.
+PDF (chosen in the library view) shows its PDF page under the ink; a live stroke is as wide as the
+saved one. Exits 1 when any check fails, naming it.
 """
 import base64
 import io
@@ -361,6 +363,11 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
                 : performance.now() - start > 8000 ? resolve(null) : setTimeout(poll, 20); poll(); })""")
         failures.check("…and it hides again 5 s later", hides is not None and abs(hides - 5) < 0.4, f"{hides} s")
 
+    # 7b. Ctrl+Shift+Z redoes (the key is "Z" with Shift held); nothing is undone, so there is nothing to redo.
+    tab.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Z', ctrlKey: true, shiftKey: true}))")
+    sent = tab.js("window.inkwell.log.filter(m => m.sent).at(-1)?.sent")
+    failures.check("Ctrl+Shift+Z sends redo", sent == "redo", str(sent))
+
     # 8. What the browser shows is what exports: a screenshot of the page against `inkwell render`.
     tab.wait_for("document.body.dataset.saving === 'saved'", timeout=8)
     compare_with_render(tab, browser, base, note_id, inkwell, library, failures, work)
@@ -383,6 +390,13 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     tab.wait_for("document.querySelector('.note .tag')", timeout=5)
     tags = tab.js("[...document.querySelectorAll('.note .tag')].map(t => t.textContent)")
     failures.check("the library view shows the recognised tag", "#ideas" in (tags or []), str(tags))
+    # A search shows its hits instead of the notes (`hidden` wins over the grid's display).
+    tab.js("(() => { const s = document.getElementById('search'); s.value = 'ideas'; s.dispatchEvent(new Event('input')); })()")
+    searched = tab.wait_for("!document.getElementById('results').hidden && document.querySelector('#results .hit') !== null", timeout=5)
+    shown = tab.js("[getComputedStyle(document.getElementById('notes')).display, getComputedStyle(document.getElementById('results')).display]")
+    failures.check("a search shows its hits in place of the notes", searched and shown[0] == "none" and shown[1] != "none", str(shown))
+    tab.js("(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); })()")
+    tab.wait_for("document.getElementById('results').hidden", timeout=5)
     if shots:
         os.makedirs(shots, exist_ok=True)
         with open(os.path.join(shots, "serve-library.png"), "wb") as f:
@@ -390,6 +404,44 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
 
     # 10. A PDF chosen in the library view becomes a note whose pages show it under the ink (linked, fetched once).
     check_pdf_page(browser, base, failures, work)
+
+    # 11. The live stroke is as wide as the saved one, with pressure from the pen and made up from speed.
+    check_live_width(browser, base, failures)
+
+
+def check_live_width(browser, base, failures):
+    """Writes thick horizontal strokes at one screen pixel a page pixel and measures their height
+    across the line, on the live canvas while writing and in the server's drawing once saved."""
+    from PIL import Image
+    tab = Tab(browser, base)
+    note = tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                  "body: JSON.stringify({title: 'Widths'})}).then(r => r.json())")
+    tab = Tab(browser, f"{base}notes/{note['id']}", scale=1404.0 / 900)
+    tab.wait_for("document.body.dataset.connection === 'open' && document.querySelector('.page') !== null")
+    tab.js("document.querySelectorAll('.width')[2].click()")  # thick: 12 page pixels nominal
+    columns = list(range(400, 901, 50))
+    for number, (name, pressures) in enumerate([("pen pressure 0.3", [0.3, 0.302]), ("a mouse's constant 0.5", [0.5])]):
+        r = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
+        k, y = r[2] / 1404.0, 600 + 300 * number
+        tab.pen("mousePressed", r[0] + 200 * k, r[1] + y * k, pressures[0])
+        for i in range(1, 41):
+            time.sleep(0.016)
+            tab.pen("mouseMoved", r[0] + (200 + 20 * i) * k, r[1] + y * k, pressures[i % len(pressures)])
+        live = tab.js(f"""(() => {{ const c = document.querySelector('.page canvas'); const s = c.width / 1404;
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            return {columns}.map(x => {{ const cx = Math.round(x * s); let n = 0;
+              for (let cy = 0; cy < c.height; cy++) if (d[(cy * c.width + cx) * 4 + 3] > 127) n++; return n / s; }}); }})()""")
+        tab.pen("mouseReleased", r[0] + 1000 * k, r[1] + y * k, pressures[0], buttons=0)
+        tab.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {number + 1}", timeout=5)
+        time.sleep(0.5)
+        b = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()")
+        shot = Image.open(io.BytesIO(tab.screenshot({"x": b[0], "y": b[1], "width": b[2], "height": b[3], "scale": 1}))).convert("L")
+        s = shot.width / 1404.0
+        band = range(round((y - 40) * s), round((y + 40) * s))
+        saved = [sum(1 for cy in band if shot.getpixel((round(x * s), cy)) < 128) / s for x in columns]
+        live_mean, saved_mean = sum(live) / len(live), sum(saved) / len(saved)
+        failures.check(f"a live stroke is as wide as the saved one ({name})", saved_mean > 2 and abs(live_mean / saved_mean - 1) < 0.15,
+                       f"{live_mean:.1f} and {saved_mean:.1f} page pixels")
 
 
 def vector_pdf(text):

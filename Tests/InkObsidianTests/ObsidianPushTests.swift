@@ -236,6 +236,27 @@ struct ObsidianPushTests {
         #expect(!daily.contains("%%") && !daily.contains("==") && !daily.contains("[[link"))
     }
 
+    @Test("a push waits for another push into the same vault and gives up by name; a replaced file keeps its mode")
+    func vaultLockAndMode() throws {
+        let v = try VaultFixture()
+        let held = open(v.vault.path, O_RDONLY | O_DIRECTORY)
+        #expect(held >= 0)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX) == 0)
+        let busy = #expect(throws: ExportError.self) { try VaultLock.withExclusive(v.vault, timeout: 0.05) {} }
+        #expect(busy == ExportError(path: v.vault.path, reason: "another inkwell push into this vault is running"))
+        flock(held, LOCK_UN)
+        #expect(try VaultLock.withExclusive(v.vault, timeout: 0.05) { 7 } == 7)
+
+        let file = v.vault.appendingPathComponent("kept.md")
+        try VaultFiles.replace(file, expecting: nil, with: Array("one\n".utf8))
+        #expect(chmod(file.path, 0o640) == 0)
+        try VaultFiles.replace(file, expecting: Array("one\n".utf8), with: Array("two\n".utf8))
+        var info = stat()
+        #expect(stat(file.path, &info) == 0 && info.st_mode & 0o7777 == 0o640)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "two\n")
+    }
+
     @Test("an unwritable vault is refused before anything is written", .enabled(if: ReadOnly.possible, "needs a non-root user or chattr"))
     func unwritableVault() throws {
         let v = try VaultFixture()
