@@ -317,7 +317,7 @@ def scenarios(inkwell, work):
     sample = os.path.join(samples, sorted(n for n in os.listdir(samples) if n.endswith(".jsonl"))[0])
     text_file = os.path.join(work, "new.md")
     with open(text_file, "w") as f:
-        f.write("the new text #later\n- [ ] call back\n")
+        f.write("the new text #followup\n- [ ] call back\n")
 
     def notes(library):
         listed = run(inkwell, library, "note", "list", "--json")
@@ -340,6 +340,14 @@ def scenarios(inkwell, work):
         text = json.loads(shown.stdout)["text"]
         if text not in ("the old text\n", open(text_file).read()):
             return "the text is neither the old nor the new one: %r" % text
+        # Compound: the text's hashtags are the note's tags whatever the crash point (body.md and
+        # note.json agree).
+        listed, error = notes(library)
+        if error:
+            return error
+        tags = [n["tags"] for n in listed if n["title"] == "Plan"]
+        if "#followup" in text and (len(tags) != 1 or "followup" not in tags[0]):
+            return "the new text's #followup is not a tag of the note: %r" % tags
         return None
 
     def import_invariant(library, _):
@@ -383,6 +391,20 @@ def scenarios(inkwell, work):
         run(inkwell, library, "note", "delete", "Plan")
         return {}
 
+    def trash_whole_or_gone(library, _):
+        """Compound: every entry folder in the trash is whole (its trash.json with it) or gone."""
+        trash = run(inkwell, library, "trash", "list", "--json")
+        if trash.returncode != 0:
+            return "trash list failed: " + trash.stderr.strip()
+        listed = {t["id"] for t in json.loads(trash.stdout)}
+        folder = os.path.join(library, "trash")
+        for entry in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if entry.startswith("."):
+                continue
+            if entry not in listed and os.listdir(os.path.join(folder, entry)):
+                return "trash/%s holds %r but is not a trash entry" % (entry, sorted(os.listdir(os.path.join(folder, entry))))
+        return None
+
     def tag_invariant(library, _):
         listed, error = notes(library)
         if error:
@@ -399,6 +421,7 @@ def scenarios(inkwell, work):
         ("note move", base, ["note", "move", "Plan", "Archive"], listed_once_in("Work", "Archive")),
         ("note delete", base, ["note", "delete", "Plan"], delete_invariant),
         ("trash restore", deleted, ["trash", "restore", "Plan"], delete_invariant),
+        ("trash empty", deleted, ["trash", "empty", "--yes"], trash_whole_or_gone),
         ("notebook rename", base, ["notebook", "rename", "Work", "Projects"], listed_once_in("Work", "Projects")),
     ]
 
@@ -457,6 +480,13 @@ def explore(inkwell, work, name, prepare, command, invariant, keep):
             check(True, points)
             check(False, points)
     without_index(library)
+    # Compound: no temporary file or staging area outlives the command that made it.
+    left = [os.path.relpath(os.path.join(d, f), library) for d, _, files in os.walk(library) for f in files
+            if f.endswith(".tmp") or os.path.relpath(d, library).startswith(".staging")]
+    left += [os.path.relpath(os.path.join(library, ".staging", a), library)
+             for a in (os.listdir(os.path.join(library, ".staging")) if os.path.isdir(os.path.join(library, ".staging")) else [])]
+    if left:
+        failures.append({"after": points, "state": "final", "call": "(the command's end)", "problem": "left behind: %r" % left})
     real = tree_digest(library)
     modelled = model.digest(False)
     return {"scenario": name, "calls": points, "states": checked, "failures": failures,
