@@ -32,15 +32,12 @@ extension WebServer {
         }
 
         router.get("/api/notes/:id/pages/:page/background.png") { request, context in
-            let id = try noteID(context)
-            let pageID = try Self.pageID(context)
-            let live = await rooms.openNote(id)
-            let livePages = await live?.pages
+            let target = try await PageTarget(context, rooms: rooms)
+            let (id, pageID, live) = (target.note, target.page, target.live)
             let asked = request.uri.queryParameters.get("d").map { String($0) }
             return try await Self.blocking {
                 _ = try workspace.note(id: id)
-                let pages = try livePages ?? workspace.pages(of: id)
-                guard let page = pages.first(where: { $0.id == pageID }), let background = page.template.background else {
+                guard let page = try target.current(in: workspace), let background = page.template.background else {
                     throw HTTPError(.notFound, message: "page \(pageID.rawValue) is not drawn on a PDF page")
                 }
                 // Kept for good only under the address naming what is drawn now (a request racing a
@@ -56,17 +53,34 @@ extension WebServer {
         }
 
         router.get("/api/notes/:id/pages/:page/strokes") { _, context in
-            let id = try noteID(context)
-            let pageID = try Self.pageID(context)
-            let live = await rooms.openNote(id)
-            let livePages = await live?.pages
+            let target = try await PageTarget(context, rooms: rooms)
             return try await Self.blocking {
-                let pages = try livePages ?? workspace.pages(of: id)
-                guard let page = pages.first(where: { $0.id == pageID }) else {
-                    throw HTTPError(.notFound, message: "no page \(pageID.rawValue) in this note")
+                guard let page = try target.current(in: workspace) else {
+                    throw HTTPError(.notFound, message: "no page \(target.page.rawValue) in this note")
                 }
                 return try JSON.response(RecordedPage(page))
             }
         }
+    }
+}
+
+/// The page a page route names, and the live note it is on when a browser has that note open.
+struct PageTarget: Sendable {
+    var note: NoteID
+    var page: PageID
+    var live: LiveNote?
+    /// The live note's pages as they were when the request came.
+    var livePages: [Page]?
+
+    init(_ context: some RequestContext, rooms: LiveRooms) async throws {
+        note = try noteID(context)
+        page = try WebServer.pageID(context)
+        live = await rooms.openNote(note)
+        livePages = await live?.pages
+    }
+
+    /// The page as it is now: as written in the open note, else as saved; nil when the note has no such page.
+    func current(in workspace: Workspace) throws -> Page? {
+        try (livePages ?? workspace.pages(of: note)).first { $0.id == page }
     }
 }

@@ -15,13 +15,13 @@ extension Workspace.TextEdit {
 /// A note's typed text: reading it, where it is, ticking its checkboxes.
 extension Workspace {
     /// The typed text of `note` (empty when it has none).
-    public func typedText(of note: NoteID) throws -> TypedText {
-        try library.typedText(of: stored(note))
+    public func typedText(of note: NoteEntry) throws -> TypedText {
+        try library.typedText(of: note.stored)
     }
 
     /// The file that holds the typed text of `note` (body.md in its folder; it may not exist yet).
-    public func typedTextFile(of note: NoteID) throws -> URL {
-        library.typedTextURL(of: try stored(note))
+    public func typedTextFile(of note: NoteEntry) -> URL {
+        library.typedTextURL(of: note.stored)
     }
 
     /// Ticks (or unticks) the checkbox on `line` (from 1) of the typed text of `note`, saved at once:

@@ -76,10 +76,10 @@ extension NoteCommand {
                     ? try workspace.setTypedText(input.text, of: stored.note.id)
                     : try workspace.appendTypedText(input.text, to: stored.note.id)
                 if output.json {
-                    var report = try report(edit.note, edit.text, workspace, added: edit.addedTags)
+                    var report = report(edit.note, edit.text, workspace, added: edit.addedTags)
                     if !edit.routed.isEmpty {
                         report.routed = edit.routed
-                        report.file = try workspace.typedTextFile(of: stored.note.id).path
+                        report.file = workspace.typedTextFile(of: try workspace.note(matching: stored.note.id.rawValue)).path
                     }
                     return try printJSON(report)
                 }
@@ -92,8 +92,8 @@ extension NoteCommand {
                 for routed in edit.routed { print(routed.line) }
                 return
             }
-            let text = try workspace.typedText(of: stored.note.id)
-            if output.json { return try printJSON(try report(stored, text, workspace, added: nil)) }
+            let text = try workspace.typedText(of: stored)
+            if output.json { return try printJSON(report(stored, text, workspace, added: nil)) }
             if numbered {
                 let width = String(text.lines.count).count
                 for line in text.lines {
@@ -104,8 +104,8 @@ extension NoteCommand {
             }
         }
 
-        func report(_ stored: NoteEntry, _ text: TypedText, _ workspace: Workspace, added: [Tag]?) throws -> Report {
-            Report(note: stored.note.id.rawValue, title: stored.note.title, file: try workspace.typedTextFile(of: stored.note.id).path,
+        func report(_ stored: NoteEntry, _ text: TypedText, _ workspace: Workspace, added: [Tag]?) -> Report {
+            Report(note: stored.note.id.rawValue, title: stored.note.title, file: workspace.typedTextFile(of: stored).path,
                    text: text.text, lines: text.lines.map(Line.init), statistics: TypedTextStatistics(text),
                    addedTags: added?.map(\.name))
         }
