@@ -33,6 +33,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // InkServe builds responses from NIO's byte buffers and HTTP field names, and closes sockets with NIO's codes, beside Hummingbird.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        // The WebSocket client the web notebook's tests talk to it with.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.0.0"),
     ],
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
@@ -109,16 +114,22 @@ let package = Package(
             dependencies: ["InkwellKit",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOWebSocket", package: "swift-nio"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log")],
             resources: ["library.html", "note.html", "style.css", "library.js", "note.js", "api.js",
                         "note-state.js", "note-connection.js", "note-canvas.js", "ink-width.js", "note-input.js",
-                        "note-replay.js", "note-download.js"].map { .embedInCode("Web/\($0)") }
+                        "note-replay.js", "note-download.js"].map { .embedInCode("Web/\($0)") },
+            // Front ends reach only the members of InkwellKit and the values it re-exports, not those of the modules behind it.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The command line: argument parsing and output only.
         .executableTarget(
             name: "inkwell",
             dependencies: ["InkwellKit", "InkServe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // Release-build benchmarks of the store, the session, the indexing job and search (`make bench`),
         // and the data for the rendering and export benchmarks (scripts/render-bench.sh, scripts/export-bench.sh).
@@ -142,37 +153,37 @@ let package = Package(
         ),
         .testTarget(
             name: "InkTextTests",
-            dependencies: ["InkText"]
+            dependencies: ["InkCore", "InkText"]
         ),
         .testTarget(
             name: "InkFontTests",
-            dependencies: ["InkFont", "InkSamples"]
+            dependencies: ["InkCore", "InkFont", "InkSamples"]
         ),
         .testTarget(
             name: "InkStoreTests",
-            dependencies: ["InkStore", "InkText", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["InkCore", "InkStore", "InkText", "InkSamples", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InkSessionTests",
-            dependencies: ["InkSession", "InkSamples"]
+            dependencies: ["InkCore", "InkSession", "InkSamples"]
         ),
         .testTarget(
             name: "InkSamplesTests",
-            dependencies: ["InkSamples", "InkFont"]
+            dependencies: ["InkCore", "InkSamples", "InkFont"]
         ),
         .testTarget(
             name: "InkRenderTests",
-            dependencies: ["InkRender", "InkGeometry", "InkSamples", "InkFont", "InkText", "InkPDF", "CCairo", "TestSupport"],
+            dependencies: ["InkCore", "InkRender", "InkGeometry", "InkSamples", "InkFont", "InkText", "InkPDF", "CCairo", "TestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(
             name: "InkExportTests",
-            dependencies: ["InkExport", "InkStore", "InkIndex", "InkRender", "InkwellKit", "TestSupport"]
+            dependencies: ["InkCore", "InkExport", "InkStore", "InkIndex", "InkRender", "InkwellKit", "TestSupport"]
         ),
         .testTarget(
             name: "InkObsidianTests",
-            dependencies: ["InkObsidian", "InkExport", "InkStore", "InkIndex", "InkwellKit", "TestSupport"]
+            dependencies: ["InkCore", "InkObsidian", "InkExport", "InkStore", "InkIndex", "InkwellKit", "TestSupport"]
         ),
         .testTarget(
             name: "InkRecognizeTests",
@@ -180,27 +191,33 @@ let package = Package(
         ),
         .testTarget(
             name: "InkIndexTests",
-            dependencies: ["InkIndex", "InkIndexPostgres", "InkStore", "InkwellKit", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["InkCore", "InkIndex", "InkIndexPostgres", "InkStore", "InkwellKit", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InkInterchangeTests",
-            dependencies: ["InkInterchange", "InkSamples", "CZlib"],
+            dependencies: ["InkCore", "InkInterchange", "InkSamples", "CZlib"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "InkwellKitTests",
-            dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize", "InkIndex", "InkSamples"]
+            dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize", "InkIndex", "InkSamples", "InkRender", "InkGeometry"]
         ),
         .testTarget(
             name: "InkServeTests",
-            dependencies: ["InkServe", "InkwellKit",
+            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkRender",
+                           .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
-                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")]
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                           .product(name: "WSClient", package: "swift-websocket"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "InkwellCLITests",
-            dependencies: ["inkwell", "InkwellKit", "TestSupport", "CCairo"]
+            dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "CCairo"]
         ),
     ]
 )

@@ -30,7 +30,7 @@ actor LiveRooms {
             return open.room
         }
         let live = try LiveNote(note, in: workspace, config: config, recognition: recognition, acceptedKeys: accepted[note] ?? [])
-        let room = Room(live: live)
+        let room = Room(live: live, drawing: workspace.pageDrawing(for: live))
         rooms[note] = (room, 1)  // before the first await: a second browser joins this room
         await room.start()
         return room
@@ -80,13 +80,11 @@ actor Room {
     /// Browsers whose tab is in the background: the session is told only when every one is.
     private var hidden: Set<UUID> = []
     private var isBackground = false
-    private let renderer: Renderer
+    private let drawing: PageDrawing
 
-    init(live: LiveNote) {
+    init(live: LiveNote, drawing: PageDrawing) {
         self.live = live
-        var options = RenderOptions()
-        options.backgrounds = live.backgrounds
-        renderer = Renderer(options: options)
+        self.drawing = drawing
     }
 
     /// Starts listening to the note: its updates are turned into messages one at a time, in order.
@@ -106,7 +104,7 @@ actor Room {
     var clientCount: Int { clients.count }
 
     /// Adds a browser; returns its stream of messages, beginning with the note as it is now.
-    func connect(_ client: UUID, note: StoredNote) async -> AsyncStream<String> {
+    func connect(_ client: UUID, note: NoteEntry) async -> AsyncStream<String> {
         // A slow browser gets the newest messages; page messages are whole pages, so none is stale for long.
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1000))
         let now = await live.snapshot()
@@ -188,7 +186,7 @@ actor Room {
     private func pageMessage(_ page: Page) -> [String: Any] {
         // The PDF page under the ink is linked, not embedded: the browser fetches it once (its address
         // names the document, the page and the size), not with every stroke.
-        var svg = renderer.svg(page, backgroundHref: page.template.background.map { WebServer.backgroundAddress(note: live.id, page: page, $0) })
+        var svg = drawing.svg(page, backgroundHref: page.template.background.map { WebServer.backgroundAddress(note: live.id, page: page, $0) })
         if let start = svg.range(of: "<svg") { svg = String(svg[start.lowerBound...]) }
         return [
             "id": page.id.rawValue, "width": Double(page.size.width), "height": Double(page.size.height),

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import InkwellKit
 import Logging
 import NIOCore
+import NIOWebSocket
 
 /// How `inkwell serve` runs.
 public struct ServeOptions: Sendable {
@@ -61,6 +62,13 @@ public struct WebServer: Sendable {
         )
     }
 
+    /// Serves until the process is told to stop (SIGINT, SIGTERM), then saves and closes every note open
+    /// in a browser; `onRunning` hears the port it listens on.
+    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await application(logger: logger, onRunning: onRunning).runService()
+        await closeOpenNotes()
+    }
+
     /// Saves and closes every note open in a browser (call when the server has stopped).
     public func closeOpenNotes() async {
         await rooms.closeAll()
@@ -95,14 +103,16 @@ public struct WebServer: Sendable {
 
     private func addLive(to router: Router<BasicWebSocketRequestContext>) {
         let rooms = rooms
-        let library = workspace.library
+        let workspace = workspace
         router.ws("/api/notes/:id/live") { request, context in
             guard AccessGuard<BasicWebSocketRequestContext>.sameOrigin(request) else { return .dontUpgrade }
-            guard let id = try? noteID(context), (try? Self.stored(id, in: library)) != nil else { return .dontUpgrade }
+            guard let id = try? noteID(context), (try? await BlockingExecutor.shared.run({ try workspace.note(id: id) })) != nil else {
+                return .dontUpgrade
+            }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             // Looked up again: the note may have moved since the upgrade was allowed.
-            guard let id = try? noteID(context.requestContext), let stored = try? Self.stored(id, in: library) else {
+            guard let id = try? noteID(context.requestContext), let entry = try? await BlockingExecutor.shared.run({ try workspace.note(id: id) }) else {
                 try await outbound.close(.policyViolation, reason: "no such note")
                 return
             }
@@ -114,7 +124,7 @@ public struct WebServer: Sendable {
                 try await outbound.close(.unexpectedServerError, reason: "cannot open the note: \(error)")
                 return
             }
-            let messages = await room.connect(client, note: stored)
+            let messages = await room.connect(client, note: entry)
             let writer = Task {
                 for await text in messages { try await outbound.write(.text(text)) }
             }

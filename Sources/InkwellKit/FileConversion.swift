@@ -1,7 +1,10 @@
 import Foundation
 import InkCore
+import InkExport
 import InkInterchange
 import InkPDF
+import InkRender
+import InkStore
 
 /// The pages of a pen file read straight from it, replayed through the editor session as
 /// `inkwell import` would store them, with nothing written anywhere: `inkwell render FILE` converts

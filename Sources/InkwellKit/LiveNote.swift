@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkGeometry
 import InkIndex
+import InkPDF
 import InkRecognize
 import InkSession
 import InkStore

@@ -1,6 +1,5 @@
 import Foundation
 import InkCore
-import InkStore
 
 /// A note as front ends list it: the CLI's `--json` shape (docs/cli-json.md), and the web
 /// notebook's library view.
@@ -15,15 +14,15 @@ public struct NoteRow: Encodable, Sendable {
     public var pages: Int
     public var source: String
 
-    public init(_ stored: StoredNote) {
-        id = stored.note.id.rawValue
-        title = stored.note.title
-        notebook = stored.notebook.description
-        created = stored.note.created
-        modified = stored.note.modified
-        pinned = stored.note.pinned
-        tags = stored.note.tags.sorted().map(\.name)
-        pages = stored.note.pages.count
-        source = stored.note.source
+    public init(_ entry: NoteEntry) {
+        id = entry.note.id.rawValue
+        title = entry.note.title
+        notebook = entry.notebook.description
+        created = entry.note.created
+        modified = entry.note.modified
+        pinned = entry.note.pinned
+        tags = entry.note.tags.sorted().map(\.name)
+        pages = entry.note.pages.count
+        source = entry.note.source
     }
 }

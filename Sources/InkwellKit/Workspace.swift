@@ -14,7 +14,7 @@ public typealias RecognitionQuality = RecognitionOptions.Quality
 /// hashtags become tags by ``NoteTags``; whenever tags change, ``AfterChange`` files the note and
 /// updates the index.
 public final class Workspace: Sendable {
-    public let library: Library
+    let library: Library
     /// Where the index is: nil for the library's own SQLite index, else a PostgreSQL URL.
     public let indexURL: String?
     private let openedIndex = Once<any IndexBackend>()
@@ -28,7 +28,7 @@ public final class Workspace: Sendable {
 
     /// The search index, opened (or created) on first use, so that a command refused for bad input
     /// leaves the library exactly as it was.
-    public func index() throws -> any IndexBackend {
+    func index() throws -> any IndexBackend {
         try openedIndex.get {
             if let indexURL { return try PostgresIndex(url: indexURL) }
             return try SearchIndex(library: library)
@@ -37,14 +37,14 @@ public final class Workspace: Sendable {
 
     /// The index if it exists already (opened now if need be), else nil: a command that only edits
     /// notes does not create one. A PostgreSQL index is always there to open.
-    public func existingIndex() throws -> (any IndexBackend)? {
+    func existingIndex() throws -> (any IndexBackend)? {
         if let index = openedIndex.ifMade { return index }
         guard indexURL != nil || FileManager.default.fileExists(atPath: SearchIndex.location(of: library).path) else { return nil }
         return try index()
     }
 
     /// The after-change policy for this library, with its index when it has one.
-    public func afterChange() throws -> AfterChange {
+    func afterChange() throws -> AfterChange {
         AfterChange(library: library, index: try existingIndex())
     }
 
@@ -111,7 +111,7 @@ public final class Workspace: Sendable {
     /// What a change of typed text did: the change, and where the routing rules filed the note when
     /// the text gave it new tags.
     public struct TextEdit: Sendable {
-        public var change: TypedTextChange
+        var change: TypedTextChange
         public var routed: [RoutedNote]
     }
 
@@ -133,7 +133,7 @@ public final class Workspace: Sendable {
     /// Tags a note by hand (`add`) and removes tags by hand (`remove`, remembered so recognition
     /// does not add them back), then ``AfterChange``. Returns the note as it ends up and where the
     /// routing rules filed it.
-    public func tag(_ note: NoteID, add: Set<Tag>, remove: Set<Tag>) throws -> (note: StoredNote, routed: [RoutedNote]) {
+    func tag(_ note: NoteID, add: Set<Tag>, remove: Set<Tag>) throws -> (note: StoredNote, routed: [RoutedNote]) {
         var stored = try library.updateNote(note) { note in
             note.tag(add)
             note.untag(remove)

@@ -28,8 +28,8 @@ struct DropOptions: ParsableArguments {
     }
 
     /// The library's drop folder, importing through the workspace's intake.
-    func dropFolder(_ library: Library) -> DropFolder {
-        Workspace(library: library).dropFolder(options: folderOptions, recognize: recognize, jobs: jobs)
+    func dropFolder(_ workspace: Workspace) -> DropFolder {
+        workspace.dropFolder(options: folderOptions, recognize: recognize, jobs: jobs)
     }
 
     var folderOptions: DropFolderOptions {
@@ -100,7 +100,7 @@ struct IngestCommand: ParsableCommand {
     }
 
     private func busy(_ dropFolder: DropFolder) -> Error {
-        StoreError.locked(dropFolder.folder)
+        Workspace.lockedError(dropFolder.folder)
     }
 }
 

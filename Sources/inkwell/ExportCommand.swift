@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import InkwellKit
 
-extension ExportFormat: ExpressibleByArgument {}
-extension ConflictPolicy: ExpressibleByArgument {}
-extension CatalogFormat: ExpressibleByArgument {}
+extension NoteFormat: ExpressibleByArgument {}
+extension OnConflict: ExpressibleByArgument {}
+extension CatalogKind: ExpressibleByArgument {}
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,14 +53,14 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Notes a search for these words finds.") var query: String?
     @Flag(help: "Every note.") var all = false
     @Option(help: "pdf (the default), png, svg, md or inkml (InkML with X Y F T imports back into Inkwell or any InkML reader).")
-    var format: ExportFormat?
+    var format: NoteFormat?
     @Option(help: "PNG scale: 1, 2 or 3 (1x is the page size in pixels); also of the page images pushed to a vault.") var scale: Int?
-    @Option(help: "Write the notes' metadata and recognised text as one csv or json file instead.") var catalog: CatalogFormat?
+    @Option(help: "Write the notes' metadata and recognised text as one csv or json file instead.") var catalog: CatalogKind?
     @Option(name: .shortAndLong, help: "The output file, or an existing folder to write into (default: the current folder); - is standard output for --catalog.")
     var output: String?
     @Option(help: "Write everything into this ZIP archive; notebooks become folders.") var zip: String?
     @Option(help: "When an output file, ZIP or catalog exists: ask, overwrite, skip or suffix (default: ask on a terminal, else refuse).")
-    var onConflict: ConflictPolicy?
+    var onConflict: OnConflict?
     @Flag(help: "Leave the recognised text out of PDFs (typed text stays searchable).") var noTextLayer = false
     @Option(help: "The author recorded in PDFs.") var author: String?
     @Option(help: ArgumentHelp("Append the notes to the daily notes of this Obsidian vault instead (see above).", valueName: "dir"),
@@ -97,7 +97,7 @@ struct ExportCommand: ParsableCommand {
     /// is also a note of the library is refused as ambiguous (`./NAME` names the file).
     private func penFiles() throws -> [URL]? {
         guard !notes.isEmpty, notebook == nil, tags.isEmpty, query == nil, !all, catalog == nil, obsidianVault == nil else { return nil }
-        let known = RecordingFormat.knownExtensions.union(["pdf", "xml"])
+        let known = Workspace.penFileExtensions.union(["pdf", "xml"])
         let urls = notes.map { URL(fileURLWithPath: $0) }
         let allFiles = urls.allSatisfy { url in
             var isFolder: ObjCBool = false
@@ -117,21 +117,21 @@ struct ExportCommand: ParsableCommand {
         let workspace = self.index.workspace(try library.open())
         let selection = try self.selection()
         // Recognised text comes from the index where there is one; exporting never creates it.
-        let index = try workspace.existingIndex().map(announcingReadOnly)
-        if let catalog { return try writeCatalog(catalog, of: selection, in: workspace, index: index) }
-        let selected = try selection.notes(in: workspace)
+        announceReadOnly(try workspace.openExistingIndex())
+        if let catalog { return try writeCatalog(catalog, of: selection, in: workspace) }
+        let selected = try workspace.select(selection)
         guard !selected.isEmpty else { throw ValidationError("no notes match") }
-        if let obsidianVault { return try push(selected, workspace: workspace, index: index, vault: obsidianVault) }
+        if let obsidianVault { return try push(selected, workspace: workspace, vault: obsidianVault) }
 
-        var exporter = Exporter(library: workspace.library, index: index, format: format ?? .pdf)
-        exporter.scale = Double(scale ?? 1)
-        exporter.textLayer = !noTextLayer
-        exporter.author = author
-        exporter.conflicts = conflictPolicy
-        exporter.ask = ExportCommand.askToOverwrite
+        var settings = ExportSettings(format: format ?? .pdf)
+        settings.scale = Double(scale ?? 1)
+        settings.textLayer = !noTextLayer
+        settings.author = author
+        settings.conflicts = conflictPolicy
+        settings.ask = ExportCommand.askToOverwrite
 
         let progress = Progress(total: selected.count, label: "exporting")
-        let report = try exporter.run(selected, to: try destination()) { done, _ in progress.update(done) }
+        let report = try workspace.export(selected, as: settings, to: try destination()) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
         try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failed: !report.failed.isEmpty)
@@ -142,12 +142,12 @@ struct ExportCommand: ParsableCommand {
         if author != nil || noTextLayer {
             throw RenderCommand.Failure("--author and --no-text-layer apply to notes of the library, not to files converted without one")
         }
-        var export = FileExport(format: format ?? .pdf)
-        guard FileExport.supports(export.format) else {
+        var export = FileExport(as: format ?? .pdf)
+        guard export.canExport else {
             throw RenderCommand.Failure("--format md needs a note's recognised text: import the files, then export the notes")
         }
         export.scale = Double(scale ?? 1)
-        export.conflicts = conflictPolicy
+        export.onConflict = conflictPolicy
         export.ask = ExportCommand.askToOverwrite
         let progress = Progress(total: files.count, label: "converting")
         let report = try export.run(files, to: try destination()) { done, _ in progress.update(done) }
@@ -180,9 +180,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// The catalog of the selected notes (every note when none are chosen), in listing order.
-    private func writeCatalog(_ format: CatalogFormat, of selection: NoteSelection, in workspace: Workspace, index: (any IndexBackend)?) throws {
-        let entries = try Catalog.entries(try selection.listed(in: workspace), index: index)
-        let bytes = try Catalog.encode(entries, as: format)
+    private func writeCatalog(_ format: CatalogKind, of selection: NoteSelection, in workspace: Workspace) throws {
+        let (bytes, count) = try workspace.catalog(of: selection, as: format)
         if output == "-" {
             FileHandle.standardOutput.write(Data(bytes))
             return
@@ -191,9 +190,9 @@ struct ExportCommand: ParsableCommand {
         guard let url = try conflictPolicy.settle(wanted, ask: ExportCommand.askToOverwrite) else {
             return json.json ? try printJSON(CatalogReport(skipped: wanted.path, notes: 0)) : print("skipped \(wanted.path) (exists)")
         }
-        try DurableFile.replace(url, with: bytes)
-        if json.json { return try printJSON(CatalogReport(catalog: url.path, notes: entries.count)) }
-        print("wrote \(url.path) (\(entries.count) note\(entries.count == 1 ? "" : "s"))")
+        try Workspace.writeFile(url, bytes)
+        if json.json { return try printJSON(CatalogReport(catalog: url.path, notes: count)) }
+        print("wrote \(url.path) (\(count) note\(count == 1 ? "" : "s"))")
     }
 
     /// What `--catalog … --json` prints.
@@ -204,7 +203,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// Where the catalog would go before conflicts: -o FILE, catalog.csv|json in -o FOLDER or the current folder.
-    private func catalogPath(_ format: CatalogFormat) -> URL {
+    private func catalogPath(_ format: CatalogKind) -> URL {
         let path = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue {
@@ -214,7 +213,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// --on-conflict, else ask on a terminal and refuse elsewhere.
-    private var conflictPolicy: ConflictPolicy {
+    private var conflictPolicy: OnConflict {
         onConflict ?? (isatty(STDIN_FILENO) == 1 && standardErrorIsTerminal ? .ask : .refuse)
     }
 
@@ -224,11 +223,11 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// Appends the notes to the daily notes of the vault at `vault` (``ObsidianPush``).
-    private func push(_ notes: [StoredNote], workspace: Workspace, index: (any IndexBackend)?, vault: String) throws {
-        var push = ObsidianPush(library: workspace.library, index: index, vault: URL(fileURLWithPath: vault, isDirectory: true))
-        push.scale = Double(scale ?? 1)
+    private func push(_ notes: [NoteEntry], workspace: Workspace, vault: String) throws {
         let progress = Progress(total: notes.count, label: "pushing")
-        let report = try push.run(notes) { done, _ in progress.update(done) }
+        let report = try workspace.push(notes, toVault: URL(fileURLWithPath: vault, isDirectory: true), scale: Double(scale ?? 1)) { done, _ in
+            progress.update(done)
+        }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
         if json.json {
@@ -236,12 +235,12 @@ struct ExportCommand: ParsableCommand {
         } else {
             for daily in report.dailyNotes {
                 var parts: [String] = []
-                if !daily.added.isEmpty { parts.append("added \(daily.added.count) note\(daily.added.count == 1 ? "" : "s")") }
-                if !daily.updated.isEmpty { parts.append("updated \(daily.updated.count)") }
+                if daily.added > 0 { parts.append("added \(daily.added) note\(daily.added == 1 ? "" : "s")") }
+                if daily.updated > 0 { parts.append("updated \(daily.updated)") }
                 print("\(daily.path): \(parts.joined(separator: ", "))\(daily.created ? " (new daily note)" : "")")
             }
-            if !report.unchanged.isEmpty {
-                print("\(report.unchanged.count) note\(report.unchanged.count == 1 ? "" : "s") already pushed and unchanged")
+            if report.unchanged > 0 {
+                print("\(report.unchanged) note\(report.unchanged == 1 ? "" : "s") already pushed and unchanged")
             }
         }
         if !report.failed.isEmpty { throw ExitCode.failure }
@@ -249,7 +248,7 @@ struct ExportCommand: ParsableCommand {
 
     /// -o FILE, -o FOLDER (default: the current folder) or --zip FILE; an existing file is settled
     /// by the exporter under --on-conflict, as every output is.
-    private func destination() throws -> ExportDestination {
+    private func destination() throws -> ExportTarget {
         if let zip {
             let url = URL(fileURLWithPath: zip)
             guard url.pathExtension.lowercased() == "zip" else { throw ValidationError("--zip names a .zip file") }

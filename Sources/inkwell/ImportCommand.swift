@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Recognise the handwriting as it is imported (hashtags become tags).") var recognize = true
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
-    var quality: RecognitionQuality = .best
+    var quality: RecognitionQuality = .standard
     @OptionGroup var output: OutputOptions
 
     func validate() throws {

@@ -30,7 +30,7 @@ struct IndexCommand: ParsableCommand {
     @OptionGroup var index: IndexOptions
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
-    var quality: RecognitionQuality = .best
+    var quality: RecognitionQuality = .standard
     @Option(help: "Only this shard of the pages, written i/n (0 ≤ i < n); the SQLite index only.") var shard: String?
     @Flag(help: "Forget every earlier result and recognise every page again.") var rebuild = false
     @Flag(help: "Work on a PostgreSQL index's queue with other workers, without writing to the library; exits 0 when no page is left.")
@@ -55,16 +55,11 @@ struct IndexCommand: ParsableCommand {
     func run() throws {
         let workspace = index.workspace(try library.open())
         if status { return try showStatus(workspace) }
-        if rebuild { try workspace.index().clear() }
-        let indexer = try workspace.indexer(quality: quality)
+        if rebuild { try workspace.clearIndex() }
+        let shard = try shard.map(Shard.init(parsing:)) ?? .all
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
-        let report: IndexingReport
-        if let queue = indexer.index as? any PageQueue {
-            report = try indexer.work(queue, jobs: jobs, lease: lease, adoptTags: !worker) { done, total in progress.update(done, of: total) }
-        } else {
-            report = try indexer.run(jobs: jobs, shard: try shard.map(Shard.init(parsing:)) ?? .all) { done, total in
-                progress.update(done, of: total)
-            }
+        let report = try workspace.runIndexing(jobs: jobs, quality: quality, lease: lease, worker: worker, shard: shard) { done, total in
+            progress.update(done, of: total)
         }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) page \(failure.page): \(failure.reason)") }
@@ -84,16 +79,10 @@ struct IndexCommand: ParsableCommand {
 
     /// Progress across every worker: from the queue on PostgreSQL, from the page states on SQLite.
     private func showStatus(_ workspace: Workspace) throws {
-        let status: QueueStatus
-        if let queue = try workspace.index() as? any PageQueue {
-            status = try queue.status()
-        } else {
-            let counts = PageState.counts(try pageStates(of: try workspace.library.notes(), in: workspace).values)
-            status = QueueStatus(done: counts[.recognised] ?? 0, leased: counts[.processing] ?? 0, pending: counts[.pending] ?? 0,
-                                 failed: counts[.failed] ?? 0, pagesPerSecond: 0, workers: 0)
-        }
+        announceReadOnly(try workspace.openExistingIndex())
+        let status = try workspace.indexProgress()
         if output.json { return try printJSON(status) }
-        print("\(try workspace.index().location)")
+        print("\(try workspace.openIndex().location)")
         print("done \(status.done), leased \(status.leased), pending \(status.pending), failed \(status.failed)"
               + (workspace.indexURL == nil ? "" : "; \(status.workers) worker\(status.workers == 1 ? "" : "s"), "
                  + String(format: "%.2f", status.pagesPerSecond) + " pages/s over the last minute"))
@@ -119,13 +108,13 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let workspace = index.workspace(try library.open())
-        let stored = try workspace.library.note(matching: note)
+        let stored = try workspace.note(matching: note)
         let indexer = try workspace.indexer()
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
         let report = try indexer.run(only: [stored.note.id]) { done, total in progress.update(done, of: total) }
         progress.finish()
         for failure in report.failed { printError("error: page \(failure.page): \(failure.reason)") }
-        let texts = try workspace.index().pageTexts(of: stored.note.id)
+        let texts = try workspace.recognisedText(of: stored.note.id)
         let pages = stored.note.pages.enumerated().map { Page(number: $0.offset + 1, text: texts[$0.element] ?? "") }
         if output.json { return try printJSON(pages) }
         for page in pages {

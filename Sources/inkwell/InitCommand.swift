@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import InkwellKit
 
 struct InitCommand: ParsableCommand {
@@ -14,8 +15,8 @@ struct InitCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     func run() throws {
-        let created = try Library.create(at: library.location)
-        print("library ready at \(created.root.path)")
+        let created = try Workspace.createLibrary(at: library.location)
+        print("library ready at \(created.path)")
     }
 }
 

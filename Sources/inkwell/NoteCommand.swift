@@ -70,76 +70,11 @@ struct NoteCommand: ParsableCommand {
         @Argument(help: "The note.") var note: String
         @OptionGroup var output: OutputOptions
 
-        struct Details: Encodable {
-            var note: NoteRow
-            var pages: [PageRow]
-            var typedText: TypedTextStatistics
-        }
-
-        struct PageRow: Encodable {
-            var number: Int
-            var id: String
-            var width: Float
-            var height: Float
-            var template: String
-            var strokes: Int
-            var points: Int
-            /// The page's layers, bottom first, with their stroke counts (absent when the page has one unnamed layer).
-            var layers: [LayerRow]?
-            /// The PDF page the page is drawn on (absent when it has none).
-            var background: BackgroundRow?
-            /// What is wrong with the page file, when it is damaged or missing.
-            var damage: String?
-            var status: String
-            /// Why recognition failed, when it did.
-            var reason: String?
-        }
-
-        struct BackgroundRow: Encodable {
-            /// The document's content ID (SHA-256), its file `backgrounds/ID.pdf` in the note's folder.
-            var document: String
-            /// The PDF page, counting from 1.
-            var page: Int
-            /// False when the note's folder lacks the document (the page is drawn on plain paper).
-            var stored: Bool
-        }
-
-        struct LayerRow: Encodable {
-            var name: String
-            var visible: Bool
-            var strokes: Int
-        }
-
         func run() throws {
-            let library = try library.open()
-            let stored = try library.note(matching: note)
-            let states = try pageStates(of: [stored], in: index.workspace(library))
-            let rows = stored.note.pages.enumerated().map { index, id in
-                let state = states[id] ?? PageState(status: .pending)
-                var row = PageRow(number: index + 1, id: id.rawValue, width: 0, height: 0, template: "-", strokes: 0, points: 0,
-                                  status: state.status.rawValue, reason: state.reason)
-                do {
-                    let decoded = try library.readPage(library.pageURL(id, in: stored.folder), id: id)
-                    let page = decoded.page
-                    (row.width, row.height, row.template) = (page.size.width, page.size.height, page.template.kind.description)
-                    (row.strokes, row.points) = (page.strokes.count, page.pointCount)
-                    if !page.template.layers.isEmpty {
-                        row.layers = page.template.layers.enumerated().map { index, layer in
-                            LayerRow(name: layer.name, visible: layer.isVisible, strokes: page.strokes.count { Int($0.layer) == index })
-                        }
-                    }
-                    row.background = page.template.background.map { background in
-                        BackgroundRow(document: background.document, page: background.page + 1,
-                                      stored: library.missingBackgrounds(of: stored, pages: [page]).isEmpty)
-                    }
-                    row.damage = decoded.problems.first(where: \.isDamage).map { "damaged at \($0)" }
-                } catch {
-                    row.damage = "\(error)"
-                }
-                return row
-            }
-            let typed = TypedTextStatistics(try library.typedText(of: stored))
-            let details = Details(note: NoteRow(stored), pages: rows, typedText: typed)
+            let workspace = index.workspace(try library.open())
+            let details = try workspace.details(of: note)
+            announceReadOnly(try workspace.openExistingIndex())
+            let rows = details.pages, typed = details.typedText
             if output.json { return try printJSON(details) }
             let n = details.note
             print("""
@@ -175,8 +110,8 @@ struct NoteCommand: ParsableCommand {
         @Argument(help: "The new title.") var title: String
 
         func run() throws {
-            let library = try library.open()
-            let stored = try library.updateNote(try library.note(matching: note).note.id) { $0.title = title }
+            let workspace = try library.open()
+            let stored = try workspace.updateNote(try workspace.note(matching: note).note.id, title: title)
             print("renamed note \(stored.note.id) to \"\(stored.note.title)\"")
         }
     }
@@ -209,17 +144,17 @@ struct NoteCommand: ParsableCommand {
         }
 
         func run() throws {
-            let library = try library.open()
-            let id = try library.note(matching: note).note.id
-            let placement: NotePlacement?
+            let workspace = try library.open()
+            let id = try workspace.note(matching: note).note.id
+            let placement: NotePlace?
             if let before {
-                placement = .before(try library.note(matching: before).note.id)
+                placement = .before(try workspace.note(matching: before).note.id)
             } else if let after {
-                placement = .after(try library.note(matching: after).note.id)
+                placement = .after(try workspace.note(matching: after).note.id)
             } else {
                 placement = first ? .first : last ? .last : nil
             }
-            let moved = try library.moveNote(id, to: try notebook.map(notebookPath), placement: placement)
+            let moved = try workspace.moveNote(id, to: try notebook.map(notebookPath), place: placement)
             let place = before.map { " above \"\($0)\"" } ?? after.map { " below \"\($0)\"" }
                 ?? (first ? " at the top" : last ? " at the bottom" : "")
             print("moved note \(moved.note.id) \"\(moved.note.title)\"\(place) in \(moved.notebook)")
@@ -233,8 +168,8 @@ struct NoteCommand: ParsableCommand {
         @Argument(help: "The note.") var note: String
 
         func run() throws {
-            let library = try library.open()
-            let item = try library.deleteNote(try library.note(matching: note).note.id)
+            let workspace = try library.open()
+            let item = try workspace.deleteNote(try workspace.note(matching: note).note.id)
             print("moved note \"\(item.name)\" to the trash as \(item.id)")
         }
     }
@@ -246,8 +181,8 @@ struct NoteCommand: ParsableCommand {
         @Flag(help: "Unpin instead.") var off = false
 
         func run() throws {
-            let library = try library.open()
-            let stored = try library.updateNote(try library.note(matching: note).note.id) { $0.pinned = !off }
+            let workspace = try library.open()
+            let stored = try workspace.updateNote(try workspace.note(matching: note).note.id, pinned: !off)
             print("\(off ? "unpinned" : "pinned") \"\(stored.note.title)\"")
         }
     }
@@ -269,7 +204,7 @@ struct NoteCommand: ParsableCommand {
         /// What `--json` prints: the note as listed, and where routing filed it.
         struct Report: Encodable {
             var note: NoteRow
-            var routed: [RoutedNote]
+            var routed: [Routing]
         }
 
         func validate() throws {
@@ -279,7 +214,7 @@ struct NoteCommand: ParsableCommand {
         func run() throws {
             let workspace = index.workspace(try library.open())
             let added = try Set(add.map(parseTag)), removed = try Set(remove.map(parseTag))
-            let (stored, routed) = try workspace.tag(try workspace.library.note(matching: note).note.id, add: added, remove: removed)
+            let (stored, routed) = try workspace.tagNote(try workspace.note(matching: note).note.id, add: added, remove: removed)
             if output.json { return try printJSON(Report(note: NoteRow(stored), routed: routed)) }
             let tags = stored.note.tags.sorted().map { "#" + $0.name }
             print("\"\(stored.note.title)\": \(tags.isEmpty ? "no tags" : tags.joined(separator: " "))")

@@ -64,38 +64,36 @@ extension NoteCommand {
             var statistics: TypedTextStatistics
             var addedTags: [String]?
             /// Where the routing rules filed the note because of those tags.
-            var routed: [RoutedNote]?
+            var routed: [Routing]?
         }
 
         func run() throws {
             let workspace = index.workspace(try library.open())
-            let library = workspace.library
-            let stored = try library.note(matching: note)
+            let stored = try workspace.note(matching: note)
             if let source = replacement ?? append {
                 let input = try readTypedText(source)
                 let edit = replacement != nil
                     ? try workspace.setTypedText(input.text, of: stored.note.id)
                     : try workspace.appendTypedText(input.text, to: stored.note.id)
-                let change = edit.change
                 if output.json {
-                    var report = report(change.stored, change.text, library, added: change.addedTags)
+                    var report = report(edit.note, edit.text, workspace, added: edit.addedTags)
                     if !edit.routed.isEmpty {
                         report.routed = edit.routed
-                        report.file = library.typedTextURL(of: try library.note(matching: stored.note.id.rawValue)).path
+                        report.file = workspace.typedTextFile(of: try workspace.note(matching: stored.note.id.rawValue)).path
                     }
                     return try printJSON(report)
                 }
-                let stats = change.text.statistics
-                print("saved the typed text of \"\(change.stored.note.title)\": \(change.text.lines.count) line\(change.text.lines.count == 1 ? "" : "s"), "
+                let stats = edit.text.statistics
+                print("saved the typed text of \"\(edit.note.note.title)\": \(edit.text.lines.count) line\(edit.text.lines.count == 1 ? "" : "s"), "
                       + "\(stats.words) word\(stats.words == 1 ? "" : "s")")
-                if !change.addedTags.isEmpty {
-                    print("tagged " + change.addedTags.map { "#" + $0.name }.joined(separator: " "))
+                if !edit.addedTags.isEmpty {
+                    print("tagged " + edit.addedTags.map { "#" + $0.name }.joined(separator: " "))
                 }
                 for routed in edit.routed { print(routed.line) }
                 return
             }
-            let text = try library.typedText(of: stored)
-            if output.json { return try printJSON(report(stored, text, library, added: nil)) }
+            let text = try workspace.typedText(of: stored)
+            if output.json { return try printJSON(report(stored, text, workspace, added: nil)) }
             if numbered {
                 let width = String(text.lines.count).count
                 for line in text.lines {
@@ -106,8 +104,8 @@ extension NoteCommand {
             }
         }
 
-        func report(_ stored: StoredNote, _ text: TypedText, _ library: Library, added: [Tag]?) -> Report {
-            Report(note: stored.note.id.rawValue, title: stored.note.title, file: library.typedTextURL(of: stored).path,
+        func report(_ stored: NoteEntry, _ text: TypedText, _ workspace: Workspace, added: [Tag]?) -> Report {
+            Report(note: stored.note.id.rawValue, title: stored.note.title, file: workspace.typedTextFile(of: stored).path,
                    text: text.text, lines: text.lines.map(Line.init), statistics: TypedTextStatistics(text),
                    addedTags: added?.map(\.name))
         }
@@ -136,42 +134,16 @@ extension NoteCommand {
         }
 
         func run() throws {
-            let library = try library.open()
-            let stored = try library.note(matching: note)
-            let (change, toggle) = try library.toggleCheckbox(line: line, of: stored.note.id)
-            let text = change.text.lines[toggle.line - 1].text
+            let workspace = try library.open()
+            let stored = try workspace.note(matching: note)
+            let toggle = try workspace.toggleCheckbox(line: line, of: stored.note.id)
+            let text = toggle.text.lines[toggle.line - 1].text
             if output.json {
                 return try printJSON(Report(note: stored.note.id.rawValue, line: toggle.line, before: toggle.before.rawValue,
                                             after: toggle.after.rawValue, text: text))
             }
             print("\"\(stored.note.title)\" line \(toggle.line): [\(toggle.before.rawValue)] → [\(toggle.after.rawValue)]  \(text)")
         }
-    }
-}
-
-/// Counts of a note's typed text as `note show` and `note text --json` print them.
-struct TypedTextStatistics: Encodable {
-    var lines: Int
-    var words: Int
-    var characters: Int
-    var readingMinutes: Int
-    var readingSeconds: Int
-    var wordsPerMinute: Int
-
-    init(_ text: TypedText) {
-        let stats = text.statistics
-        lines = text.lines.count
-        words = stats.words
-        characters = stats.characters
-        readingMinutes = stats.readingMinutes
-        readingSeconds = stats.readingSeconds
-        wordsPerMinute = TextStatistics.wordsPerMinute
-    }
-
-    /// `12 lines, 85 words, 460 characters, 1 min read`
-    var summary: String {
-        "\(lines) line\(lines == 1 ? "" : "s"), \(words) word\(words == 1 ? "" : "s"), "
-            + "\(characters) character\(characters == 1 ? "" : "s"), \(readingMinutes) min read"
     }
 }
 

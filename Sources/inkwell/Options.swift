@@ -9,13 +9,13 @@ struct LibraryOptions: ParsableArguments {
     var library: String?
 
     var location: URL {
-        library.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Library.defaultLocation()
+        library.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Workspace.defaultLibraryLocation()
     }
 
     /// Opens the library, which must exist: only `inkwell init` creates one, so a mistyped
     /// `--library` never starts a second library somewhere.
-    func open() throws -> Library {
-        try Library(opening: location)
+    func open() throws -> Workspace {
+        try Workspace(opening: location)
     }
 }
 
@@ -31,8 +31,8 @@ struct IndexOptions: ParsableArguments {
     }
 
     /// The workspace of `library` with this index.
-    func workspace(_ library: Library) -> Workspace {
-        Workspace(library: library, indexURL: effectiveURL)
+    func workspace(_ library: Workspace) -> Workspace {
+        library.withIndex(at: effectiveURL)
     }
 }
 
@@ -72,12 +72,11 @@ func printJSONLine<T: Encodable>(_ value: T) {
     fflush(nil) // all output streams: standard output is not line-buffered in a pipe
 }
 
-/// Says once, on standard error, that `index` could only be opened for reading, so what it
-/// answers is as of the last time the library could be written; returns `index`.
-@discardableResult
-func announcingReadOnly(_ index: any IndexBackend) -> any IndexBackend {
-    if index.isReadOnly { readOnlyNotice.get { printError("note: \(index.location) could only be opened for reading (read-only library or full disk); it was not refreshed, so changes since it was last written are not in it") } }
-    return index
+/// Says once, on standard error, that the index could only be opened for reading, so what it
+/// answers is as of the last time the library could be written.
+func announceReadOnly(_ index: IndexInfo?) {
+    guard let index, index.isReadOnly else { return }
+    readOnlyNotice.get { printError("note: \(index.location) could only be opened for reading (read-only library or full disk); it was not refreshed, so changes since it was last written are not in it") }
 }
 
 private let readOnlyNotice = Once<Void>()

@@ -44,7 +44,7 @@ struct RenderCommand: ParsableCommand {
     var pressureCurve: String?
     @Option(help: ArgumentHelp("What eraser strokes remove: split (only what they cross) or whole (whole strokes).",
                                valueName: "split|whole"))
-    var eraser: String = EraserMode.split.rawValue
+    var eraser: String = PageRenderer.defaultEraserMode
     @OptionGroup var outputOptions: OutputOptions
 
     struct Written: Encodable {
@@ -66,10 +66,10 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         if let smoothing, !(0...1).contains(smoothing) { throw ValidationError("--smoothing must be between 0 and 1") }
-        if let pressureCurve, PressureCurve(name: pressureCurve) == nil {
+        if let pressureCurve, !PageRenderer.isPressureCurve(pressureCurve) {
             throw ValidationError("--pressure-curve must be linear, soft, hard or a positive exponent, not \"\(pressureCurve)\"")
         }
-        if EraserMode(rawValue: eraser) == nil { throw ValidationError("--eraser must be split or whole, not \"\(eraser)\"") }
+        if !PageRenderer.eraserModes.contains(eraser) { throw ValidationError("--eraser must be split or whole, not \"\(eraser)\"") }
         if let page, page < 1 { throw ValidationError("--page counts from 1") }
         if thumbnail, let format, format != .png { throw ValidationError("--thumbnail writes a PNG; leave out --format or use png") }
         if ![1, 2, 3].contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
@@ -86,23 +86,22 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// The pages to render and whose they are: a file converted in memory, else a note of the library.
-    func source() throws -> (title: String, noteID: String?, file: String?, pages: [Page], backgrounds: BackgroundDocuments) {
+    func source() throws -> (source: PageSource, file: String?) {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: note, isDirectory: &isFolder), !isFolder.boolValue {
             let converted = try ConvertedFile.read(URL(fileURLWithPath: note))
             for warning in converted.warnings { printError("warning: \(warning)") }
             guard !converted.pages.isEmpty else { throw Failure("\(note): holds no pages") }
-            return (converted.title, nil, note, converted.pages, converted.backgrounds)
+            return (converted.source, note)
         }
-        let library = try library.open()
-        let stored = try library.note(matching: note)
-        let pages = try library.pages(of: stored)
-        guard !pages.isEmpty else { throw Failure("note \"\(stored.note.title)\" has no pages") }
-        return (stored.note.title, stored.note.id.rawValue, nil, pages, library.backgroundDocuments(of: stored))
+        let source = try library.open().pageSource(of: note)
+        guard !source.pages.isEmpty else { throw Failure("note \"\(source.title)\" has no pages") }
+        return (source, nil)
     }
 
     func run() throws {
-        let (title, noteID, file, allPages, backgrounds) = try source()
+        let (source, file) = try source()
+        let (title, noteID, allPages) = (source.title, source.noteID?.rawValue, source.pages)
         var numbers = Array(1...allPages.count)
         if let page {
             guard page <= allPages.count else {
@@ -114,16 +113,13 @@ struct RenderCommand: ParsableCommand {
         }
         let pages = numbers.map { allPages[$0 - 1] }
 
-        var options = RenderOptions(eraserMode: EraserMode(rawValue: eraser) ?? .split, title: title)
-        options.style = options.style.with(smoothing: smoothing, pressureCurve: pressureCurve.flatMap(PressureCurve.init(name:)))
-        options.backgrounds = backgrounds
-        let renderer = Renderer(options: options)
+        let renderer = PageRenderer(source, eraser: eraser, smoothing: smoothing, pressureCurve: pressureCurve)
         let format = resolvedFormat ?? .png
         let target = URL(fileURLWithPath: output)
 
         var written: [Written.File] = []
         func write(_ bytes: [UInt8], to url: URL, pages: [Int]) throws {
-            try DurableFile.replace(url, with: bytes)
+            try Workspace.writeFile(url, bytes)
             written.append(Written.File(path: url.path, pages: pages, bytes: bytes.count))
         }
         if thumbnail {
@@ -163,6 +159,6 @@ struct RenderCommand: ParsableCommand {
 
     /// `notes.png` → `notes-p02.png` when pages go to several files.
     func pageFile(_ url: URL, page: Int, numbered: Bool) -> URL {
-        numbered ? ExportNaming.pageFile(url, page: page) : url
+        numbered ? Workspace.pageFile(url, page: page) : url
     }
 }

@@ -28,13 +28,12 @@ struct RouteCommand: ParsableCommand {
         @Argument(help: "The notebook to file it into (created when the first note arrives).") var notebook: String
 
         func run() throws {
-            let rule = try RouteRule(pattern: pattern, notebook: try notebookPath(notebook))
-            let library = try library.open()
-            let number = try library.addRouteRule(rule)
-            print("rule \(number): \(rule.pattern) → \(rule.notebook)")
-            let rules = try library.routeRules()
-            if let earlier = rules.prefix(number - 1).firstIndex(where: rule.isShadowed) {
-                printError("warning: rule \(earlier + 1) (\(rules[earlier].pattern)) comes first and matches every note this one does, so this one will never apply")
+            let path = try notebookPath(notebook)
+            try Workspace.checkRouteRule(pattern: pattern, notebook: path)
+            let (rule, earlier) = try library.open().addRouteRule(pattern: pattern, notebook: path)
+            print("rule \(rule.number): \(rule.pattern) → \(rule.notebook)")
+            if let earlier {
+                printError("warning: rule \(earlier.number) (\(earlier.pattern)) comes first and matches every note this one does, so this one will never apply")
             }
         }
     }
@@ -52,10 +51,8 @@ struct RouteCommand: ParsableCommand {
         }
 
         func run() throws {
-            let rules = try library.open().routeRules()
-            let rows = rules.enumerated().map {
-                Row(number: $0.offset + 1, pattern: $0.element.pattern, tags: $0.element.tags.map(\.name),
-                    notebook: $0.element.notebook.description)
+            let rows = try library.open().routeRules().map {
+                Row(number: $0.number, pattern: $0.pattern, tags: $0.tags.map(\.name), notebook: $0.notebook.description)
             }
             if output.json { return try printJSON(rows) }
             if rows.isEmpty { printError("no routing rules (add one with `inkwell route add '#work' Work`)") }
@@ -90,12 +87,4 @@ struct RouteCommand: ParsableCommand {
             if routed.isEmpty { print("no note in the Inbox matches a rule") }
         }
     }
-}
-
-extension RoutedNote {
-    /// `moved k3m9x2q7a1bc "Standup" Inbox → Work/Meetings (rule 1: #work)`
-    var line: String { line(verb: "moved") }
-
-    /// The same line with another verb (`would move` for a dry run).
-    func line(verb: String) -> String { "\(verb) \(id) \"\(title)\" \(from) → \(to) (rule \(rule): \(pattern))" }
 }

@@ -15,7 +15,7 @@ struct SampleCommand: ParsableCommand {
             text lines as written and the hashtags. The same options and seed always give the same files.
 
             Without --text the notes come from a built-in corpus of meeting notes, to-do lists and \
-            the like; topics: \(Corpus.topics.map(\.slug).joined(separator: ", ")). With --text, each \
+            the like; topics: \(SampleSettings.topics.joined(separator: ", ")). With --text, each \
             line of the file starts a new written line, a line holding only --- turns the page, and \
             words such as #budget are written as hashtags.
             """
@@ -25,10 +25,10 @@ struct SampleCommand: ParsableCommand {
     var output: String = "."
 
     @Option(help: "print (separate upright letters) or script (joined, slanted letters).")
-    var style: HandwritingStyle = .print
+    var style: SampleSettings.Style = .print
 
     @Option(help: "How much the hand varies: none, mild or strong.")
-    var jitter: JitterLevel = .mild
+    var jitter: SampleSettings.Jitter = .mild
 
     @Option(help: ArgumentHelp("Number of notes to write; note i (from 0) uses seed S+i.", valueName: "n"))
     var notes: Int = 1
@@ -67,36 +67,30 @@ struct SampleCommand: ParsableCommand {
         guard notes >= 1, pages >= 1, sentences >= 1, hashtags >= 0 else {
             throw ValidationError("--notes, --pages and --sentences must be at least 1, --hashtags at least 0")
         }
-        if let topic, Corpus.topic(named: topic) == nil {
-            throw ValidationError("unknown topic \"\(topic)\"; topics: \(Corpus.topics.map(\.slug).joined(separator: ", "))")
+        if let topic, !SampleSettings.topics.contains(topic) {
+            throw ValidationError("unknown topic \"\(topic)\"; topics: \(SampleSettings.topics.joined(separator: ", "))")
         }
     }
 
     func run() throws {
-        var request = SampleRequest()
-        request.style = style
-        request.jitter = jitter
-        request.notes = notes
-        request.pages = pages
-        request.sentencesPerPage = sentences
-        request.hashtagsPerPage = hashtags
-        request.seed = seed
-        request.topic = topic.flatMap(Corpus.topic(named:))
-        request.title = title
-        request.notebook = try notebook.map { try NotebookPath($0) }
-        request.name = name
-        if let textFile { try request.loadText(from: URL(fileURLWithPath: textFile)) }
-
-        let writer = SampleWriter(fontsDirectory: fonts.map { URL(fileURLWithPath: $0, isDirectory: true) })
-        let files: [URL]
-        do {
-            files = try writer.write(request, to: URL(fileURLWithPath: output, isDirectory: true))
-        } catch let error as HersheyFontError where error.line == 0 {
-            throw SampleError("\(error); --fonts must name the folder holding \(style.fontFileName)")
-        }
+        var settings = SampleSettings()
+        settings.style = style
+        settings.jitter = jitter
+        settings.notes = notes
+        settings.pages = pages
+        settings.sentencesPerPage = sentences
+        settings.hashtagsPerPage = hashtags
+        settings.seed = seed
+        settings.topic = topic
+        settings.title = title
+        settings.notebook = try notebook.map { try NotebookPath($0) }
+        settings.name = name
+        settings.textFile = textFile.map { URL(fileURLWithPath: $0) }
+        settings.fonts = fonts.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let files = try settings.write(to: URL(fileURLWithPath: output, isDirectory: true))
         for file in files { print(file.path) }
     }
 }
 
-extension HandwritingStyle: ExpressibleByArgument {}
-extension JitterLevel: ExpressibleByArgument {}
+extension SampleSettings.Style: ExpressibleByArgument {}
+extension SampleSettings.Jitter: ExpressibleByArgument {}

@@ -28,12 +28,10 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try library.open()
-        let index = announcingReadOnly(try self.index.workspace(library).index())
-        try index.refresh(from: library)
-        let query = SearchQuery(text: words.joined(separator: " "), tags: try tags.map(parseTag),
-                                notebook: try notebook.map(notebookPath), limit: limit)
-        let hits = try index.search(query)
+        let workspace = index.workspace(try library.open())
+        announceReadOnly(try workspace.openIndex())
+        let hits = try workspace.search(words.joined(separator: " "), tags: try tags.map(parseTag),
+                                        notebook: try notebook.map(notebookPath), limit: limit)
         if output.json { return try printJSON(hits) }
         if hits.isEmpty { printError("no notes match") }
         for hit in hits {
@@ -61,11 +59,7 @@ struct TagsCommand: ParsableCommand {
     }
 
     func run() throws {
-        var counts: [String: Int] = [:]
-        for stored in try library.open().notes() {
-            for tag in stored.note.tags { counts[tag.name, default: 0] += 1 }
-        }
-        let rows = counts.map { Row(tag: $0.key, notes: $0.value) }.sorted { ($1.notes, $0.tag) < ($0.notes, $1.tag) }
+        let rows = try library.open().tagCounts().map { Row(tag: $0.tag, notes: $0.notes) }
         if output.json { return try printJSON(rows) }
         if rows.isEmpty { printError("no tags yet") }
         for row in rows { print("#\(row.tag)  \(row.notes)") }

@@ -50,14 +50,12 @@ struct ServeCommand: AsyncParsableCommand {
         let server = WebServer(workspace: workspace, options: ServeOptions(host: host, port: port, token: token, recognize: !noRecognize))
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         let open = self.open
-        let app = server.application(logger: logger) { port in
+        try await server.run(logger: logger) { port in
             let address = "http://\(host):\(port)/" + (token.map { "?token=\($0)" } ?? "")
-            print("Inkwell is serving \(workspace.library.root.path) at \(address)")
+            print("Inkwell is serving \(workspace.libraryFolder.path) at \(address)")
             fflush(nil) // standard output is not line-buffered in a pipe
             if open { Self.openInBrowser(address) }
         }
-        try await app.runService()
-        await server.closeOpenNotes()
     }
 
     /// The token: from --token-file, else a new random one when the host is not loopback, else none.

@@ -10,15 +10,15 @@ struct StatsCommand: ParsableCommand {
 
     /// The library's counts and, from the search index, how many pages are in each recognition state.
     struct Report: Encodable {
-        var library: LibraryStats
+        var library: LibraryCounts
         var recognition: [String: Int]
     }
 
     func run() throws {
-        let library = try library.open()
-        let stats = try library.stats()
-        let states = try pageStates(of: try library.notes(), in: index.workspace(library))
-        let recognition = Dictionary(uniqueKeysWithValues: PageState.counts(states.values).map { ($0.key.rawValue, $0.value) })
+        let workspace = index.workspace(try library.open())
+        let stats = try workspace.stats()
+        announceReadOnly(try workspace.openExistingIndex())
+        let recognition = try workspace.recognitionStates().totals
         if output.json { return try printJSON(Report(library: stats, recognition: recognition)) }
         print("""
             notebooks  \(stats.notebooks)
@@ -31,15 +31,6 @@ struct StatsCommand: ParsableCommand {
             page bytes \(stats.bytes)\(stats.points > 0 ? String(format: " (%.2f per point)", Double(stats.bytes) / Double(stats.points)) : "")
             """)
     }
-}
-
-/// Each page's recognition state from the search index; every page is pending when there is no index yet.
-func pageStates(of notes: [StoredNote], in workspace: Workspace) throws -> [PageID: PageState] {
-    let library = workspace.library
-    guard let index = try workspace.existingIndex() else {
-        return Dictionary(uniqueKeysWithValues: notes.flatMap(\.note.pages).map { ($0, PageState(status: .pending)) })
-    }
-    return try announcingReadOnly(index).pageStates(of: notes, in: library)
 }
 
 struct CheckCommand: ParsableCommand {
@@ -56,47 +47,9 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
 
-    struct Row: Encodable {
-        /// `page` for a page file, `text` for a note's typed text (body.md; `page` is then empty),
-        /// `leftover` for what an interrupted write left (only `file` and `problems` then), `background` for a
-        /// page whose PDF is missing from its note's folder (`file` is where it should be).
-        var kind: String
-        var note: String
-        var title: String
-        var page: String
-        var file: String
-        var missing: Bool
-        var damaged: Bool
-        var readableStrokes: Int
-        var problems: [String]
-    }
-
     func run() throws {
-        let library = try library.open()
-        let reports = try library.check()
-        var rows = reports.map { report in
-            Row(kind: "page", note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: report.file.path,
-                missing: report.missing, damaged: report.isDamaged,
-                readableStrokes: report.decoded?.page.strokes.count ?? 0,
-                problems: report.decoded?.problems.map(\.description) ?? ["file is missing"])
-        }
-        rows += reports.compactMap { report in
-            report.missingBackground.map { url in
-                Row(kind: "background", note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: url.path,
-                    missing: true, damaged: true, readableStrokes: report.decoded?.page.strokes.count ?? 0,
-                    problems: ["the PDF page \(report.page.rawValue) is drawn on is missing: the page is drawn on plain paper"])
-            }
-        }
-        let texts = try library.checkTypedTexts()
-        rows += texts.map { report in
-            Row(kind: "text", note: report.note.rawValue, title: report.noteTitle, page: "", file: report.file.path,
-                missing: false, damaged: true, readableStrokes: 0, problems: [report.problem])
-        }
-        let leftovers = library.leftovers()
-        rows += leftovers.map { leftover in
-            Row(kind: "leftover", note: "", title: "", page: "", file: leftover.path, missing: false, damaged: false, readableStrokes: 0,
-                problems: ["left by an interrupted write (\(leftover.bytes) bytes); `inkwell compact` removes it"])
-        }
+        let check = try library.open().check()
+        let rows = check.rows, leftovers = check.leftovers
         let damaged = rows.filter(\.damaged)
         if output.json {
             try printJSON(rows)
@@ -116,9 +69,9 @@ struct CheckCommand: ParsableCommand {
                 for problem in row.problems { print("  \(problem)") }
                 if !row.missing { print("  salvageable: \(row.readableStrokes) intact stroke\(row.readableStrokes == 1 ? "" : "s")") }
             }
-            let pages = reports.count, damagedPages = damaged.filter { $0.kind == "page" }.count
+            let pages = check.pages, damagedPages = damaged.filter { $0.kind == "page" }.count
             print("checked \(pages) page\(pages == 1 ? "" : "s"): \(damagedPages == 0 ? "all intact" : "\(damagedPages) damaged")"
-                  + (texts.isEmpty ? "" : "; \(texts.count) typed text\(texts.count == 1 ? "" : "s") not UTF-8")
+                  + (check.unreadableTexts == 0 ? "" : "; \(check.unreadableTexts) typed text\(check.unreadableTexts == 1 ? "" : "s") not UTF-8")
                   + (damaged.count(where: { $0.kind == "background" }) == 0 ? ""
                      : "; \(damaged.count(where: { $0.kind == "background" })) drawn on a missing PDF"))
             if !leftovers.isEmpty {
@@ -148,13 +101,10 @@ struct CompactCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let library = try library.open()
-        let selected = notes.isEmpty ? try library.notes() : try notes.map { try library.note(matching: $0) }
-        let results = try library.compact(selected, salvage: salvage)
-        let removed = try library.removeLeftovers()
-        if output.json { return try printJSON(results) }
-        let saved = results.reduce(0) { $0 + $1.bytesBefore - $1.bytesAfter }
-        print("compacted \(results.count) page\(results.count == 1 ? "" : "s"), \(saved) bytes freed")
+        let outcome = try library.open().compact(notes, salvage: salvage)
+        let removed = outcome.removed
+        if output.json { return try printJSON(outcome) }
+        print("compacted \(outcome.pages) page\(outcome.pages == 1 ? "" : "s"), \(outcome.bytesFreed) bytes freed")
         if !removed.isEmpty {
             print("removed \(removed.count) leftover\(removed.count == 1 ? "" : "s") of interrupted writes, \(removed.reduce(0) { $0 + $1.bytes }) bytes")
         }

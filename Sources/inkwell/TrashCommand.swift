@@ -29,9 +29,9 @@ struct TrashCommand: ParsableCommand {
             /// Notes it holds (1 for a note).
             var notes: Int
 
-            init(_ item: TrashItem) {
+            init(_ item: TrashEntry) {
                 id = item.id
-                kind = item.kind.rawValue
+                kind = item.kind
                 title = item.name
                 note = item.noteID?.rawValue
                 notebook = item.notebook.isRoot ? "" : item.notebook.description
@@ -41,12 +41,12 @@ struct TrashCommand: ParsableCommand {
         }
 
         func run() throws {
-            let items = try library.open().trashItems()
+            let items = try library.open().trash()
             if output.json { return try printJSON(items.map(Row.init)) }
             if items.isEmpty { printError("the trash is empty") }
             for item in items {
                 let place = item.notebook.isRoot ? "library root" : item.notebook.description
-                print("\(item.id)  \(item.kind.rawValue) \"\(item.name)\" from \(place), deleted \(DateFormatter.short.string(from: item.deletedAt))")
+                print("\(item.id)  \(item.kind) \"\(item.name)\" from \(place), deleted \(DateFormatter.short.string(from: item.deletedAt))")
             }
         }
     }
@@ -60,7 +60,7 @@ struct TrashCommand: ParsableCommand {
 
         func run() throws {
             let item = try library.open().restore(reference)
-            print("restored \(item.kind.rawValue) \"\(item.name)\"")
+            print("restored \(item.kind) \"\(item.name)\"")
         }
     }
 
@@ -71,7 +71,7 @@ struct TrashCommand: ParsableCommand {
 
         func run() throws {
             let library = try library.open()
-            let count = try library.trashItems().count
+            let count = try library.trash().count
             guard count > 0 else { return print("the trash is already empty") }
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import InkCore
 import InkIndex
-import InkwellKit
+@testable import InkwellKit
 import InkStore
 import Testing
 @testable import InkExport

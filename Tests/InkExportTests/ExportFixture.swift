@@ -4,7 +4,7 @@ import TestSupport
 import InkCore
 import InkIndex
 import InkStore
-import InkwellKit
+@testable import InkwellKit
 
 /// Reads every page as fixed lines of text, so exports have recognised words to carry.
 struct FixedRecognizer: PageRecognizer {

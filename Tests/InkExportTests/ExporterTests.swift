@@ -3,7 +3,7 @@ import TestSupport
 import InkCore
 import InkIndex
 import InkStore
-import InkwellKit
+@testable import InkwellKit
 import Testing
 @testable import InkExport
 

@@ -1,6 +1,6 @@
 import Foundation
 import InkCore
-import InkwellKit
+@testable import InkwellKit
 import InkStore
 import Testing
 import GRDB

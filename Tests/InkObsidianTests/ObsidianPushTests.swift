@@ -4,7 +4,7 @@ import InkCore
 import InkExport
 import InkIndex
 import InkStore
-import InkwellKit
+@testable import InkwellKit
 import Testing
 @testable import InkObsidian
 

@@ -5,11 +5,13 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 @testable import InkServe
 import HummingbirdWebSocket
-import InkwellKit
+@testable import InkwellKit
 import Logging
 import NIOCore
 import Testing
 import WSClient
+import InkRender
+import InkStore
 
 /// Every route of `inkwell serve` through Hummingbird's test client: what a browser (or a hostile
 /// page or program) gets back, and that refused requests leave the library exactly as it was.

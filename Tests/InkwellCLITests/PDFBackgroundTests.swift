@@ -3,6 +3,8 @@ import Foundation
 import InkwellKit
 import Testing
 import TestSupport
+import InkInterchange
+import InkPDF
 
 /// Writing on PDFs: a PDF imported to annotate, a Xournal++ document annotating one, and the PDF kept
 /// under the ink in every export (as vectors in PDFs), stored once per note, never read as handwriting.

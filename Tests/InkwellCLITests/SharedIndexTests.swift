@@ -2,6 +2,7 @@ import Foundation
 import InkwellKit
 import Testing
 import TestSupport
+import InkStore
 
 /// The OCR indexing job on PostgreSQL, as a fleet runs it: several `inkwell index --worker`
 /// processes on one library and one database, on the suite's throwaway server.

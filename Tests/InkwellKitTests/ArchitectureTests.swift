@@ -50,6 +50,10 @@ struct ArchitectureTests {
         return found
     }
 
+    /// The project as the checker reads it, read once for every test.
+    static func project() throws -> ArchitectureChecker { try readProject.get() }
+    private static let readProject = Result { try ArchitectureChecker.project(at: root) }
+
     static func isModule(_ name: String) -> Bool { name == "inkwell" || name.hasPrefix("Ink") }
 
     @Test("the module graph in docs/architecture.md is the one Package.swift declares")
@@ -74,6 +78,73 @@ struct ArchitectureTests {
         #expect(try ArchitectureTests.imports(of: "inkwell") == ["InkwellKit", "InkServe"])
         #expect(try ArchitectureTests.imports(of: "InkServe") == ["InkwellKit"])
         #expect(declared["InkIndex"]?.contains("InkRecognize") == false && declared["InkRecognize"]?.contains("InkRender") == false)
+    }
+
+    @Test("every import of every target, sources and tests, is a dependency Package.swift declares")
+    func importsAreDeclared() throws {
+        let project = try ArchitectureTests.project()
+        #expect(project.sources["InkServe"]?.isEmpty == false && project.sources["InkwellKitTests"]?.isEmpty == false,
+                "the sources were not read: \(project.sources.keys.sorted())")
+        let found = project.violations().filter { $0.contains(" imports ") }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test("front ends name no type of the modules behind InkwellKit: they reach those through the workspace")
+    func frontEndsNameNoHiddenType() throws {
+        let project = try ArchitectureTests.project()
+        #expect(["Library", "StoredNote", "Renderer", "SearchIndex", "Exporter", "RoutedNote", "BackgroundDocuments"].allSatisfy { project.hiddenTypes[$0] != nil },
+                "the adapters' types were not read: \(project.hiddenTypes.count)")
+        #expect(project.hiddenTypes["Note"] == nil && project.hiddenTypes["SessionConfig"] == nil && project.hiddenTypes["TypedText"] == nil,
+                "InkCore's, InkText's and the re-exported types may be named")
+        let found = project.violations().filter { $0.contains(" names ") }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test("the checker reports a planted front end that names Library and imports an undeclared module, and nothing in its comments and strings")
+    func checkerFindsPlantedViolations() throws {
+        var project = try ArchitectureTests.project()
+        project.sources["InkServe"]?["Sources/InkServe/Planted.swift"] = #"""
+            import Foundation
+            import InkwellKit
+            import NIOPosix
+
+            // A Library in a comment, /* and a Renderer in a block comment */ are no use of them.
+            func planted(_ workspace: Workspace) throws -> String {
+                let library = try Library(opening: URL(fileURLWithPath: "/tmp"))
+                return "Library \(workspace.libraryFolder.path) Exporter \("Renderer")"
+            }
+            """#
+        let found = project.violations().filter { $0.hasPrefix("Sources/InkServe/Planted.swift") }
+        #expect(found == ["Sources/InkServe/Planted.swift: imports NIOPosix, which InkServe does not declare in Package.swift",
+                          "Sources/InkServe/Planted.swift: names Library of InkStore, which front ends reach through InkwellKit only"],
+                "\(found)")
+    }
+
+    @Test("InkwellKit re-exports values only: InkCore and InkText whole, and single structs and enums; its type aliases name values")
+    func inkwellKitReexportsValuesOnly() throws {
+        let exports = try String(contentsOf: ArchitectureTests.root.appendingPathComponent("Sources/InkwellKit/Exports.swift"), encoding: .utf8)
+        let reexported = ArchitectureChecker.reexports(in: exports)
+        #expect(reexported.modules == ["InkCore", "InkText"])
+        #expect(reexported.typeKinds.values.allSatisfy { $0 == "struct" || $0 == "enum" }, "\(reexported.typeKinds)")
+        // A public type alias of InkwellKit gives front ends a name for a value of a module behind it
+        // (they still reach only the members InkwellKit declares): it must be a struct or an enum.
+        let project = try ArchitectureTests.project()
+        var kinds: [String: String] = [:]
+        for (target, files) in project.sources where project.declared["InkwellKit", default: []].contains(target) {
+            for text in files.values {
+                let code = ArchitectureChecker.code(of: text)
+                for match in code.matches(of: #/(?:public\s+)?(?:final\s+)?(struct|class|enum|protocol|actor)\s+([A-Za-z_]\w*)/#) {
+                    kinds[String(match.output.2)] = String(match.output.1)
+                }
+            }
+        }
+        let alias = #/^public\s+typealias\s+(\w+)\s*=\s*([\w.]+)/#.anchorsMatchLineEndings()
+        for text in project.sources["InkwellKit", default: [:]].values {
+            for match in ArchitectureChecker.code(of: text).matches(of: alias) {
+                let target = String(match.output.2.split(separator: ".").last ?? "")
+                #expect(kinds[target] == "struct" || kinds[target] == "enum", "\(match.output.1) = \(match.output.2) is a \(kinds[target] ?? "type not found")")
+            }
+        }
     }
 
     @Test("dependencies point one way: the graph has no cycle")

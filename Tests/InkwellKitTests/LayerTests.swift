@@ -1,6 +1,11 @@
 import Foundation
-import InkwellKit
+@testable import InkwellKit
 import Testing
+import InkCore
+import InkGeometry
+import InkInterchange
+import InkRender
+import InkStore
 
 /// Page layers from import to page file to rendering: kept with their names and visibility, hidden
 /// ones never drawn, and invisible to a reader that does not know them without losing a stroke.

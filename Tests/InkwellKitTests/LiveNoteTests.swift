@@ -1,6 +1,7 @@
 import Foundation
-import InkwellKit
+@testable import InkwellKit
 import Testing
+import InkStore
 
 /// The live note: the editor session on a real clock with its effects carried out against the
 /// library, shared by several writers.

@@ -1,0 +1,28 @@
+import Foundation
+import InkwellKit
+
+/// First-page thumbnails, kept in memory by the note's content version (its pages and modification
+/// time), so the library view renders each once.
+final class ThumbnailCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [String: [UInt8]] = [:]
+
+    static func version(of entry: NoteEntry) -> String {
+        var hasher = Hasher()
+        hasher.combine(entry.note.pages)
+        let pages = UInt64(bitPattern: Int64(hasher.finalize())) % 1_000_000
+        return "\(Int(entry.note.modified.timeIntervalSince1970))-\(pages)"
+    }
+
+    /// The thumbnail of `entry` as it is now, made by `make` (nil: the note has no pages) unless kept.
+    func thumbnail(of entry: NoteEntry, make: () throws -> [UInt8]?) throws -> [UInt8]? {
+        let key = "\(entry.note.id.rawValue)/\(Self.version(of: entry))"
+        if let hit = lock.withLock({ cache[key] }) { return hit }
+        guard let png = try make() else { return nil }
+        lock.withLock {
+            if cache.count > 5000 { cache.removeAll() }
+            cache[key] = png
+        }
+        return png
+    }
+}

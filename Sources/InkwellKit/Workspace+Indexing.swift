@@ -1,0 +1,55 @@
+import Foundation
+import InkCore
+import InkIndex
+import InkRecognize
+
+/// How far the indexing is, across every worker; encodes as the index's queue status.
+public struct IndexProgress: Sendable, Encodable {
+    let status: QueueStatus
+    /// Pages recognised from their current content.
+    public var done: Int { status.done }
+    /// Pages a live worker is recognising.
+    public var leased: Int { status.leased }
+    /// Pages waiting.
+    public var pending: Int { status.pending }
+    public var failed: Int { status.failed }
+    /// Pages recognised in the last minute, per second (PostgreSQL only).
+    public var pagesPerSecond: Double { status.pagesPerSecond }
+    /// Workers holding leases now (PostgreSQL only).
+    public var workers: Int { status.workers }
+    public func encode(to encoder: any Encoder) throws { try status.encode(to: encoder) }
+}
+
+/// The indexing job as front ends run it.
+extension Workspace {
+    /// Recognises every page that changed and fills the index, on `jobs` threads at `quality`: on a
+    /// PostgreSQL index through its shared queue (holding claims for `lease` seconds; a `worker` leaves the
+    /// library unwritten, its tags to a later run), else the pages of `shard`. `progress` hears (done, total).
+    public func runIndexing(jobs: Int, quality: RecognitionQuality, lease: TimeInterval, worker: Bool, shard: Shard,
+                      progress: @escaping @Sendable (Int, Int) -> Void) throws -> IndexingReport {
+        let indexer = try indexer(quality: quality)
+        if let queue = indexer.index as? any PageQueue {
+            return try indexer.work(queue, jobs: jobs, lease: lease, adoptTags: !worker, progress: progress)
+        }
+        return try indexer.run(jobs: jobs, shard: shard, progress: progress)
+    }
+
+    /// Forgets every result in the index, so that the next run recognises every page again.
+    public func clearIndex() throws { try index().clear() }
+
+    /// Progress across every worker: from the queue on PostgreSQL, from the page states on SQLite.
+    public func indexProgress() throws -> IndexProgress {
+        if let queue = try index() as? any PageQueue { return IndexProgress(status: try queue.status()) }
+        let counts = PageState.counts(try recognitionStates().states.values)
+        return IndexProgress(status: QueueStatus(done: counts[.recognised] ?? 0, leased: counts[.processing] ?? 0,
+                                                 pending: counts[.pending] ?? 0, failed: counts[.failed] ?? 0, pagesPerSecond: 0, workers: 0))
+    }
+
+    /// The text recognised on each page of `note`, from the index.
+    public func recognisedText(of note: NoteID) throws -> [PageID: String] { try index().pageTexts(of: note) }
+}
+
+extension RecognitionQuality {
+    /// The default: `best`, each line drawn seven ways and the readings voted.
+    public static var standard: RecognitionQuality { .best }
+}

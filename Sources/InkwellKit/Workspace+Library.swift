@@ -1,0 +1,252 @@
+import Foundation
+import InkCore
+import InkIndex
+import InkStore
+import InkText
+
+/// The library as a whole: opening and creating it, its counts, checks, compaction and upgrade.
+extension Workspace {
+    /// The workspace of the library at `location`, which must exist (only ``createLibrary(at:)`` makes
+    /// one, so a mistyped path never starts a second library), its index as in ``init(library:indexURL:)``.
+    public convenience init(opening location: URL, indexURL: String? = nil) throws {
+        self.init(library: try Library(opening: location), indexURL: indexURL)
+    }
+
+    /// The same library with its index at `indexURL` (nil: the library's own).
+    public func withIndex(at indexURL: String?) -> Workspace {
+        Workspace(library: library, indexURL: indexURL)
+    }
+
+    /// `$INKWELL_LIBRARY`, else `$XDG_DATA_HOME/inkwell`, else `~/.local/share/inkwell`.
+    public static func defaultLibraryLocation() -> URL { Library.defaultLocation() }
+
+    /// Creates a library at `location` (or confirms the one there); its folder.
+    public static func createLibrary(at location: URL) throws -> URL { try Library.create(at: location).root }
+
+    /// The library's folder.
+    public var libraryFolder: URL { library.root }
+
+    /// Fails, saying why, when the library cannot be written (read-only, or from a newer Inkwell).
+    public func checkWritable() throws { try library.checkWritable() }
+
+    /// The error of a library whose lock another process holds: `folder` is what was waited for.
+    public static func lockedError(_ folder: URL) -> any Error { StoreError.locked(folder) }
+
+    /// Brings a library written by an older Inkwell to this one's format.
+    public func upgrade() throws -> UpgradeOutcome { UpgradeOutcome(upgrade: try library.upgrade()) }
+
+    /// Counts of notebooks, notes, pages, strokes, points, tags, trash and page bytes.
+    public func stats() throws -> LibraryCounts { LibraryCounts(stats: try library.stats()) }
+
+    /// Every tag with the number of notes that have it, most used first (then by name).
+    public func tagCounts() throws -> [(tag: String, notes: Int)] {
+        var counts: [String: Int] = [:]
+        for stored in try library.notes() {
+            for tag in stored.note.tags { counts[tag.name, default: 0] += 1 }
+        }
+        return counts.map { (tag: $0.key, notes: $0.value) }.sorted { ($1.notes, $0.tag) < ($0.notes, $1.tag) }
+    }
+
+    /// Verifies every page file and typed text, and lists leftovers of interrupted writes.
+    public func check() throws -> LibraryCheck {
+        let reports = try library.check()
+        var rows = reports.map { report in
+            CheckRow(kind: "page", note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: report.file.path,
+                     missing: report.missing, damaged: report.isDamaged,
+                     readableStrokes: report.decoded?.page.strokes.count ?? 0,
+                     problems: report.decoded?.problems.map(\.description) ?? ["file is missing"])
+        }
+        rows += reports.compactMap { report in
+            report.missingBackground.map { url in
+                CheckRow(kind: "background", note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: url.path,
+                         missing: true, damaged: true, readableStrokes: report.decoded?.page.strokes.count ?? 0,
+                         problems: ["the PDF page \(report.page.rawValue) is drawn on is missing: the page is drawn on plain paper"])
+            }
+        }
+        let texts = try library.checkTypedTexts()
+        rows += texts.map { report in
+            CheckRow(kind: "text", note: report.note.rawValue, title: report.noteTitle, page: "", file: report.file.path,
+                     missing: false, damaged: true, readableStrokes: 0, problems: [report.problem])
+        }
+        let leftovers = library.leftovers()
+        rows += leftovers.map { leftover in
+            CheckRow(kind: "leftover", note: "", title: "", page: "", file: leftover.path, missing: false, damaged: false, readableStrokes: 0,
+                     problems: ["left by an interrupted write (\(leftover.bytes) bytes); `inkwell compact` removes it"])
+        }
+        return LibraryCheck(rows: rows, pages: reports.count, unreadableTexts: texts.count,
+                            leftovers: leftovers.map { ($0.path, $0.bytes) })
+    }
+
+    /// Rewrites the pages of the notes `references` name (every note when empty) without erased and
+    /// undone strokes (with `salvage`, damaged pages too, keeping what is readable), then removes the
+    /// leftovers of interrupted writes.
+    public func compact(_ references: [String], salvage: Bool) throws -> CompactOutcome {
+        let selected = references.isEmpty ? try library.notes() : try references.map { try library.note(matching: $0) }
+        let results = try library.compact(selected, salvage: salvage)
+        let removed = try library.removeLeftovers()
+        return CompactOutcome(results: results, removed: removed.map { ($0.path, $0.bytes) })
+    }
+
+    /// A note's details as `note show` prints them: the note, each page (size, template, strokes, layers,
+    /// PDF page, damage, recognition status) and its typed text's counts.
+    public func details(of reference: String) throws -> NoteDetails {
+        let stored = try library.note(matching: reference)
+        let states = try recognitionStates(of: [stored])
+        let rows = stored.note.pages.enumerated().map { index, id in
+            let state = states.state(of: id)
+            var row = NoteDetails.PageRow(number: index + 1, id: id.rawValue, width: 0, height: 0, template: "-", strokes: 0, points: 0,
+                                          status: state.status, reason: state.reason)
+            do {
+                let decoded = try library.readPage(library.pageURL(id, in: stored.folder), id: id)
+                let page = decoded.page
+                (row.width, row.height, row.template) = (page.size.width, page.size.height, page.template.kind.description)
+                (row.strokes, row.points) = (page.strokes.count, page.pointCount)
+                if !page.template.layers.isEmpty {
+                    row.layers = page.template.layers.enumerated().map { index, layer in
+                        NoteDetails.LayerRow(name: layer.name, visible: layer.isVisible, strokes: page.strokes.count { Int($0.layer) == index })
+                    }
+                }
+                row.background = page.template.background.map { background in
+                    NoteDetails.BackgroundRow(document: background.document, page: background.page + 1,
+                                              stored: library.missingBackgrounds(of: stored, pages: [page]).isEmpty)
+                }
+                row.damage = decoded.problems.first(where: \.isDamage).map { "damaged at \($0)" }
+            } catch {
+                row.damage = "\(error)"
+            }
+            return row
+        }
+        return NoteDetails(note: NoteRow(NoteEntry(stored)), pages: rows, typedText: TypedTextStatistics(try library.typedText(of: stored)))
+    }
+}
+
+/// What ``Workspace/upgrade()`` did; encodes as the library's upgrade record.
+public struct UpgradeOutcome: Sendable, Encodable {
+    let upgrade: LibraryUpgrade
+    public var from: Int { upgrade.from }
+    public var to: Int { upgrade.to }
+    /// Where the replaced marker was kept; nil when nothing changed.
+    public var backup: String? { upgrade.backup }
+    public var changes: [String] { upgrade.changes }
+    public func encode(to encoder: any Encoder) throws { try upgrade.encode(to: encoder) }
+}
+
+/// A library's counts; encodes as the library's statistics.
+public struct LibraryCounts: Sendable, Encodable {
+    let stats: LibraryStats
+    public var notebooks: Int { stats.notebooks }
+    public var notes: Int { stats.notes }
+    public var pages: Int { stats.pages }
+    public var pinned: Int { stats.pinned }
+    public var tags: Int { stats.tags }
+    public var trashed: Int { stats.trashed }
+    public var strokes: Int { stats.strokes }
+    public var points: Int { stats.points }
+    public var bytes: Int { stats.bytes }
+    public func encode(to encoder: any Encoder) throws { try stats.encode(to: encoder) }
+}
+
+/// One finding of ``Workspace/check()``, as `check --json` prints it.
+public struct CheckRow: Sendable, Encodable {
+    /// `page` for a page file, `text` for a note's typed text (body.md; `page` is then empty),
+    /// `leftover` for what an interrupted write left (only `file` and `problems` then), `background` for a
+    /// page whose PDF is missing from its note's folder (`file` is where it should be).
+    public var kind: String
+    public var note: String
+    public var title: String
+    public var page: String
+    public var file: String
+    public var missing: Bool
+    public var damaged: Bool
+    public var readableStrokes: Int
+    public var problems: [String]
+}
+
+/// Everything ``Workspace/check()`` found.
+public struct LibraryCheck: Sendable {
+    /// Every page, then pages on missing PDFs, unreadable typed texts and leftovers.
+    public var rows: [CheckRow]
+    /// Page files checked.
+    public var pages: Int
+    /// Typed texts that are not UTF-8.
+    public var unreadableTexts: Int
+    public var leftovers: [(path: String, bytes: Int)]
+}
+
+/// What ``Workspace/compact(_:salvage:)`` did; encodes as the list of pages rewritten.
+public struct CompactOutcome: Sendable, Encodable {
+    let results: [CompactionResult]
+    /// Leftovers of interrupted writes removed.
+    public var removed: [(path: String, bytes: Int)]
+    /// Pages rewritten.
+    public var pages: Int { results.count }
+    public var bytesFreed: Int { results.reduce(0) { $0 + $1.bytesBefore - $1.bytesAfter } }
+    public func encode(to encoder: any Encoder) throws { try results.encode(to: encoder) }
+}
+
+/// Counts of a note's typed text as `note show` and `note text --json` print them.
+public struct TypedTextStatistics: Sendable, Encodable {
+    public var lines: Int
+    public var words: Int
+    public var characters: Int
+    public var readingMinutes: Int
+    public var readingSeconds: Int
+    public var wordsPerMinute: Int
+
+    public init(_ text: TypedText) {
+        let stats = text.statistics
+        lines = text.lines.count
+        words = stats.words
+        characters = stats.characters
+        readingMinutes = stats.readingMinutes
+        readingSeconds = stats.readingSeconds
+        wordsPerMinute = TextStatistics.wordsPerMinute
+    }
+
+    /// `12 lines, 85 words, 460 characters, 1 min read`
+    public var summary: String {
+        "\(lines) line\(lines == 1 ? "" : "s"), \(words) word\(words == 1 ? "" : "s"), "
+            + "\(characters) character\(characters == 1 ? "" : "s"), \(readingMinutes) min read"
+    }
+}
+
+/// A note's details (``Workspace/details(of:)``), as `note show --json` prints them.
+public struct NoteDetails: Sendable, Encodable {
+    public var note: NoteRow
+    public var pages: [PageRow]
+    public var typedText: TypedTextStatistics
+
+    public struct PageRow: Sendable, Encodable {
+        public var number: Int
+        public var id: String
+        public var width: Float
+        public var height: Float
+        public var template: String
+        public var strokes: Int
+        public var points: Int
+        /// The page's layers, bottom first, with their stroke counts (absent when the page has one unnamed layer).
+        public var layers: [LayerRow]?
+        /// The PDF page the page is drawn on (absent when it has none).
+        public var background: BackgroundRow?
+        /// What is wrong with the page file, when it is damaged or missing.
+        public var damage: String?
+        public var status: String
+        /// Why recognition failed, when it did.
+        public var reason: String?
+    }
+
+    public struct BackgroundRow: Sendable, Encodable {
+        /// The document's content ID (SHA-256), its file `backgrounds/ID.pdf` in the note's folder.
+        public var document: String
+        /// The PDF page, counting from 1.
+        public var page: Int
+        /// False when the note's folder lacks the document (the page is drawn on plain paper).
+        public var stored: Bool
+    }
+
+    public struct LayerRow: Sendable, Encodable {
+        public var name: String
+        public var visible: Bool
+        public var strokes: Int
+    }
+}

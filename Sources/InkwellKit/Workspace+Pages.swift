@@ -1,0 +1,52 @@
+import Foundation
+import InkCore
+import InkExport
+import InkPDF
+import InkRender
+import InkStore
+
+/// Draws a note's pages as the web notebook shows them: SVG, with the PDF pages under them
+/// linked rather than embedded.
+public struct PageDrawing: Sendable {
+    let renderer: Renderer
+
+    /// The SVG the exporter would write for `page`; the PDF page under it, if any, is an image at
+    /// `backgroundHref`.
+    public func svg(_ page: Page, backgroundHref: String?) -> String {
+        renderer.svg(page, backgroundHref: backgroundHref)
+    }
+}
+
+/// A note's pages, read and drawn.
+extension Workspace {
+    /// The pages of the note with exactly this id, in order.
+    public func pages(of id: NoteID) throws -> [Page] {
+        try library.pages(of: stored(id))
+    }
+
+    /// A PNG of the first page of `note`, `width` pixels wide, drawn on its PDF page if it has one; nil
+    /// when the note has no pages.
+    public func thumbnail(of note: NoteID, width: Int = 256) throws -> [UInt8]? {
+        let stored = try stored(note)
+        guard let first = try library.pages(of: stored).first else { return nil }
+        return try renderer(backgrounds: library.backgroundDocuments(of: stored)).thumbnail(first, width: width)
+    }
+
+    /// A PNG of the PDF page `page` of `note` is drawn on (nil when it is on none, or on one that cannot
+    /// be read); the documents are those of `live` when the note is open for writing.
+    public func backgroundImage(of page: Page, in note: NoteID, live: LiveNote?) throws -> [UInt8]? {
+        let backgrounds = try live?.backgrounds ?? library.backgroundDocuments(of: stored(note))
+        return renderer(backgrounds: backgrounds).backgroundImage(page)
+    }
+
+    /// How the pages of a note open for writing are drawn while it is written on.
+    public func pageDrawing(for live: LiveNote) -> PageDrawing {
+        PageDrawing(renderer: renderer(backgrounds: live.backgrounds))
+    }
+
+    private func renderer(backgrounds: BackgroundDocuments) -> Renderer {
+        var options = RenderOptions()
+        options.backgrounds = backgrounds
+        return Renderer(options: options)
+    }
+}
