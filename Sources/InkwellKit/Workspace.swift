@@ -77,11 +77,6 @@ public final class Workspace: Sendable {
         }
     }
 
-    /// A recogniser for pages written live, in the library's context now.
-    func makeRecognizer(quality: RecognitionQuality = .best) throws -> any PageRecognizer {
-        try recognitionContext(quality: quality).makeRecognizer()
-    }
-
     /// The words recognition counts in this library: the lexicon of its ``RecognitionContext``.
     public static func lexicon(of library: Library, index: (any IndexBackend)?) throws -> Lexicon {
         try RecognitionContext(library: library, index: index).lexicon
