@@ -47,7 +47,7 @@ public struct ImportRecognition: Sendable {
     /// no lexicon, in tests).
     public init(jobs: Int,
                 context: @escaping @Sendable (_ importing: [NoteWords]) throws -> RecognitionContext = { notes in
-                    RecognitionContext(knownTags: Set(notes.flatMap(\.tags)), lexicon: Lexicon([String]()))
+                    RecognitionContext(knownTags: Set(notes.flatMap(\.tags)), language: nil)
                 },
                 makeRecognizer: @escaping RecognizerFactory,
                 keep: @escaping @Sendable (_ note: StoredNote, _ pages: [RecognisedPage]) throws -> Void) {

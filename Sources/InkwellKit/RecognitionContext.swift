@@ -35,16 +35,17 @@ public struct NoteWords: Sendable, Hashable {
 /// passes them as `importing`, because they are committed only after they are read.
 public struct RecognitionContext: Sendable {
     public var knownTags: Set<Tag>
-    public var lexicon: Lexicon
-    public var quality: RecognitionQuality
-    /// The lexicon's words beyond the system list: what tells two contexts of one library apart.
+    /// The lexicon's words beyond the word list: the notes' words and the index's.
     public var ownWords: Set<String>
+    public var quality: RecognitionQuality
+    /// The language whose system word list the lexicon starts from (nil: none, for tests).
+    public var language: String?
 
-    public init(knownTags: Set<Tag>, lexicon: Lexicon, quality: RecognitionQuality = .best, ownWords: Set<String> = []) {
+    public init(knownTags: Set<Tag>, ownWords: Set<String> = [], quality: RecognitionQuality = .best, language: String? = "eng") {
         self.knownTags = knownTags
-        self.lexicon = lexicon
-        self.quality = quality
         self.ownWords = ownWords
+        self.quality = quality
+        self.language = language
     }
 
     /// The context of `library` (with its `index`, when there is one) for recognising its pages and
@@ -56,19 +57,24 @@ public struct RecognitionContext: Sendable {
         notes += importing
         // Optional: an index that cannot be read (full disk, server away) must not stop recognition.
         let recognised = (try? index?.recognisedVocabulary()) ?? []
-        let own = Self.vocabulary(of: notes).union(recognised)
         self.init(knownTags: Set(notes.flatMap(\.tags)).union(try library.routeRules().flatMap(\.tags)),
-                  lexicon: Lexicon.system(language: "eng").adding(own), quality: quality, ownWords: own)
+                  ownWords: Self.vocabulary(of: notes).union(recognised), quality: quality)
+    }
+
+    /// The words a reading may be made of: the system word list and ``ownWords`` (made when asked:
+    /// a recogniser that needs no lexicon never loads the word list).
+    public var lexicon: Lexicon {
+        (language.map { Lexicon.system(language: $0) } ?? Lexicon([String]())).adding(ownWords)
     }
 
     /// Whether recognition in `other` reads every page as in this one.
     public func reads(like other: RecognitionContext) -> Bool {
-        knownTags == other.knownTags && ownWords == other.ownWords && quality == other.quality
+        knownTags == other.knownTags && ownWords == other.ownWords && quality == other.quality && language == other.language
     }
 
     /// A Tesseract recogniser in this context: the one way every path makes one.
     public func makeRecognizer() throws -> any PageRecognizer {
-        try TesseractRecognizer(knownTags: knownTags, options: RecognitionOptions(quality: quality), lexicon: lexicon)
+        try TesseractRecognizer(knownTags: knownTags, options: RecognitionOptions(quality: quality), language: language ?? "eng", lexicon: lexicon)
     }
 
     /// The words a library's owner writes — in titles, tags and typed text — which recognition
