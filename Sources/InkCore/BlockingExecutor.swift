@@ -9,8 +9,10 @@ import Foundation
 /// let note = try await BlockingExecutor.shared.run { try library.note(matching: id) }
 /// ```
 ///
-/// Threads are started as work arrives, up to ``width``, and then kept; jobs run in the order they
-/// were submitted. Synchronous callers (commands, the indexing job) use ``Parallel`` instead.
+/// Threads are started as work arrives, up to ``width``, and then kept (until ``close()``); jobs run
+/// in the order they were submitted. It is the one hand-written pool of the project: ``WorkerPool``
+/// (recognition during an import) and live recognition (one thread at nice 10) are executors of
+/// their own. Synchronous callers that split one job over the cores use ``Parallel`` instead.
 ///
 /// `@unchecked Sendable`: every stored property but `width` is touched only holding `condition`.
 public final class BlockingExecutor: @unchecked Sendable {
@@ -25,11 +27,24 @@ public final class BlockingExecutor: @unchecked Sendable {
     private var queue: [@Sendable () -> Void] = []
     private var threads = 0
     private var idle = 0
+    private var closed = false
+    private let niceness: Int32
 
-    /// An executor of at most `width` threads, named `name` (as a debugger or `top -H` shows them).
-    public init(width: Int, name: String) {
+    /// An executor of at most `width` threads, named `name` (as a debugger or `top -H` shows them),
+    /// each at `niceness` (Linux: per thread; 10 lets pen input and page updates go first).
+    public init(width: Int, name: String, niceness: Int32 = 0) {
         self.width = max(1, width)
         self.name = name
+        self.niceness = niceness
+    }
+
+    /// Lets the threads end once no job is queued (an import's pool when the import is done); jobs
+    /// submitted later still run, on threads started for them.
+    public func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
     }
 
     /// Runs `body` on one of the executor's threads and returns its result (or throws its error) to
@@ -62,14 +77,25 @@ public final class BlockingExecutor: @unchecked Sendable {
     }
 
     private func work() {
-        while true {
-            let job = condition.withLock {
-                idle += 1
-                defer { idle -= 1 }
-                while queue.isEmpty { condition.wait() }
-                return queue.removeFirst()
+        #if os(Linux)
+        // For this thread only (Linux keeps nice values per thread; 0 is the calling one).
+        if niceness != 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+        #endif
+        while let job = next() { job() }
+    }
+
+    private func next() -> (@Sendable () -> Void)? {
+        condition.withLock {
+            idle += 1
+            defer { idle -= 1 }
+            while queue.isEmpty {
+                if closed {
+                    threads -= 1
+                    return nil
+                }
+                condition.wait()
             }
-            job()
+            return queue.removeFirst()
         }
     }
 }

@@ -116,42 +116,47 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 }
 
-/// Work done on background threads while the caller goes on (recognition during an import): at
-/// most `workers` threads, started as inputs arrive, each with its own worker function made on its
-/// first input and reused for the rest; results are collected by ticket, in any order.
+/// Work done on background threads while the caller goes on (recognition during an import): a
+/// ``BlockingExecutor`` of at most `workers` threads, each job running with a worker function made
+/// on first need and reused by the jobs after it (at most `workers` are made, one per job running at
+/// once); results are collected by ticket, in any order.
 ///
-/// `@unchecked Sendable`: every stored property is touched only holding `condition`.
+/// `@unchecked Sendable`: `results`, `nextID`, `finished` and `idleWorkers` are touched only holding `condition`.
 public final class WorkerPool<Input: Sendable, Output: Sendable>: @unchecked Sendable {
-    private let jobs: Int
+    private typealias Worker = Result<(Input) throws -> Output, any Error>
+    private let executor: BlockingExecutor
     private let makeWorker: @Sendable () throws -> (Input) throws -> Output
     private let condition = NSCondition()
-    private var queue: [(id: Int, input: Input)] = []
     private var results: [Int: Result<Output, any Error>] = [:]
     private var nextID = 0
     private var finished = 0
-    private var workers = 0
-    private var idle = 0
-    private var closed = false
+    /// Worker functions made and not in use now.
+    private var idleWorkers: [Worker] = []
 
-    /// A pool of at most `workers` threads; each makes its worker function with `makeWorker` when it
-    /// takes its first input (a failure to make it is the result of every input that thread takes).
+    /// A pool of at most `workers` threads; a worker function is made with `makeWorker` when a job
+    /// finds none free (a failure to make it is the result of every input given to it).
     public init(workers: Int, makeWorker: @escaping @Sendable () throws -> (Input) throws -> Output) {
-        jobs = max(1, workers)
+        executor = BlockingExecutor(width: max(1, workers), name: "inkwell.workers")
         self.makeWorker = makeWorker
     }
 
     /// Queues `input` and returns at once with the ticket to ask for its result.
     public func submit(_ input: Input) -> Int {
-        condition.withLock {
+        let ticket = condition.withLock {
             nextID += 1
-            queue.append((nextID, input))
-            if idle == 0 && workers < jobs {
-                workers += 1
-                Thread.detachNewThread { [self] in work() }
-            }
-            condition.broadcast()
             return nextID
         }
+        executor.submit { [self] in
+            let worker = condition.withLock { idleWorkers.popLast() } ?? Result { try makeWorker() }
+            let outcome = worker.flatMap { work in Result { try work(input) } }
+            condition.withLock {
+                idleWorkers.append(worker)
+                results[ticket] = outcome
+                finished += 1
+                condition.broadcast()
+            }
+        }
+        return ticket
     }
 
     /// True when the input with this ticket has been worked on (and its result not yet taken).
@@ -174,38 +179,6 @@ public final class WorkerPool<Input: Sendable, Output: Sendable>: @unchecked Sen
 
     /// Lets the worker threads end once the queue is empty.
     public func close() {
-        condition.withLock {
-            closed = true
-            condition.broadcast()
-        }
-    }
-
-    private func work() {
-        var worker: Result<(Input) throws -> Output, any Error>?
-        while let (ticket, input) = nextInput() {
-            if worker == nil { worker = Result { try makeWorker() } }
-            let outcome = worker!.flatMap { work in Result { try work(input) } }
-            condition.withLock {
-                results[ticket] = outcome
-                finished += 1
-                condition.broadcast()
-            }
-        }
-    }
-
-    private func nextInput() -> (Int, Input)? {
-        condition.withLock {
-            idle += 1
-            defer { idle -= 1 }
-            while queue.isEmpty {
-                if closed {
-                    workers -= 1
-                    return nil
-                }
-                condition.wait()
-            }
-            let item = queue.removeFirst()
-            return (item.id, item.input)
-        }
+        executor.close()
     }
 }

@@ -29,28 +29,11 @@ public struct AfterChange {
 }
 
 extension Library {
-    /// The tags recognition snaps a hashtag reading to, on every path: every tag in the library,
-    /// every tag a routing rule asks for (so `#work` in a rule helps `#work` in the handwriting to be
-    /// read right), and `extra` (the tags of recordings being imported).
-    public func knownTags(adding extra: some Sequence<Tag> = [Tag]()) throws -> Set<Tag> {
-        Set(try notes().flatMap(\.note.tags)).union(try routeRules().flatMap(\.tags)).union(extra)
-    }
-
-    /// The words the library's owner writes — in titles, tags and typed text — which recognition
-    /// counts as words besides the system word list: names, jargon and abbreviations a dictionary
-    /// lacks. Words of two or more letters, case folded.
+    /// The words the library's owner writes — in titles, tags and typed text — as the
+    /// ``RecognitionContext`` counts them.
     public func vocabulary() throws -> Set<String> {
-        var words = Set<String>()
-        func add(_ text: String) {
-            for word in text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }) where word.count >= 2 {
-                words.insert(word.lowercased())
-            }
-        }
-        for stored in try notes() {
-            add(stored.note.title)
-            for tag in stored.note.tags { add(tag.name.replacingOccurrences(of: "-", with: " ")) }
-            add((try? typedTextSource(of: stored)) ?? "")
-        }
-        return words
+        RecognitionContext.vocabulary(of: try notes().map { stored in
+            NoteWords(title: stored.note.title, tags: stored.note.tags, typedText: (try? typedTextSource(of: stored)) ?? "")
+        })
     }
 }

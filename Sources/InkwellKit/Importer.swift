@@ -34,16 +34,25 @@ public struct ImportReport: Sendable, Codable, Equatable {
 public struct ImportRecognition: Sendable {
     /// Pages recognised at once, on background threads.
     public var jobs: Int
-    /// Makes one recogniser per worker thread, given the tags the library, its routing rules and the
-    /// recordings already have (recognised hashtags are matched against them).
-    public var makeRecognizer: @Sendable (_ knownTags: Set<Tag>) throws -> any PageRecognizer
+    /// The ``RecognitionContext`` for recognising the notes being imported (their words given), taken
+    /// once per import before any of them is committed.
+    public var context: @Sendable (_ importing: [NoteWords]) throws -> RecognitionContext
+    /// Makes one recogniser per worker thread, in that context.
+    public var makeRecognizer: RecognizerFactory
     /// Keeps what was read on the pages of a note just committed (the search index). A failure here
     /// is reported and loses nothing but the time spent: `inkwell index` reads the pages again.
     public var keep: @Sendable (_ note: StoredNote, _ pages: [RecognisedPage]) throws -> Void
 
-    public init(jobs: Int, makeRecognizer: @escaping @Sendable (_ knownTags: Set<Tag>) throws -> any PageRecognizer,
+    /// With `context` left out, the notes' own tags are the only context (a recogniser that needs
+    /// no lexicon, in tests).
+    public init(jobs: Int,
+                context: @escaping @Sendable (_ importing: [NoteWords]) throws -> RecognitionContext = { notes in
+                    RecognitionContext(knownTags: Set(notes.flatMap(\.tags)), language: nil)
+                },
+                makeRecognizer: @escaping RecognizerFactory,
                 keep: @escaping @Sendable (_ note: StoredNote, _ pages: [RecognisedPage]) throws -> Void) {
         self.jobs = jobs
+        self.context = context
         self.makeRecognizer = makeRecognizer
         self.keep = keep
     }
@@ -144,13 +153,7 @@ public struct Importer {
         guard report.failures.isEmpty || keepGoing else { return report }
         var done = files.count - decoded.count
         progress(done, files.count)
-        let pool = recognition.map { settings in
-            let known = knownTags(adding: decoded.flatMap { $0.1.notes.flatMap(\.tags) })
-            return RecognitionPool(workers: settings.jobs) {
-                let recognizer = try settings.makeRecognizer(known)
-                return recognizer.recognize
-            }
-        }
+        let pool = recognitionPool(for: decoded)
         defer { pool?.close() }
         // Files replayed and waiting for their pages to be read, in order. Only a few pages are read
         // ahead, so that memory stays bounded however many files there are. A trace is printed as
@@ -322,13 +325,7 @@ public struct Importer {
     /// sessions ask for, commits them together and applies ``AfterChange``, as ``run(_:replayer:keepGoing:progress:)``
     /// does for each file. Throws, leaving the library as it was, when any of that fails.
     public func importRecording(_ recording: Recording, from url: URL, replayer: NoteReplayer) throws -> FileOutcome {
-        let pool = recognition.map { settings in
-            let known = knownTags(adding: recording.notes.flatMap(\.tags))
-            return RecognitionPool(workers: settings.jobs) {
-                let recognizer = try settings.makeRecognizer(known)
-                return recognizer.recognize
-            }
-        }
+        let pool = recognitionPool(for: [(url, recording)])
         defer { pool?.close() }
         let item = try start(recording, from: url, replayer: replayer, pool: pool)
         do {
@@ -348,10 +345,29 @@ public struct Importer {
         return try importRecording(try PDFImport.decode(data, file: name), from: URL(fileURLWithPath: name), replayer: replayer)
     }
 
-    /// The tags hashtag readings are snapped to (``Library/knownTags(adding:)``); a library that
-    /// cannot be listed just now only loses the snapping.
-    private func knownTags(adding extra: [Tag]) -> Set<Tag> {
-        (try? library.knownTags(adding: extra)) ?? Set(extra)
+    /// The pool that reads the pages of `files`' notes (nil without ``recognition``), in the
+    /// ``RecognitionContext`` of the library with those notes, taken once, before any is committed
+    /// (the first recogniser is made before the first page is read, and nothing is committed before
+    /// its pages are read). A context that cannot be taken fails every page, as a recogniser that
+    /// cannot start does.
+    private func recognitionPool(for files: [(URL, Recording)]) -> RecognitionPool? {
+        guard let settings = recognition else { return nil }
+        let importing = files.flatMap { url, recording in
+            recording.notes.enumerated().map { index, recorded in
+                NoteWords(title: noteTitle(recorded, index: index, from: url), tags: Set(recorded.tags).union(TypedText(recorded.typedText).hashtags),
+                          typedText: recorded.typedText)
+            }
+        }
+        let context = Once<RecognitionContext>()
+        return RecognitionPool(workers: settings.jobs) {
+            try settings.makeRecognizer(try context.get { try settings.context(importing) }).recognize
+        }
+    }
+
+    /// The title of the `index`th note of a recording read from `url`.
+    private func noteTitle(_ recorded: RecordedNote, index: Int, from url: URL) -> String {
+        let fallback = title ?? url.deletingPathExtension().lastPathComponent
+        return recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
     }
 
     private func summary(of stored: StoredNote, recognised: Int) throws -> ImportedNote {
@@ -364,9 +380,7 @@ public struct Importer {
 
     /// A new staged note for the `index`th note of `recording`, read from `url`.
     private func stagedNote(_ recorded: RecordedNote, index: Int, of recording: Recording, from url: URL) throws -> StagedNote {
-        let fallback = title ?? url.deletingPathExtension().lastPathComponent
-        let name = recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
-        var staged = try library.stage(title: name, in: recorded.notebook ?? notebook, created: recorded.created ?? Date(),
+        var staged = try library.stage(title: noteTitle(recorded, index: index, from: url), in: recorded.notebook ?? notebook, created: recorded.created ?? Date(),
                                        tags: Set(recorded.tags), pinned: recorded.pinned,
                                        source: source ?? Importer.source(ofFormat: recording.format))
         do {

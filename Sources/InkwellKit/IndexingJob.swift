@@ -206,8 +206,8 @@ public struct Indexer: Sendable {
         return outcome
     }
 
-    /// Gives notes the hashtags recognised in their handwriting and typed in their text, except tags
-    /// removed by hand; returns the tags each note received.
+    /// Gives notes the hashtags recognised in their handwriting and typed in their text by the tag
+    /// rule of every path (``SessionRunner/applyTags(_:to:)``); returns the tags each note received.
     func adoptHashtags(_ notes: [StoredNote]) throws -> [String: [String]] {
         let found = try index.hashtagsFound()
         var tagged: [String: [String]] = [:]
@@ -215,9 +215,9 @@ public struct Indexer: Sendable {
             let hashtags = found[stored.note.id] ?? []
             var listed = stored.note
             // Written only when something is new; the note is read again under the lock to adopt them.
-            guard !listed.adopt(hashtags: hashtags).isEmpty else { continue }
+            guard !SessionRunner.applyTags(hashtags, to: &listed).isEmpty else { continue }
             var new: Set<Tag> = []
-            try library.updateNote(stored.note.id) { new = $0.adopt(hashtags: hashtags) }
+            try library.updateNote(stored.note.id) { new = SessionRunner.applyTags(hashtags, to: &$0) }
             tagged[stored.note.id.rawValue] = new.sorted().map(\.name)
         }
         return tagged

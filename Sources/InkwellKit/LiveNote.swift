@@ -47,18 +47,48 @@ public enum PenInput: Sendable, Equatable {
     case up(key: String)
 }
 
-/// A note open for live writing: the editor session of one note with a real clock, its effects
-/// carried out against the library (save, recognise in the background, tag, file), and its
-/// user-facing effects handed to every observer. Several writers may share it: a stroke is fed to the
-/// session while nobody else's is in progress, otherwise it waits and follows whole, so concurrent
-/// strokes are all kept.
+/// The clock a live note's session runs on: seconds from an origin of its own, and sleeping until a
+/// time on it. ``SystemLiveClock`` in the product; a test's own clock, which the test advances, makes
+/// the note's timers run without waiting.
+public protocol LiveClock: Sendable {
+    /// Seconds since the clock's origin; never decreases.
+    var now: Double { get }
+    /// Returns once ``now`` has reached `deadline`, or the task is cancelled.
+    func sleep(until deadline: Double) async
+}
+
+/// The monotonic clock of the machine (`ContinuousClock`).
+public struct SystemLiveClock: LiveClock {
+    private let origin = ContinuousClock.now
+
+    public init() {}
+
+    public var now: Double { (ContinuousClock.now - origin).seconds }
+
+    public func sleep(until deadline: Double) async {
+        try? await Task.sleep(for: .seconds(max(0, deadline - now)))
+    }
+}
+
+/// A note open for live writing: the editor session of one note on a clock, its effects carried out
+/// against the library by the ``SessionRunner`` (save, recognise in the background, tag, file), and
+/// its user-facing effects handed to every observer. Several writers may share it: a stroke is fed to
+/// the session while nobody else's is in progress, otherwise it waits and follows whole, so
+/// concurrent strokes are all kept.
+///
+/// Nothing blocking runs inside the actor: saves and tag writes (which wait for the library's lock,
+/// up to 30 s when another process holds it) run on ``BlockingExecutor/shared`` while the note keeps
+/// taking pen input, and their outcomes come back to the session as events (`saveFinished`,
+/// `saveFailed`); recognition runs on ``LiveRecognition``'s own low-priority thread.
 public actor LiveNote {
     public nonisolated let id: NoteID
     /// The PDFs the note's pages are drawn on, for rendering them.
     public nonisolated let backgrounds: BackgroundDocuments
     private let workspace: Workspace
-    private var session: Session
-    private let started = ContinuousClock.now
+    private var runner: SessionRunner
+    private let clock: any LiveClock
+    /// The clock's time when the note was opened: 0 on the session's clock.
+    private let started: Double
     private var observers: [@Sendable (LiveUpdate) -> Void] = []
     private var timer: Task<Void, Never>?
     /// The deadline the timer waits for.
@@ -81,31 +111,44 @@ public actor LiveNote {
     private let recognition: LiveRecognition?
     /// Why the latest save failed.
     private var lastFailure: String?
+    /// Work handed out whose outcome has not come back: saves (at most one, the session's rule),
+    /// recognitions asked for, and the latest tag write (each waits for the one before).
+    private var savesInFlight = 0
+    private var recognitionsInFlight = 0
+    private var tagWrite: Task<Void, Never>?
+    private var tagWritesInFlight = 0
+    /// Callers of ``settled()`` and ``close()`` waiting for that work.
+    private var waiters: [CheckedContinuation<Void, Never>] = []
     /// True once the session has let go of the note.
     public private(set) var isClosed = false
 
     /// Opens `note` of `workspace` for writing, with `config`'s timings. With `recognition`, saved pages
-    /// are read by Tesseract in the background and their hashtags become tags.
+    /// are read in the background and their hashtags become tags.
     /// `acceptedKeys` are strokes an earlier live session of the note already took (a browser that
-    /// reconnects resends them; they are not drawn twice).
+    /// reconnects resends them; they are not drawn twice). `clock` is the session's clock (the
+    /// machine's, unless a test drives its own).
     public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?,
-                acceptedKeys: Set<String> = []) throws {
+                acceptedKeys: Set<String> = [], clock: any LiveClock = SystemLiveClock()) throws {
         id = note
         accepted = acceptedKeys
         self.workspace = workspace
-        session = Session(config: config)
+        self.clock = clock
+        started = clock.now
+        runner = SessionRunner(config: config)
         let stored = try workspace.library.note(matching: note.rawValue)
         let pages = try workspace.library.pages(of: stored)
         backgrounds = workspace.library.backgroundDocuments(of: stored)
         self.recognition = recognition
-        _ = session.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags, at: 0))
+        runner.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags, at: 0)) { _, _ in nil }
         if pages.isEmpty {
-            _ = session.send(.addPage(PageID.random(), at: 0))
+            runner.send(.addPage(PageID.random(), at: 0)) { _, _ in nil }
         }
     }
 
     /// Seconds since the note was opened: the session's clock.
-    public var now: Double { (ContinuousClock.now - started).seconds }
+    public var now: Double { clock.now - started }
+
+    private var session: Session { runner.session }
 
     /// The pages as the session has them (without a stroke in progress).
     public var pages: [Page] { session.state.note?.pages ?? [] }
@@ -138,6 +181,24 @@ public actor LiveNote {
     /// Calls `observer` with every update from now on.
     public func observe(_ observer: @escaping @Sendable (LiveUpdate) -> Void) {
         observers.append(observer)
+    }
+
+    /// Returns once nothing is under way: no timer due on the clock that has not fired, no save or
+    /// tag write in flight, no recognition asked for and not answered.
+    public func settled() async {
+        while isBusy { await withCheckedContinuation { waiters.append($0) } }
+    }
+
+    private var isBusy: Bool {
+        let due = !isClosed && (session.state.nextDeadline.map { $0 <= now } ?? false)
+        return due || savesInFlight > 0 || recognitionsInFlight > 0 || tagWritesInFlight > 0
+    }
+
+    /// Lets the callers of ``settled()`` look again.
+    private func wake() {
+        let woken = waiters
+        waiters = []
+        for waiter in woken { waiter.resume() }
     }
 
     // MARK: Input
@@ -219,18 +280,21 @@ public actor LiveNote {
         flushWaiting()
     }
 
-    /// Saves everything and lets go of the note (the last writer went away). A failed save leaves it
-    /// open, retrying on the session's schedule: ``isClosed`` says whether it let go.
-    public func close() {
-        guard !isClosed else { return }
-        if session.state.background != nil { send(.foreground(at: now)) }
-        endWaiting { _ in true }
-        while penOwner != nil || !waiting.isEmpty {
-            if let owner = penOwner { feed(.up(key: owner)) }
-            flushWaiting()
+    /// Saves everything and lets go of the note (the last writer went away), returning once the saves
+    /// and tag writes are done. A failed save leaves it open, retrying on the session's schedule:
+    /// ``isClosed`` says whether it let go.
+    public func close() async {
+        if !isClosed {
+            if session.state.background != nil { send(.foreground(at: now)) }
+            endWaiting { _ in true }
+            while penOwner != nil || !waiting.isEmpty {
+                if let owner = penOwner { feed(.up(key: owner)) }
+                flushWaiting()
+            }
+            send(.leaveRequested(at: now))
+            if !isClosed { send(.leaveAnswered(.saveAndLeave, at: now)) }
         }
-        send(.leaveRequested(at: now))
-        if !isClosed { send(.leaveAnswered(.saveAndLeave, at: now)) }
+        while savesInFlight > 0 || tagWritesInFlight > 0 { await withCheckedContinuation { waiters.append($0) } }
     }
 
     // MARK: The session's shell
@@ -282,10 +346,7 @@ public actor LiveNote {
         // Only for events that can change ink other than a pen up (which feed(_:) reports with its
         // stroke's key): not on every pen move.
         let before = event.mayChangeOtherInk ? pageSignatures() : nil
-        var queue = session.send(event)[...]
-        while let effect = queue.popFirst() {
-            queue += carryOut(effect)
-        }
+        runner.send(event) { effect, _ in carryOut(effect) }
         if let before {
             let after = pageSignatures()
             for page in session.state.note?.pages ?? [] where before[page.id] != nil && before[page.id] != after[page.id] {
@@ -298,39 +359,31 @@ public actor LiveNote {
             emit(.saving(saving))
         }
         scheduleTimer()
+        wake()
     }
 
-    private func carryOut(_ effect: SessionEffect) -> [SessionEffect] {
+    /// Carries out one effect; blocking work goes to ``BlockingExecutor/shared`` and its outcome
+    /// comes back as a later event.
+    private func carryOut(_ effect: SessionEffect) -> SessionEvent? {
         switch effect {
         case .save(let request):
             lastSaving = .saving
             emit(.saving(.saving))
-            do {
-                try workspace.library.save(request.pages, to: request.noteID)
-                return session.send(.saveFinished(request.id, at: now))
-            } catch {
-                lastFailure = "\(error)"
-                return session.send(.saveFailed(request.id, reason: "\(error)", at: now))
+            savesInFlight += 1
+            let library = workspace.library
+            Task {
+                let outcome = await BlockingExecutor.shared.run { Result { try library.save(request.pages, to: request.noteID) } }
+                saved(request.id, outcome)
             }
         case .recognize(_, let pageIDs):
             guard let recognition else { break }
-            let pages = pageIDs.compactMap { id in session.state.note?.pages.first { $0.id == id } }
-            recognition.recognize(pages, of: id) { [weak self] page, outcome in
+            recognitionsInFlight += pageIDs.count
+            recognition.recognize(pageIDs, of: id) { [weak self] page, outcome in
                 guard let self else { return }
                 Task { await self.recognised(page, outcome) }
             }
         case .updateTags(_, let tags):
-            do {
-                // Added to what the note has now (tags changed in the library meanwhile stay), never
-                // one the user removed by hand.
-                _ = try workspace.library.updateNote(id) { note in
-                    note.tag(tags.subtracting(note.tags).subtracting(note.removedTags))
-                }
-                _ = try workspace.afterChange().tagsChanged([id])
-                emit(.tags(tags))
-            } catch {
-                emit(.error("could not store the tags: \(error)"))
-            }
+            writeTags(tags)
         case .showNavigation: emit(.navigation(visible: true))
         case .hideNavigation: emit(.navigation(visible: false))
         case .confirmLeave: emit(.confirmLeave)
@@ -341,14 +394,47 @@ public actor LiveNote {
         case .reportError(let message): emit(.error(message))
         case .finaliseDraft, .debugLog: break
         }
-        return []
+        return nil
+    }
+
+    /// A save's outcome, back from the executor.
+    private func saved(_ request: SaveRequestID, _ outcome: Result<Void, any Error>) {
+        savesInFlight -= 1
+        if case .failure(let error) = outcome { lastFailure = "\(error)" }
+        if isClosed { wake() } else { send(SessionRunner.saved(request, outcome, at: now)) }
+    }
+
+    /// Writes the session's tags to the stored note by the one tag rule, then files and indexes it
+    /// (``AfterChange``), on the executor, after the tag write before it.
+    private func writeTags(_ tags: Set<Tag>) {
+        let previous = tagWrite, workspace = self.workspace, note = id
+        tagWritesInFlight += 1
+        tagWrite = Task {
+            await previous?.value
+            let outcome = await BlockingExecutor.shared.run {
+                Result {
+                    _ = try workspace.library.updateNote(note) { SessionRunner.applyTags(tags, to: &$0) }
+                    _ = try workspace.afterChange().tagsChanged([note])
+                }
+            }
+            tagsWritten(tags, outcome)
+        }
+    }
+
+    private func tagsWritten(_ tags: Set<Tag>, _ outcome: Result<Void, any Error>) {
+        switch outcome {
+        case .success: emit(.tags(tags))
+        case .failure(let error): emit(.error("could not store the tags: \(error)"))
+        }
+        tagWritesInFlight -= 1
+        if tagWritesInFlight == 0 { tagWrite = nil }
+        wake()
     }
 
     private func recognised(_ page: PageID, _ outcome: Result<[Tag], any Error>) {
-        switch outcome {
-        case .success(let hashtags): send(.recognitionFinished(page, hashtags: hashtags, at: now))
-        case .failure(let error): send(.recognitionFailed(page, reason: "\(error)", at: now))
-        }
+        recognitionsInFlight -= 1
+        send(SessionRunner.recognised(page, outcome, at: now))
+        wake()
     }
 
     private func emit(_ update: LiveUpdate) {
@@ -369,9 +455,9 @@ public actor LiveNote {
         timerDeadline = deadline
         timer?.cancel()
         guard let deadline else { return }
-        let wait = max(0, deadline - now)
+        let clock = self.clock, at = started + deadline
         timer = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(wait))
+            await clock.sleep(until: at)
             guard !Task.isCancelled, let self else { return }
             await self.tick()
         }
@@ -419,63 +505,69 @@ extension Duration {
     }
 }
 
-/// Recognition for live notes: one Tesseract engine on one background thread at low priority, shared
-/// by every open note, so drawing never waits for it and a busy server keeps its cores for pen input.
-/// A page asked for again before its turn is read once, in its latest state. What is read is kept in
-/// the index, as the indexing job keeps it.
-public final class LiveRecognition: @unchecked Sendable {
-    private typealias Job = (page: Page, note: NoteID, done: @Sendable (PageID, Result<[Tag], any Error>) -> Void)
+/// Recognition for live notes: one recogniser on one background thread at low priority (nice 10),
+/// shared by every open note, so drawing never waits for it and a busy server keeps its cores for
+/// pen input. A page asked for again before its turn is read once, in its latest state as saved
+/// (read back from the library, as the indexing job reads it), and every request for it hears that
+/// outcome. It reads in the library's ``RecognitionContext`` as it is when the page's turn comes (the
+/// recogniser is made again only when that context changed). What is read is kept in the index, as
+/// the indexing job keeps it.
+public final class LiveRecognition: Sendable {
+    private typealias Done = @Sendable (PageID, Result<[Tag], any Error>) -> Void
     private let workspace: Workspace
-    private let condition = NSCondition()
-    /// Guarded by `condition`: pages in the order asked, and the latest request for each.
-    private var order: [PageID] = []
-    private var jobs: [PageID: Job] = [:]
-    private var started = false
+    private let makeRecognizer: RecognizerFactory
+    /// The one thread live recognition runs on.
+    private let executor = BlockingExecutor(width: 1, name: "inkwell.live-recognition", niceness: 10)
+    /// Pages waiting for their turn, in the order asked, each with the note and who waits for it.
+    private let queue = Locked<(order: [PageID], jobs: [PageID: (note: NoteID, done: [Done])])>(([], [:]))
+    /// The recogniser and the context it was made in (touched only on the executor's thread).
+    private let engine = Locked<(context: RecognitionContext, recognizer: any PageRecognizer)?>(nil)
 
-    public init(workspace: Workspace) {
+    /// Live recognition in `workspace`, making its recogniser with `makeRecognizer` (Tesseract by default).
+    public init(workspace: Workspace, makeRecognizer: @escaping RecognizerFactory = { try $0.makeRecognizer() }) {
         self.workspace = workspace
+        self.makeRecognizer = makeRecognizer
     }
 
-    func recognize(_ pages: [Page], of note: NoteID, then done: @escaping @Sendable (PageID, Result<[Tag], any Error>) -> Void) {
-        condition.lock()
-        for page in pages {
-            if jobs[page.id] == nil { order.append(page.id) }
-            jobs[page.id] = (page, note, done)
-        }
-        if !started {
-            started = true
-            let thread = Thread { [self] in run() }
-            thread.name = "inkwell.live-recognition"
-            thread.start()
-        }
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func run() {
-        #if os(Linux)
-        // Nice 10 for this thread only (Linux keeps nice values per thread; 0 is the calling one): pen
-        // input and page updates come first.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        #endif
-        var recognizer: (any PageRecognizer)?
-        while true {
-            condition.lock()
-            while order.isEmpty { condition.wait() }
-            let id = order.removeFirst()
-            let job = jobs.removeValue(forKey: id)
-            condition.unlock()
-            guard let job else { continue }
-            do {
-                let engine = try recognizer ?? workspace.makeRecognizer()
-                recognizer = engine
-                let result = try engine.recognize(job.page)
-                let stored = try workspace.library.note(matching: job.note.rawValue)
-                try workspace.index().record([(stored, [(job.page, result)])], in: workspace.library)
-                job.done(id, .success(result.hashtags))
-            } catch {
-                job.done(id, .failure(error))
+    func recognize(_ pages: [PageID], of note: NoteID, then done: @escaping @Sendable (PageID, Result<[Tag], any Error>) -> Void) {
+        let fresh = queue.withLock { queue in
+            pages.filter { page in
+                let isNew = queue.jobs[page] == nil
+                if isNew { queue.order.append(page) }
+                queue.jobs[page, default: (note, [])].done.append(done)
+                return isNew
             }
+        }
+        for _ in fresh { executor.submit { [self] in readNext() } }
+    }
+
+    /// Reads the page whose turn it is and tells everyone who asked for it.
+    private func readNext() {
+        guard let (page, job) = queue.withLock({ queue -> (PageID, (note: NoteID, done: [Done]))? in
+            guard !queue.order.isEmpty else { return nil }
+            let page = queue.order.removeFirst()
+            return queue.jobs.removeValue(forKey: page).map { (page, $0) }
+        }) else { return }
+        let outcome = Result { () throws -> [Tag] in
+            let stored = try workspace.library.note(matching: job.note.rawValue)
+            guard let saved = try workspace.library.pages(of: stored).first(where: { $0.id == page }) else {
+                throw StoreError.invalid("page \(page.rawValue) is no longer in the note")
+            }
+            let result = try recognizer().recognize(saved)
+            try workspace.index().record([(stored, [(saved, result)])], in: workspace.library)
+            return result.hashtags
+        }
+        for done in job.done { done(page, outcome) }
+    }
+
+    /// The recogniser for the library's context now.
+    private func recognizer() throws -> any PageRecognizer {
+        let context = try workspace.recognitionContext()
+        return try engine.withLock { engine in
+            if let engine, engine.context.reads(like: context) { return engine.recognizer }
+            let made = try makeRecognizer(context)
+            engine = (context, made)
+            return made
         }
     }
 }

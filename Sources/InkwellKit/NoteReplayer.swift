@@ -95,7 +95,7 @@ public struct NoteReplayer {
     /// Replays `recorded` into `staged` up to the end of the recording: every change is saved and the
     /// note is still open, waiting for the recognition of ``ReplayInProgress/pagesToRecognise``.
     public func start<Target: ReplayTarget>(_ recorded: RecordedNote, into staged: Target) throws -> ReplayInProgress<Target> {
-        var run = Run(session: Session(config: config), staged: staged, trace: trace)
+        var run = Run(runner: SessionRunner(config: config), staged: staged, trace: trace)
         let start = recorded.events.first?.time ?? 0
         try run.send(.enterNote(staged.note.id, tags: staged.note.tags, removedTags: staged.note.removedTags, at: start))
         var hasPage = false
@@ -151,12 +151,7 @@ public struct ReplayInProgress<Target: ReplayTarget> {
     public mutating func finish(_ outcomes: [PageID: Result<[Tag], any Error>]) throws -> Target {
         for page in pagesToRecognise {
             guard let outcome = outcomes[page] else { continue }
-            switch outcome {
-            case .success(let hashtags):
-                try run.send(.recognitionFinished(page, hashtags: hashtags, at: end))
-            case .failure(let error):
-                try run.send(.recognitionFailed(page, reason: "\(error)", at: end))
-            }
+            try run.send(SessionRunner.recognised(page, outcome, at: end))
         }
         try run.send(.leaveRequested(at: end))
         guard run.left else {
@@ -167,9 +162,10 @@ public struct ReplayInProgress<Target: ReplayTarget> {
 }
 
 extension NoteReplayer {
-    /// The shell around one replay: sends events, carries out effects, feeds outcomes back.
+    /// The shell around one replay: sends events through the ``SessionRunner``, carries out effects
+    /// against the staged note at once (saves complete in virtual time), feeds outcomes back.
     fileprivate struct Run<Target: ReplayTarget> {
-        var session: Session
+        var runner: SessionRunner
         var staged: Target
         let trace: (@Sendable (TraceRecord) -> Void)?
         var pageNumbers: [PageID: Int] = [:]
@@ -183,14 +179,14 @@ extension NoteReplayer {
 
         /// The stroke the pen just began is on `pen`'s layer of its page, with its fill and dash.
         mutating func placeStrokeInProgress(_ pen: RecordedPen) {
-            guard pen.layer != 0 || pen.fill != nil || pen.dash != nil, let stroke = session.state.note?.strokeInProgress else { return }
+            guard pen.layer != 0 || pen.fill != nil || pen.dash != nil, let stroke = runner.state.note?.strokeInProgress else { return }
             placements[stroke.pageID, default: [:]][stroke.stroke.id] = (pen.layer, pen.fill, pen.dash)
         }
 
         mutating func fireTimers(until time: Double) throws {
-            while let deadline = session.state.nextDeadline, deadline <= time {
-                try send(.tick(at: deadline))
-            }
+            var runner = self.runner
+            defer { self.runner = runner }
+            try runner.fireTimers(until: time) { try apply($0, at: $1) }
         }
 
         mutating func send(_ event: SessionEvent) throws {
@@ -203,15 +199,13 @@ extension NoteReplayer {
             default:
                 break
             }
-            var queue = session.send(event)[...]
-            while let effect = queue.popFirst() {
-                let now = session.state.clock ?? event.at
-                queue += try apply(effect, at: now)
-            }
+            var runner = self.runner
+            defer { self.runner = runner }
+            try runner.send(event) { try apply($0, at: $1) }
         }
 
-        /// Carries out one effect; returns the effects of any event it fed back.
-        private mutating func apply(_ effect: SessionEffect, at now: Double) throws -> [SessionEffect] {
+        /// Carries out one effect; returns the event that answers it at once, if any.
+        private mutating func apply(_ effect: SessionEffect, at now: Double) throws -> SessionEvent? {
             let t = now - (start ?? now)
             switch effect {
             case .save(let request):
@@ -228,19 +222,19 @@ extension NoteReplayer {
                 record(t, "save", pages: request.pages.map(\.pageID),
                        added: request.pages.reduce(0) { $0 + $1.addedStrokes.count },
                        removed: request.pages.reduce(0) { $0 + $1.removedStrokeIDs.count })
-                return session.send(.saveFinished(request.id, at: now))
+                return SessionRunner.saved(request.id, .success(()), at: now)
             case .recognize(_, let pages):
                 // Noted, not done now: each page is recognised once, from its final content, after the recording.
                 toRecognise.formUnion(pages)
                 record(t, "recognize", pages: pages)
             case .updateTags(_, let tags):
-                try staged.update { $0.tags = tags }
+                try staged.update { SessionRunner.applyTags(tags, to: &$0) }
                 record(t, "tags", tags: tags.sorted().map(\.name))
             case .showNavigation: record(t, "showNavigation")
             case .hideNavigation: record(t, "hideNavigation")
             case .confirmLeave:
                 record(t, "confirmLeave")
-                return session.send(.leaveAnswered(.saveAndLeave, at: now))
+                return .leaveAnswered(.saveAndLeave, at: now)
             case .leave:
                 left = true
                 record(t, "leave")
@@ -250,7 +244,7 @@ extension NoteReplayer {
             case .finaliseDraft: record(t, "finaliseDraft")
             case .debugLog(let message): record(t, "debug", message: message)
             }
-            return []
+            return nil
         }
 
         private func record(_ t: Double, _ name: String, pages: [PageID]? = nil, added: Int? = nil, removed: Int? = nil,

@@ -50,44 +50,36 @@ public final class Workspace: Sendable {
 
     // MARK: Recognition
 
+    /// The ``RecognitionContext`` of this library now, for recognising its pages and those of
+    /// `importing` (notes not committed yet): the one place every path takes it from.
+    public func recognitionContext(importing: [NoteWords] = [], quality: RecognitionQuality = .best) throws -> RecognitionContext {
+        try RecognitionContext(library: library, index: (try? existingIndex()) ?? nil, importing: importing, quality: quality)
+    }
+
     /// Recognition during an import or ingest, on `jobs` threads at `quality`, keeping what was read
-    /// in the index.
+    /// in the index. The context is taken once per import, with the notes imported, before any is committed.
     public func recognition(jobs: Int, quality: RecognitionQuality = .best) -> ImportRecognition {
-        let lexicon = Once<Lexicon>()
-        return ImportRecognition(jobs: jobs, makeRecognizer: { [self] known in
-            try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality),
-                                    lexicon: try lexicon.get { try Self.lexicon(of: library, index: (try? existingIndex()) ?? nil) })
-        }, keep: { [self] note, pages in
+        ImportRecognition(jobs: jobs, context: { [self] importing in
+            try recognitionContext(importing: importing, quality: quality)
+        }, makeRecognizer: { try $0.makeRecognizer() }, keep: { [self] note, pages in
             try index().record([(note, pages.map { ($0.page, $0.recognition) })], in: library)
         })
     }
 
-    /// The indexing job over this library, recognising with Tesseract at `quality`.
+    /// The indexing job over this library, recognising with Tesseract at `quality` in the library's
+    /// context as it is when the first page is recognised (the notes to read are in it already).
     public func indexer(quality: RecognitionQuality = .best) throws -> Indexer {
-        let known = try library.knownTags()
-        // Read only when a page is to be recognised: a run with nothing new reads no typed text.
-        let lexicon = Once<Lexicon>()
         let index = try index()
-        return Indexer(library: library, index: index) { [library] in
-            try TesseractRecognizer(knownTags: known, options: RecognitionOptions(quality: quality),
-                                    lexicon: try lexicon.get { try Self.lexicon(of: library, index: index) })
+        // Made only when a page is to be recognised: a run with nothing new reads no typed text.
+        let context = Once<RecognitionContext>()
+        return Indexer(library: library, index: index) { [self] in
+            try context.get { try recognitionContext(quality: quality) }.makeRecognizer()
         }
     }
 
-    /// A recogniser for pages written live, knowing the library's tags and vocabulary now.
-    func makeRecognizer(quality: RecognitionQuality = .best) throws -> any PageRecognizer {
-        try TesseractRecognizer(knownTags: try library.knownTags(), options: RecognitionOptions(quality: quality),
-                                lexicon: try Self.lexicon(of: library, index: (try? existingIndex()) ?? nil))
-    }
-
-    /// The words recognition counts: the system word list, the library's own vocabulary (titles,
-    /// tags, typed text) and, when `index` is given and can be read, the words it has read surely on
-    /// several pages (``IndexBackend/recognisedVocabulary(confidence:pages:)``). Read once per import,
-    /// index run or recogniser.
+    /// The words recognition counts in this library: the lexicon of its ``RecognitionContext``.
     public static func lexicon(of library: Library, index: (any IndexBackend)?) throws -> Lexicon {
-        // Optional: an index that cannot be read (full disk, server away) must not stop recognition.
-        let recognised = (try? index?.recognisedVocabulary()) ?? []
-        return Lexicon.system(language: "eng").adding(try library.vocabulary()).adding(recognised)
+        try RecognitionContext(library: library, index: index).lexicon
     }
 
     // MARK: Intake

@@ -3,11 +3,12 @@ import Foundation
 import Testing
 import InkStore
 
-/// The live note: the editor session on a real clock with its effects carried out against the
-/// library, shared by several writers.
+/// The live note: the editor session on a clock (the test's: nothing sleeps) with its effects
+/// carried out against the library, shared by several writers.
 @Suite struct LiveNoteTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-live-\(UUID().uuidString)")
     let workspace: Workspace
+    let clock = TestClock()
 
     init() throws {
         workspace = Workspace(library: try Library.create(at: root))
@@ -25,7 +26,7 @@ import InkStore
 
     @Test func openingAnEmptyNoteGivesItAPageAndClosingSavesEverything() async throws {
         let note = try workspace.library.createNote(title: "Fresh").note.id
-        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         #expect(try storedPages(note).isEmpty, "nothing is saved before the autosave or the close")
@@ -38,7 +39,7 @@ import InkStore
 
     @Test func strokesOfTwoWritersAtOnceAreAllKept() async throws {
         let note = try workspace.library.createNote(title: "Shared").note.id
-        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
         // A's stroke is in progress when B's begins and ends: B's waits, whole, and follows A's.
         await live.pen(.down(key: "a:1", page: page, InkPoint(x: 10, y: 10), tool: .pen, color: .black, width: 2), from: "a")
@@ -56,7 +57,7 @@ import InkStore
 
     @Test func aWriterWhoGoesMidStrokeDoesNotHoldThePen() async throws {
         let note = try workspace.library.createNote(title: "Dropped").note.id
-        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
         await live.pen(.down(key: "a:1", page: page, InkPoint(x: 10, y: 10), tool: .pen, color: .black, width: 2), from: "a")
         await live.pen(.move(key: "a:1", [InkPoint(x: 30, y: 30)]), from: "a")
@@ -74,7 +75,7 @@ import InkStore
 
     @Test func closingInTheBackgroundStillSavesEverything() async throws {
         let note = try workspace.library.createNote(title: "Tab away").note.id
-        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         await live.background(true)
@@ -85,18 +86,18 @@ import InkStore
 
     @Test func keysTakenByAnEarlierSessionAreNotDrawnAgain() async throws {
         let note = try workspace.library.createNote(title: "Again").note.id
-        let first = try LiveNote(note, in: workspace, recognition: nil)
+        let first = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await first.pages.first?.id)
         await write(first, key: "a:1", from: "a", page: page, x: 10)
         await first.close()
-        let second = try LiveNote(note, in: workspace, recognition: nil, acceptedKeys: await first.acceptedKeys)
+        let second = try LiveNote(note, in: workspace, recognition: nil, acceptedKeys: await first.acceptedKeys, clock: clock)
         await write(second, key: "a:1", from: "a", page: page, x: 10)
         #expect(await second.pages.first?.strokes.count == 1)
     }
 
     @Test func aStrokeSentAgainIsNotDrawnTwice() async throws {
         let note = try workspace.library.createNote(title: "Reconnect").note.id
-        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         await write(live, key: "a:1", from: "a-again", page: page, x: 10)
@@ -106,15 +107,17 @@ import InkStore
     @Test func theAutosaveFiresByItselfAndObserversHearIt() async throws {
         let note = try workspace.library.createNote(title: "Timers").note.id
         let config = SessionConfig(autosaveDelay: 0.2, navigationHideAfterEnter: 0.1)
-        let live = try LiveNote(note, in: workspace, config: config, recognition: nil)
+        let live = try LiveNote(note, in: workspace, config: config, recognition: nil, clock: clock)
         let heard = Heard()
         await live.observe { heard.add($0) }
         await live.start()
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
-        for _ in 0..<100 where (try? storedPages(note).first?.strokes.count) != 1 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        clock.advance(by: 0.1)
+        await live.settled()
+        #expect(try storedPages(note).isEmpty, "the autosave waits 0.2 s after the last stroke")
+        clock.advance(by: 0.1)
+        await live.settled()
         #expect(try storedPages(note).first?.strokes.count == 1)
         let updates = heard.all
         #expect(updates.contains(.navigation(visible: false)))
@@ -126,7 +129,7 @@ import InkStore
 
     @Test func aWholeStrokeEraserRemovesWhatItCrossesAndUndoBringsItBack() async throws {
         let note = try workspace.library.createNote(title: "Erase").note.id
-        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         await write(live, key: "a:2", from: "a", page: page, x: 400)
@@ -150,7 +153,7 @@ final class Heard: @unchecked Sendable {
 extension LiveNoteTests {
     @Test func aRunawayStrokeIsCutAtItsLimitAndNothingElseSuffers() async throws {
         let note = try workspace.library.createNote(title: "Runaway").note.id
-        let live = try LiveNote(note, in: workspace, recognition: nil)
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
         await live.pen(.down(key: "a:1", page: page, InkPoint(x: 0, y: 0), tool: .pen, color: .black, width: 2), from: "a")
         let batch = (0..<4096).map { InkPoint(x: Float($0 % 1000), y: 10) }
@@ -160,5 +163,98 @@ extension LiveNoteTests {
         await write(live, key: "a:2", from: "a", page: page, x: 10)
         #expect(await live.pages.first?.strokes.count == 2)
         await live.close()
+    }
+}
+
+extension LiveNoteTests {
+    @Test func hashtagsReadAfterTheAutosaveBecomeTagsOfTheStoredNote() async throws {
+        let note = try workspace.library.createNote(title: "Ideas").note.id
+        let recognizer = ScriptedRecognizer { page in page.strokes.count >= 2 ? ["idea", "later"] : ["idea"] }
+        let recognition = LiveRecognition(workspace: workspace) { _ in recognizer }
+        let live = try LiveNote(note, in: workspace, recognition: recognition, clock: clock)
+        let page = try #require(await live.pages.first?.id)
+        await write(live, key: "a:1", from: "a", page: page, x: 10)
+        clock.advance(by: 2)
+        await live.settled()
+        #expect(await live.tags == [Tag("idea")!])
+        #expect(try workspace.library.note(matching: note.rawValue).note.tags == [Tag("idea")!])
+        // The page is read as saved, from the library, not as the session has it meanwhile.
+        await write(live, key: "a:2", from: "a", page: page, x: 400)
+        clock.advance(by: 2)
+        await live.settled()
+        #expect(recognizer.pagesRead.map(\.strokes.count) == [1, 2])
+        #expect(try workspace.library.note(matching: note.rawValue).note.tags == [Tag("idea")!, Tag("later")!])
+        await live.close()
+    }
+}
+
+/// A save that waits for the library's lock must not hold up anyone's pen.
+@Suite struct LiveNoteLockTests {
+    @Test func penRepliesStayQuickWhileAnotherProcessHoldsTheLibraryLock() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-live-lock-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let workspace = Workspace(library: try Library.create(at: root))
+        let clock = TestClock()
+        let stuck = try LiveNote(try workspace.library.createNote(title: "Stuck").note.id, in: workspace, recognition: nil, clock: clock)
+        let other = try LiveNote(try workspace.library.createNote(title: "Other").note.id, in: workspace, recognition: nil, clock: clock)
+        let stuckPage = try #require(await stuck.pages.first?.id), otherPage = try #require(await other.pages.first?.id)
+
+        // Another process takes the library's lock (InkStore's LibraryLock: flock on LIBRARY/.lock)
+        // and holds it at least 5 s, and until the test lets it go (on a machine busy with the whole
+        // suite the strokes below may take longer than 5 s; the lock must be held throughout).
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [root.appendingPathComponent(".lock").path, "-c", "echo held; sleep 5; read -r _"]
+        let output = Pipe(), input = Pipe()
+        holder.standardOutput = output
+        holder.standardInput = input
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        #expect(output.fileHandleForReading.availableData.starts(with: Array("held".utf8)))
+
+        // Both notes' autosaves come due and wait for the lock.
+        func stroke(_ live: LiveNote, _ key: String, _ page: PageID, x: Float) async -> [Duration] {
+            var replies: [Duration] = []
+            for input in [PenInput.down(key: key, page: page, InkPoint(x: x, y: 100, pressure: 0.3), tool: .pen, color: .black, width: 2),
+                          .move(key: key, [InkPoint(x: x + 20, y: 110), InkPoint(x: x + 40, y: 120)]), .up(key: key)] {
+                let sent = ContinuousClock.now
+                await live.pen(input, from: "a")
+                replies.append(ContinuousClock.now - sent)
+            }
+            return replies
+        }
+        _ = await stroke(stuck, "s:0", stuckPage, x: 10)
+        _ = await stroke(other, "o:0", otherPage, x: 10)
+        clock.advance(by: 2)
+        for _ in 0..<1000 {
+            let (stuckSaving, otherSaving) = (await stuck.snapshot().saving, await other.snapshot().saving)
+            if stuckSaving == .saving && otherSaving == .saving { break }
+            await Task.yield()
+        }
+        #expect(await stuck.snapshot().saving == .saving)
+
+        // Meanwhile both notes keep taking strokes: 60 each, 5 ms apart, well within the 5 s.
+        var replies: [Duration] = []
+        let n = 60
+        for i in 1...n {
+            replies += await stroke(other, "o:\(i)", otherPage, x: Float(10 * (i % 50)))
+            replies += await stroke(stuck, "s:\(i)", stuckPage, x: Float(10 * (i % 50)))
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await stuck.snapshot().saving == .saving, "the lock is still held (reading the library would wait for it too)")
+        replies.sort()
+        let p99 = replies[replies.count * 99 / 100]
+        #expect(replies.count > 100)
+        #expect(p99 < .milliseconds(50), "p99 of \(replies.count) pen replies: \(p99), slowest \(replies.last!)")
+
+        // Once the lock is let go, both saves go through, with every stroke.
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        await stuck.close()
+        await other.close()
+        let closed = (await stuck.isClosed, await other.isClosed)
+        #expect(closed == (true, true))
+        #expect(try workspace.library.pages(of: workspace.library.note(matching: stuck.id.rawValue)).first?.strokes.count == n + 1)
+        #expect(try workspace.library.pages(of: workspace.library.note(matching: other.id.rawValue)).first?.strokes.count == n + 1)
     }
 }
