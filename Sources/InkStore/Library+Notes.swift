@@ -37,6 +37,7 @@ extension Library {
             }
         }
         try walk(notebook)
+        if !damaged.isEmpty { damageSeen.withLock { for item in damaged { $0[item.folder.path] = item.reason } } }
         return NoteListing(notes: found.filter(\.note.pinned) + found.filter { !$0.note.pinned }, damaged: damaged)
     }
 

@@ -43,6 +43,9 @@ public final class Library: Sendable {
     /// What the library's marker says: its format and who may read it.
     public let format: LibraryFormat
     let lock: LibraryLock
+    /// Note folders that listings skipped because their metadata cannot be read, with the reason,
+    /// by path: what a front end warns about once (``listing(in:recursive:)`` adds to it).
+    public let damageSeen = Locked<[String: String]>([:])
 
     public static let markerName = "inkwell-library.json"
     static let noteSuffix = ".note"

@@ -68,6 +68,7 @@ extension Workspace {
             CheckRow(kind: "text", note: report.note.rawValue, title: report.noteTitle, page: "", file: report.file.path,
                      missing: false, damaged: true, readableStrokes: 0, problems: [report.problem])
         }
+        rows += try problemRows()
         let leftovers = library.leftovers()
         rows += leftovers.map { leftover in
             CheckRow(kind: "leftover", note: "", title: "", page: "", file: leftover.path, missing: false, damaged: false, readableStrokes: 0,
@@ -75,6 +76,64 @@ extension Workspace {
         }
         return LibraryCheck(rows: rows, pages: reports.count, unreadableTexts: texts.count,
                             leftovers: leftovers.map { ($0.path, $0.bytes) })
+    }
+
+    /// What keeps notes from being read or told apart, as check rows: damaged note folders and trash
+    /// entries, note ids found twice, sync tools' conflict copies and symbolic links.
+    private func problemRows() throws -> [CheckRow] {
+        let problems = try library.problems()
+        func row(_ kind: String, note: String = "", title: String = "", file: URL, damaged: Bool = true, _ problem: String) -> CheckRow {
+            CheckRow(kind: kind, note: note, title: title, page: "", file: file.path, missing: false, damaged: damaged, readableStrokes: 0,
+                     problems: [problem])
+        }
+        var rows = problems.damaged.map { damaged in
+            row("note", file: damaged.folder, "\(damaged.reason); the note is skipped everywhere until `inkwell check --repair` rebuilds its note.json")
+        }
+        rows += problems.damagedTrash.map { damaged in
+            row("trash", file: damaged.folder, "\(damaged.reason); `inkwell check --repair` rebuilds its trash.json")
+        }
+        for (id, folders) in problems.duplicates.sorted(by: { $0.key < $1.key }) {
+            rows += folders.map { folder in
+                row("duplicate", note: id.rawValue, file: folder,
+                    "note \(id) is in \(folders.count) folders (two synced copies); commands refuse it until `inkwell check --repair` gives the copy changed later its own id")
+            }
+        }
+        for (id, conflicts) in problems.conflicts.sorted(by: { $0.key < $1.key }) {
+            rows += conflicts.map { conflict in
+                row("conflict", note: id.rawValue, file: conflict.url,
+                    "a \(conflict.tool) conflict copy of \(conflict.original): another device's version, hidden until `inkwell resolve \(id)` merges it")
+            }
+        }
+        rows += problems.symbolicLinks.map { link in
+            row("link", file: link, damaged: false, "a symbolic link: never followed (it could lead out of the library)")
+        }
+        return rows
+    }
+
+    /// Repairs what ``check()`` reports and can be repaired without losing anything: an unreadable
+    /// `note.json` or `trash.json` rebuilt from its folder (the old file kept beside it), a note found
+    /// twice split into two notes. Says what it did and what it guessed.
+    public func repair() throws -> [RepairRow] {
+        try library.repair().map { RepairRow(folder: $0.folder.path, action: $0.action, guessed: $0.guessed) }
+    }
+
+    /// Merges the sync tools' conflict copies of the note `reference` names into it (pages by stroke
+    /// id, both texts, newest metadata with every tag; the note as it was goes to the trash first);
+    /// nil when it has none.
+    public func resolveConflicts(of reference: String) throws -> ConflictOutcome? {
+        let stored = try library.note(matching: reference)
+        guard let resolution = try library.resolveConflicts(of: stored.note.id) else { return nil }
+        _ = try afterChange().tagsChanged([stored.note.id])
+        return ConflictOutcome(note: stored.note.id.rawValue, title: stored.note.title,
+                               merged: resolution.merged.map { $0.url.lastPathComponent },
+                               strokesAdded: resolution.strokesAdded, erasuresApplied: resolution.erasuresApplied,
+                               before: resolution.before?.id)
+    }
+
+    /// Note folders this workspace's listings skipped because their metadata cannot be read, and why:
+    /// what a front end warns about once.
+    public var skippedDamage: [(folder: String, reason: String)] {
+        library.damageSeen.withLock { $0 }.sorted { $0.key < $1.key }.map { (folder: $0.key, reason: $0.value) }
     }
 
     /// Rewrites the pages of the notes `references` name (every note when empty) without erased and
@@ -116,7 +175,8 @@ extension Workspace {
             }
             return row
         }
-        return NoteDetails(note: NoteRow(NoteEntry(stored)), pages: rows, typedText: TypedTextStatistics(try library.typedText(of: stored)))
+        return NoteDetails(note: NoteRow(NoteEntry(stored)), pages: rows, typedText: TypedTextStatistics(try library.typedText(of: stored)),
+                           conflicts: library.conflicts(of: stored).map { $0.url.lastPathComponent })
     }
 }
 
@@ -150,7 +210,10 @@ public struct LibraryCounts: Sendable, Encodable {
 public struct CheckRow: Sendable, Encodable {
     /// `page` for a page file, `text` for a note's typed text (body.md; `page` is then empty),
     /// `leftover` for what an interrupted write left (only `file` and `problems` then), `background` for a
-    /// page whose PDF is missing from its note's folder (`file` is where it should be).
+    /// page whose PDF is missing from its note's folder (`file` is where it should be), `note` for a
+    /// note folder whose note.json cannot be read, `trash` for such a trash entry, `duplicate` for each
+    /// folder of a note id found twice, `conflict` for a sync tool's conflict copy, `link` for a
+    /// symbolic link (reported, not damage).
     public var kind: String
     public var note: String
     public var title: String
@@ -160,6 +223,27 @@ public struct CheckRow: Sendable, Encodable {
     public var damaged: Bool
     public var readableStrokes: Int
     public var problems: [String]
+}
+
+/// One thing ``Workspace/repair()`` did.
+public struct RepairRow: Sendable, Encodable {
+    /// The folder it concerns, as it is after the repair.
+    public var folder: String
+    public var action: String
+    /// What was guessed rather than known.
+    public var guessed: [String]
+}
+
+/// What ``Workspace/resolveConflicts(of:)`` did.
+public struct ConflictOutcome: Sendable, Encodable {
+    public var note: String
+    public var title: String
+    /// The conflict copies merged (now gone from the note's folder).
+    public var merged: [String]
+    public var strokesAdded: Int
+    public var erasuresApplied: Int
+    /// The trash entry holding the note as it was before.
+    public var before: String?
 }
 
 /// Everything ``Workspace/check()`` found.
@@ -215,6 +299,8 @@ public struct NoteDetails: Sendable, Encodable {
     public var note: NoteRow
     public var pages: [PageRow]
     public var typedText: TypedTextStatistics
+    /// Sync tools' conflict copies beside the note's files (another device's versions), by file name.
+    public var conflicts: [String]
 
     public struct PageRow: Sendable, Encodable {
         public var number: Int

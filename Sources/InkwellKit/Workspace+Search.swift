@@ -28,6 +28,9 @@ public struct IndexInfo: Sendable, Equatable {
     /// True when it could only be opened for reading (read-only library or full disk): what it answers
     /// is as of the last time it was written.
     public var isReadOnly: Bool
+    /// What to say once about how it was opened (read-only, kept in memory, made anew in place of a
+    /// damaged file), or nil.
+    public var notice: String?
 }
 
 /// Each page's recognition state, from the search index.
@@ -59,12 +62,12 @@ extension Workspace {
     /// Opens the index (creating it if need be) and says where it is.
     public func openIndex() throws -> IndexInfo {
         let index = try index()
-        return IndexInfo(location: index.location, isReadOnly: index.isReadOnly)
+        return IndexInfo(location: index.location, isReadOnly: index.isReadOnly, notice: index.notice)
     }
 
     /// Opens the index if it exists already (never creates one) and says where it is; nil when there is none.
     public func openExistingIndex() throws -> IndexInfo? {
-        try existingIndex().map { IndexInfo(location: $0.location, isReadOnly: $0.isReadOnly) }
+        try existingIndex().map { IndexInfo(location: $0.location, isReadOnly: $0.isReadOnly, notice: $0.notice) }
     }
 
     /// Notes with every word (prefix and typo tolerant) and every tag, in `notebook` if given, best first;
@@ -84,7 +87,7 @@ extension Workspace {
 
     func recognitionStates(of stored: [StoredNote]) throws -> RecognitionStates {
         guard let index = try existingIndex() else {
-            return RecognitionStates(states: Dictionary(uniqueKeysWithValues: stored.flatMap(\.note.pages).map { ($0, PageState(status: .pending)) }))
+            return RecognitionStates(states: Dictionary(stored.flatMap(\.note.pages).map { ($0, PageState(status: .pending)) }, uniquingKeysWith: { first, _ in first }))
         }
         return RecognitionStates(states: try index.pageStates(of: stored, in: library))
     }

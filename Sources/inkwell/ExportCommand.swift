@@ -117,7 +117,7 @@ struct ExportCommand: ParsableCommand {
         let workspace = self.index.workspace(try library.open())
         let selection = try self.selection()
         // Recognised text comes from the index where there is one; exporting never creates it.
-        announceReadOnly(try workspace.openExistingIndex())
+        announceIndex(try workspace.openExistingIndex())
         if let catalog { return try writeCatalog(catalog, of: selection, in: workspace) }
         let selected = try workspace.select(selection)
         guard !selected.isEmpty else { throw ValidationError("no notes match") }

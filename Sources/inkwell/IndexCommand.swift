@@ -55,6 +55,7 @@ struct IndexCommand: ParsableCommand {
     func run() throws {
         let workspace = index.workspace(try library.open())
         if status { return try showStatus(workspace) }
+        announceIndex(try workspace.openIndex())
         if rebuild { try workspace.clearIndex() }
         let shard = try shard.map(Shard.init(parsing:)) ?? .all
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
@@ -79,7 +80,7 @@ struct IndexCommand: ParsableCommand {
 
     /// Progress across every worker: from the queue on PostgreSQL, from the page states on SQLite.
     private func showStatus(_ workspace: Workspace) throws {
-        announceReadOnly(try workspace.openExistingIndex())
+        announceIndex(try workspace.openExistingIndex())
         let status = try workspace.indexProgress()
         if output.json { return try printJSON(status) }
         print("\(try workspace.openIndex().location)")

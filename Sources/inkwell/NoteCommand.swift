@@ -73,7 +73,7 @@ struct NoteCommand: ParsableCommand {
         func run() throws {
             let workspace = index.workspace(try library.open())
             let details = try workspace.details(of: note)
-            announceReadOnly(try workspace.openExistingIndex())
+            announceIndex(try workspace.openExistingIndex())
             let rows = details.pages, typed = details.typedText
             if output.json { return try printJSON(details) }
             let n = details.note
@@ -99,6 +99,10 @@ struct NoteCommand: ParsableCommand {
                 for layer in row.layers ?? [] {
                     print("         layer \(layer.name): \(layer.strokes) strokes\(layer.visible ? "" : ", hidden")")
                 }
+            }
+            if !details.conflicts.isEmpty {
+                print("  conflict copies from another device (`inkwell resolve \(n.id)` merges them):")
+                for name in details.conflicts { print("    \(name)") }
             }
         }
     }

@@ -15,7 +15,32 @@ struct LibraryOptions: ParsableArguments {
     /// Opens the library, which must exist: only `inkwell init` creates one, so a mistyped
     /// `--library` never starts a second library somewhere.
     func open() throws -> Workspace {
-        try Workspace(opening: location)
+        let workspace = try Workspace(opening: location)
+        DamageWarning.watch(workspace)
+        return workspace
+    }
+}
+
+/// Says once, on standard error as the command ends, which note folders its listings skipped because
+/// their metadata cannot be read: one damaged note costs that note only, and is never skipped silently.
+enum DamageWarning {
+    private static let watched = Locked<[Workspace]>([])
+
+    static func watch(_ workspace: Workspace) {
+        let first = watched.withLock { list in
+            list.append(workspace)
+            return list.count == 1
+        }
+        if first { atexit { DamageWarning.report() } }
+    }
+
+    private static func report() {
+        let skipped = watched.withLock { $0 }.flatMap(\.skippedDamage)
+        guard !skipped.isEmpty else { return }
+        printError("warning: \(skipped.count) note folder\(skipped.count == 1 ? "" : "s") could not be read and \(skipped.count == 1 ? "was" : "were") skipped "
+                   + "(`inkwell check` says more, `inkwell check --repair` rebuilds what it can):")
+        for item in skipped.prefix(5) { printError("  \(item.folder): \(item.reason)") }
+        if skipped.count > 5 { printError("  … and \(skipped.count - 5) more") }
     }
 }
 
@@ -72,14 +97,15 @@ func printJSONLine<T: Encodable>(_ value: T) {
     fflush(nil) // all output streams: standard output is not line-buffered in a pipe
 }
 
-/// Says once, on standard error, that the index could only be opened for reading, so what it
-/// answers is as of the last time the library could be written.
-func announceReadOnly(_ index: IndexInfo?) {
-    guard let index, index.isReadOnly else { return }
-    readOnlyNotice.get { printError("note: \(index.location) could only be opened for reading (read-only library or full disk); it was not refreshed, so changes since it was last written are not in it") }
+/// Says once, on standard error, how the index was opened when that changes what it answers: only
+/// for reading (as of the last time the library could be written), kept in memory (no recognised
+/// text), or made anew in place of a damaged file.
+func announceIndex(_ index: IndexInfo?) {
+    guard let notice = index?.notice else { return }
+    indexNotice.get { printError(notice) }
 }
 
-private let readOnlyNotice = Once<Void>()
+private let indexNotice = Once<Void>()
 
 /// Writes a line to standard error.
 func printError(_ text: String) {

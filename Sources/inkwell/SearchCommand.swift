@@ -29,7 +29,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let workspace = index.workspace(try library.open())
-        announceReadOnly(try workspace.openIndex())
+        announceIndex(try workspace.openIndex())
         let hits = try workspace.search(words.joined(separator: " "), tags: try tags.map(parseTag),
                                         notebook: try notebook.map(notebookPath), limit: limit)
         if output.json { return try printJSON(hits) }

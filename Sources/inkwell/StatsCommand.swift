@@ -17,7 +17,7 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let workspace = index.workspace(try library.open())
         let stats = try workspace.stats()
-        announceReadOnly(try workspace.openExistingIndex())
+        announceIndex(try workspace.openExistingIndex())
         let recognition = try workspace.recognitionStates().totals
         if output.json { return try printJSON(Report(library: stats, recognition: recognition)) }
         print("""
@@ -39,16 +39,34 @@ struct CheckCommand: ParsableCommand {
         abstract: "Verify every page file (signature, chunk CRCs, structure) and every typed text (UTF-8).",
         discussion: """
             Reports, per damaged page, what was lost and what is still readable, and typed text that is not UTF-8. \
-            Exits 1 when anything is damaged. Also lists leftovers of interrupted writes (temporary files whose \
-            writer is gone, staging folders of imports that died): they are not part of any note, do no harm \
-            and are removed by `inkwell compact` or when their note is next written.
+            Also: note folders and trash entries whose metadata cannot be read (skipped everywhere else), a note \
+            found in two folders (merged synced copies), sync tools' conflict copies beside a note's files \
+            (`inkwell resolve NOTE` merges them) and symbolic links (never followed). Exits 1 when anything is \
+            damaged. Also lists leftovers of interrupted writes (temporary files whose writer is gone, staging \
+            folders of imports that died): they are not part of any note, do no harm and are removed by \
+            `inkwell compact` or when their note is next written.
+
+            --repair first rebuilds what can be rebuilt without losing anything (an unreadable note.json or \
+            trash.json from what its folder holds, keeping the old file beside it; the later-changed copy of a \
+            note found twice gets an id of its own), says what it guessed, then checks.
             """
     )
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
+    @Flag(help: "Rebuild unreadable note.json and trash.json files and split notes found twice, then check.")
+    var repair = false
 
     func run() throws {
-        let check = try library.open().check()
+        let workspace = try library.open()
+        if repair {
+            let repairs = try workspace.repair()
+            for repair in repairs {
+                printError("repaired \(repair.folder): \(repair.action)")
+                for guess in repair.guessed { printError("  guessed \(guess)") }
+            }
+            if repairs.isEmpty { printError("nothing to repair") }
+        }
+        let check = try workspace.check()
         let rows = check.rows, leftovers = check.leftovers
         let damaged = rows.filter(\.damaged)
         if output.json {
@@ -57,6 +75,11 @@ struct CheckCommand: ParsableCommand {
             for row in damaged {
                 if row.kind == "background" {
                     print("\(row.file): missing (note \(row.note) \"\(row.title)\")")
+                    for problem in row.problems { print("  \(problem)") }
+                    continue
+                }
+                if ["note", "trash", "duplicate", "conflict"].contains(row.kind) {
+                    print("\(row.file): \(row.kind == "conflict" ? "conflict copy" : row.kind == "duplicate" ? "note found twice" : "unreadable \(row.kind)")")
                     for problem in row.problems { print("  \(problem)") }
                     continue
                 }
@@ -74,6 +97,15 @@ struct CheckCommand: ParsableCommand {
                   + (check.unreadableTexts == 0 ? "" : "; \(check.unreadableTexts) typed text\(check.unreadableTexts == 1 ? "" : "s") not UTF-8")
                   + (damaged.count(where: { $0.kind == "background" }) == 0 ? ""
                      : "; \(damaged.count(where: { $0.kind == "background" })) drawn on a missing PDF"))
+            for row in rows where row.kind == "link" { print("\(row.file): \(row.problems.joined(separator: "; "))") }
+            let other = damaged.filter { ["note", "trash", "duplicate", "conflict"].contains($0.kind) }
+            if !other.isEmpty {
+                print(["note": "unreadable note", "trash": "unreadable trash entry", "duplicate": "folder of a note found twice",
+                       "conflict": "conflict copy"].compactMap { kind, name in
+                    let count = other.count { $0.kind == kind }
+                    return count == 0 ? nil : "\(count) \(name)\(count == 1 ? "" : "s")"
+                }.sorted().joined(separator: ", "))
+            }
             if !leftovers.isEmpty {
                 let bytes = leftovers.reduce(0) { $0 + $1.bytes }
                 print("\(leftovers.count) leftover\(leftovers.count == 1 ? "" : "s") of interrupted writes (\(bytes) bytes), not part of any note; `inkwell compact` removes them:")
@@ -81,6 +113,35 @@ struct CheckCommand: ParsableCommand {
             }
         }
         if !damaged.isEmpty { throw ExitCode.failure }
+    }
+}
+
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Merge the conflict copies a sync tool left beside a note's files.",
+        discussion: """
+            When two devices change a note at once, Syncthing, Dropbox, Nextcloud, OneDrive or iCloud keep the \
+            other device's version as a conflict copy (`inkwell check` and `inkwell note show` list them). This \
+            merges them into the note without losing either side: pages by stroke id (the strokes of both, each \
+            side's erasures applied), both typed texts (the other's under a marked heading), the newest metadata \
+            with every tag and page. The note as it was, conflict copies included, goes to the trash first \
+            (`inkwell trash restore` brings it back as a note of its own).
+            """
+    )
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The note: id, id prefix or title.") var note: String
+
+    func run() throws {
+        let outcome = try library.open().resolveConflicts(of: note)
+        if output.json { return try printJSON(outcome) }
+        guard let outcome else { return print("\(note): no conflict copies to merge") }
+        print("merged \(outcome.merged.count) conflict cop\(outcome.merged.count == 1 ? "y" : "ies") into \(outcome.note) \"\(outcome.title)\": "
+              + "\(outcome.strokesAdded) stroke\(outcome.strokesAdded == 1 ? "" : "s") from the other side, "
+              + "\(outcome.erasuresApplied) erasure\(outcome.erasuresApplied == 1 ? "" : "s") applied")
+        for name in outcome.merged { print("  \(name)") }
+        if let before = outcome.before { print("the note as it was is in the trash as entry \(before)") }
     }
 }
 
