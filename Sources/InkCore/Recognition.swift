@@ -1,5 +1,5 @@
 /// A recognised word with where it is on the page and how sure the recogniser was.
-public struct RecognisedWord: Sendable, Hashable, Codable {
+public struct RecognizedWord: Sendable, Hashable, Codable {
     public var text: String
     /// The word's box in page pixels.
     public var box: Rect
@@ -19,14 +19,14 @@ public struct RecognisedWord: Sendable, Hashable, Codable {
 /// What recognition found on one page.
 public struct PageRecognition: Sendable, Hashable, Codable {
     /// Words in reading order.
-    public var words: [RecognisedWord]
+    public var words: [RecognizedWord]
     /// Hashtags written on the page (without `#`).
     public var hashtags: [Tag]
     /// Other readings of the page's writing that the recogniser weighed and did not take (up to four
     /// per word slot, each one or more words): search matches them too, ranked below the words read.
     public var alternatives: [String]
 
-    public init(words: [RecognisedWord], hashtags: [Tag], alternatives: [String] = []) {
+    public init(words: [RecognizedWord], hashtags: [Tag], alternatives: [String] = []) {
         self.words = words
         self.hashtags = hashtags
         self.alternatives = alternatives
@@ -36,7 +36,7 @@ public struct PageRecognition: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        words = try container.decode([RecognisedWord].self, forKey: .words)
+        words = try container.decode([RecognizedWord].self, forKey: .words)
         hashtags = try container.decode([Tag].self, forKey: .hashtags)
         alternatives = try container.decodeIfPresent([String].self, forKey: .alternatives) ?? []
     }
@@ -63,7 +63,7 @@ public struct TextLine: Sendable, Hashable, Codable {
     }
 }
 
-extension Sequence<RecognisedWord> {
+extension Sequence<RecognizedWord> {
     /// One line per recognised line (words in reading order, joined by spaces), covering its words.
     public var lines: [TextLine] {
         var lines: [TextLine] = []

@@ -78,9 +78,9 @@ package enum CurveFitting {
             var pending = [(first: 0, last: last, t1: (q[1] - q[0]).normalized, t2: (q[last - 1] - q[last]).normalized)]
             while let piece = pending.popLast() {
                 if let split = fit(piece.first, piece.last, piece.t1, piece.t2, into: &path) {
-                    let centre = (q[split - 1] - q[split + 1]).normalized
-                    pending.append((split, piece.last, -centre, piece.t2))
-                    pending.append((piece.first, split, piece.t1, centre))
+                    let center = (q[split - 1] - q[split + 1]).normalized
+                    pending.append((split, piece.last, -center, piece.t2))
+                    pending.append((piece.first, split, piece.t1, center))
                 }
             }
         }

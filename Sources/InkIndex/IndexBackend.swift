@@ -33,7 +33,7 @@ public protocol IndexBackend: AnyObject, Sendable {
     /// The recognised text of each recognised page of a note.
     func pageTexts(of note: NoteID) throws -> [PageID: String]
     /// The recognised words of each page of a note, in reading order.
-    func words(of note: NoteID) throws -> [PageID: [RecognisedWord]]
+    func words(of note: NoteID) throws -> [PageID: [RecognizedWord]]
     /// Hashtags found in each note: recognised in its handwriting, and typed in its text.
     func hashtagsFound() throws -> [NoteID: Set<Tag>]
     /// The recognised words (case folded, at least three characters) read with at least `confidence`
@@ -56,7 +56,7 @@ extension IndexBackend {
     /// with at least `confidence` on at least `pages` pages.
     /// Punctuation around a word is left out (a word counts where it was read in the same form, case
     /// aside, on enough pages).
-    public func recognisedVocabulary(confidence: Float = 0.85, pages: Int = 2) throws -> Set<String> {
+    public func recognizedVocabulary(confidence: Float = 0.85, pages: Int = 2) throws -> Set<String> {
         let around = CharacterSet.punctuationCharacters.union(.symbols)
         return Set(try wordsRead(withConfidence: confidence, onPages: pages).compactMap { text in
             let word = text.trimmingCharacters(in: around)
@@ -101,7 +101,7 @@ public struct QueueStatus: Sendable, Codable, Equatable {
 /// was claimed is queued again with its new content, and the old result is refused.
 public protocol PageQueue: IndexBackend {
     /// The recognised version of every page recognised so far, by page id.
-    func recognisedPages() throws -> [String: RecognisedPageVersion]
+    func recognizedPages() throws -> [String: RecognizedPageVersion]
     /// Notes that `page` is now `signature` on disk, its content unchanged since it was read.
     func confirm(_ page: PageID, signature: String) throws
     /// Queues these pages' content (unless that content is recognised, queued or being recognised already).

@@ -5,7 +5,7 @@ import InkStore
 import InkText
 
 /// What the index holds about a page last recognised: the file version and the content it was read from.
-public struct RecognisedPageVersion: Sendable, Equatable {
+public struct RecognizedPageVersion: Sendable, Equatable {
     /// ``PageFileSignature`` of the file when it was read (nil when unknown).
     public var signature: String?
     /// ``ContentHash/of(page:)`` of the content read.
@@ -18,7 +18,7 @@ public struct RecognisedPageVersion: Sendable, Equatable {
     /// The version to file for `page` of `stored` when it was recognised outside the indexing job
     /// (an import): the hash of the content read, and the file's signature only when the file still
     /// holds that content (taken first: if the file changes after, the next run sees a new one).
-    package static func recognisedOutsideTheJob(_ page: Page, of stored: StoredNote, in library: Library) -> (signature: String?, hash: String) {
+    package static func recognizedOutsideTheJob(_ page: Page, of stored: StoredNote, in library: Library) -> (signature: String?, hash: String) {
         let hash = ContentHash.of(page: page)
         let url = library.pageURL(page.id, in: stored.folder)
         let signature = PageFileSignature.of(url)
@@ -39,11 +39,11 @@ extension SearchIndex {
     }
 
     /// Every page recognised so far, by page id, with what it was read from.
-    public func recognisedPages() throws -> [String: RecognisedPageVersion] {
+    public func recognizedPages() throws -> [String: RecognizedPageVersion] {
         try database.read { db in
-            var known: [String: RecognisedPageVersion] = [:]
+            var known: [String: RecognizedPageVersion] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, file_signature, content_hash FROM page WHERE status = 'recognised'") {
-                known[row[0]] = RecognisedPageVersion(signature: row[1], hash: row[2])
+                known[row[0]] = RecognizedPageVersion(signature: row[1], hash: row[2])
             }
             return known
         }

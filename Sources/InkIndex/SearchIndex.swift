@@ -284,7 +284,8 @@ public final class SearchIndex: Sendable {
 
 /// A page's recognition state, as `note show` and `stats` display it.
 public enum PageStatus: String, Sendable, Codable, CaseIterable {
-    case pending, processing, recognised, failed
+    /// Raw values as the index stores them and `--json` prints them.
+    case pending, processing, recognized = "recognised", failed
 }
 
 /// A page's recognition state and, when it failed, why.
@@ -364,7 +365,7 @@ extension PageState {
         switch status {
         case nil, .pending: return PageState(status: .pending)
         case .processing: return PageState(status: claimIsStale() ? .pending : .processing)
-        case .recognised: return PageState(status: currentSignature() == signature ? .recognised : .pending)
+        case .recognized: return PageState(status: currentSignature() == signature ? .recognized : .pending)
         case .failed: return PageState(status: .failed, reason: reason ?? "unknown reason")
         }
     }
@@ -402,14 +403,14 @@ extension SearchIndex {
     }
 
     /// The recognised words of each page of a note, in reading order.
-    public func words(of note: NoteID) throws -> [PageID: [RecognisedWord]] {
+    public func words(of note: NoteID) throws -> [PageID: [RecognizedWord]] {
         try database.read { db in
-            var words: [PageID: [RecognisedWord]] = [:]
+            var words: [PageID: [RecognizedWord]] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT word.page_id AS page_id, word.text AS text, line, min_x, min_y, max_x, max_y, confidence
                 FROM word JOIN page ON page.id = word.page_id WHERE page.note_id = ? ORDER BY word.page_id, position
                 """, arguments: [note.rawValue]) {
-                words[PageID(rawValue: row["page_id"]), default: []].append(RecognisedWord(
+                words[PageID(rawValue: row["page_id"]), default: []].append(RecognizedWord(
                     text: row["text"], box: Rect(minX: row["min_x"], minY: row["min_y"], maxX: row["max_x"], maxY: row["max_y"]),
                     confidence: Float(row["confidence"] as Double), line: row["line"]))
             }
@@ -426,9 +427,9 @@ extension SearchIndex {
     public func record(_ notes: [(note: StoredNote, pages: [(page: Page, recognition: PageRecognition)])], in library: Library) throws {
         try sync(notes.map(\.note), library: library, complete: false, searchRows: false)
         try writeRecognition { db in
-            for (stored, recognised) in notes {
-                for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
-                    let version = RecognisedPageVersion.recognisedOutsideTheJob(page, of: stored, in: library)
+            for (stored, recognized) in notes {
+                for (page, recognition) in recognized where stored.note.pages.contains(page.id) {
+                    let version = RecognizedPageVersion.recognizedOutsideTheJob(page, of: stored, in: library)
                     try store(recognition, page: page.id, signature: version.signature, hash: version.hash, db)
                 }
                 try SearchIndex.rewriteSearchRows(db, noteID: stored.note.id.rawValue)

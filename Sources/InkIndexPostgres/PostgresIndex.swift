@@ -292,16 +292,16 @@ extension PostgresIndex {
         }
     }
 
-    public func words(of note: NoteID) throws -> [PageID: [RecognisedWord]] {
+    public func words(of note: NoteID) throws -> [PageID: [RecognizedWord]] {
         let rows = try database.run { connection in
             try connection.rows("""
                 SELECT word.page_id, word.text, line, min_x, min_y, max_x, max_y, confidence
                 FROM word JOIN page ON page.id = word.page_id WHERE page.note_id = \(note.rawValue) ORDER BY word.page_id, position
                 """).map { try $0.decode((String, String, Int, Double, Double, Double, Double, Double).self) }
         }
-        var words: [PageID: [RecognisedWord]] = [:]
+        var words: [PageID: [RecognizedWord]] = [:]
         for row in rows {
-            words[PageID(rawValue: row.0), default: []].append(RecognisedWord(
+            words[PageID(rawValue: row.0), default: []].append(RecognizedWord(
                 text: row.1, box: Rect(minX: row.3, minY: row.4, maxX: row.5, maxY: row.6), confidence: Float(row.7), line: row.2))
         }
         return words

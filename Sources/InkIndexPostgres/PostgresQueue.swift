@@ -7,12 +7,12 @@ import PostgresNIO
 // The work queue: a page row is waiting (`pending` with the content hash to read), leased
 // (`processing`, `claimed_by` until `lease_until`), done (`recognised` from `content_hash`) or `failed`.
 extension PostgresIndex {
-    public func recognisedPages() throws -> [String: RecognisedPageVersion] {
+    public func recognizedPages() throws -> [String: RecognizedPageVersion] {
         let rows = try database.run { connection in
             try connection.rows("SELECT id, file_signature, content_hash FROM page WHERE status = 'recognised'")
                 .map { try $0.decode((String, String?, String?).self) }
         }
-        return Dictionary(rows.map { ($0.0, RecognisedPageVersion(signature: $0.1, hash: $0.2)) }, uniquingKeysWith: { $1 })
+        return Dictionary(rows.map { ($0.0, RecognizedPageVersion(signature: $0.1, hash: $0.2)) }, uniquingKeysWith: { $1 })
     }
 
     public func confirm(_ page: PageID, signature: String) throws {
@@ -110,9 +110,9 @@ extension PostgresIndex {
     public func record(_ notes: [(note: StoredNote, pages: [(page: Page, recognition: PageRecognition)])], in library: Library) throws {
         try sync(notes.map(\.note), library: library, complete: false, searchRows: false)
         var results: [(note: String, page: String, hash: String, signature: String?, recognition: PageRecognition)] = []
-        for (stored, recognised) in notes {
-            for (page, recognition) in recognised where stored.note.pages.contains(page.id) {
-                let version = RecognisedPageVersion.recognisedOutsideTheJob(page, of: stored, in: library)
+        for (stored, recognized) in notes {
+            for (page, recognition) in recognized where stored.note.pages.contains(page.id) {
+                let version = RecognizedPageVersion.recognizedOutsideTheJob(page, of: stored, in: library)
                 results.append((stored.note.id.rawValue, page.id.rawValue, version.hash, version.signature, recognition))
             }
         }
@@ -133,7 +133,7 @@ extension PostgresIndex {
         }
     }
 
-    static func replaceWords(_ words: [RecognisedWord], of page: String, _ connection: PostgresConnection) throws {
+    static func replaceWords(_ words: [RecognizedWord], of page: String, _ connection: PostgresConnection) throws {
         try connection.run("DELETE FROM word WHERE page_id = \(page)")
         guard !words.isEmpty else { return }
         let texts = words.map(\.text), lines = words.map(\.line)

@@ -57,9 +57,9 @@ public enum GeometricLineGrouper {
         // makes a line of its own that later strokes may join.
         for index in present where !mainSet.contains(index) {
             let b = shapes[index].bounds
-            let centre = (b.minY + b.maxY) / 2
+            let center = (b.minY + b.maxY) / 2
             func distance(_ line: (strokes: [Int], bounds: Rect)) -> Double {
-                let dy = max(line.bounds.minY - centre, centre - line.bounds.maxY, 0)
+                let dy = max(line.bounds.minY - center, center - line.bounds.maxY, 0)
                 let dx = max(line.bounds.minX - b.maxX, b.minX - line.bounds.maxX, 0)
                 return dy + 0.3 * dx
             }

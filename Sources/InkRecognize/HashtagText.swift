@@ -3,7 +3,7 @@ import InkCore
 
 /// Text clean-up for recognised handwriting: a pen draws one kind of dash and one kind of quote,
 /// so the typographic variants Tesseract picks are mapped to ASCII.
-public enum RecognisedText {
+public enum RecognizedText {
     private static let dashes: Set<Character> = ["\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2015}",
                                                  "\u{2212}", "\u{FE58}", "\u{FE63}", "\u{FF0D}", "\u{00AD}"]
     private static let replacements: [Character: String] = [
@@ -14,7 +14,7 @@ public enum RecognisedText {
 
     /// `word` with every dash variant (en, em, minus, figure dash…) as `-`, curly quotes straight,
     /// ligatures split, and a lone `|` as `I`.
-    public static func normalised(_ word: String) -> String {
+    public static func normalized(_ word: String) -> String {
         // A lone stroke read as a bar is the pronoun (handwriting has no pipes).
         if !word.isEmpty, word.count <= 2, word.first == "|", word.allSatisfy({ $0 == "|" || $0 == "!" }) { return "I" }
         guard word.unicodeScalars.contains(where: { !$0.isASCII }) else { return word }
@@ -41,7 +41,7 @@ public enum RecognisedText {
 
     /// A tag from the text after `#`.
     static func tag(fromBody raw: String) -> Tag? {
-        var body = Substring(normalised(raw).replacingOccurrences(of: "|", with: "l"))
+        var body = Substring(normalized(raw).replacingOccurrences(of: "|", with: "l"))
         body = body.drop(while: { !($0.isLetter || $0.isNumber) })
         while let last = body.last, !(last.isLetter || last.isNumber) { body = body.dropLast() }
         let cleaned = String(body.compactMap { character -> Character? in

@@ -150,11 +150,11 @@ public enum LineGrouper {
 
     /// Top to bottom; lines side by side on one row (columns) left to right.
     private static func readingOrder(_ lines: [Building], textHeight h: Double) -> [Building] {
-        let byCentre = lines.sorted { ($0.core.minY + $0.core.maxY) < ($1.core.minY + $1.core.maxY) }
+        let byCenter = lines.sorted { ($0.core.minY + $0.core.maxY) < ($1.core.minY + $1.core.maxY) }
         var rows: [[Building]] = []
-        for line in byCentre {
-            let centre = (line.core.minY + line.core.maxY) / 2
-            if let last = rows.last?.last, abs(centre - (last.core.minY + last.core.maxY) / 2) < 0.5 * h {
+        for line in byCenter {
+            let center = (line.core.minY + line.core.maxY) / 2
+            if let last = rows.last?.last, abs(center - (last.core.minY + last.core.maxY) / 2) < 0.5 * h {
                 rows[rows.count - 1].append(line)
             } else {
                 rows.append([line])

@@ -7,7 +7,7 @@ import InkGeometry
 public enum OCRPen: Sendable, Hashable {
     /// Each stroke's centreline stroked with round caps and joins at one uniform width (raster
     /// pixels), whatever the pressure and tool: clean, even letters.
-    case centreline(width: Double)
+    case centerline(width: Double)
     /// Each stroke's centreline with round caps and joins, `width` raster pixels at the line's median
     /// pressure and `width × clamp(0.5 + 0.5·p/median, 0.5, 1.5)` elsewhere: the pen's own rhythm,
     /// kept within bounds so that a light touch still reads.
@@ -18,7 +18,7 @@ public enum OCRPen: Sendable, Hashable {
 
     var width: Double {
         switch self {
-        case let .centreline(width), let .pressure(width), let .outline(width, _): width
+        case let .centerline(width), let .pressure(width), let .outline(width, _): width
         }
     }
 }
@@ -91,7 +91,7 @@ struct OCRRaster {
         func y(_ v: Float) -> Double { (Double(v) - origin.y) * scale }
 
         switch pen {
-        case let .centreline(penWidth):
+        case let .centerline(penWidth):
             cairo_set_line_width(cr, penWidth)
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)

@@ -89,7 +89,7 @@ public struct RecognitionOptions: Sendable, Hashable {
     public var sizeMeasure: SizeMeasure = .inkSpread
     /// Raster pixels per page pixel, when ``textHeight`` is nil.
     public var scale: Double = 1
-    public var pen: OCRPen = .centreline(width: 2.5)
+    public var pen: OCRPen = .centerline(width: 2.5)
     public var antialias = true
     /// Tesseract's page segmentation for a line (``Layout/lines``) or for the page (``Layout/page``).
     public var lineSegmentation: PageSegmentation = .singleLine

@@ -40,7 +40,7 @@ struct StrokeShape: Sendable {
     }
 
     var chord: Vector { end - start }
-    var centre: Vector { Vector(x: (bounds.minX + bounds.maxX) / 2, y: (bounds.minY + bounds.maxY) / 2) }
+    var center: Vector { Vector(x: (bounds.minX + bounds.maxX) / 2, y: (bounds.minY + bounds.maxY) / 2) }
     var isEmpty: Bool { bounds.isNull }
 
     /// Direction of the chord as an undirected angle in [0, π).

@@ -27,7 +27,7 @@ public struct OCRChoice: Sendable, Hashable {
     static func letters(_ choices: [OCRChoice]) -> [(letter: Character, confidence: Float)] {
         var letters: [(letter: Character, confidence: Float)] = []
         for choice in choices {
-            let text = RecognisedText.normalised(choice.text).lowercased()
+            let text = RecognizedText.normalized(choice.text).lowercased()
             guard text.count == 1, let letter = text.first, !letters.contains(where: { $0.letter == letter }) else { continue }
             letters.append((letter, choice.confidence))
         }
@@ -114,7 +114,7 @@ public final class TesseractEngine {
 
     /// Reads an 8-bit grey image (dark ink on light paper), `bytesPerLine` bytes per row.
     /// `resolution` is the image's pixels per inch as Tesseract should assume it.
-    public func recognize(grey pixels: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerLine: Int,
+    public func recognize(gray pixels: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerLine: Int,
                           segmentation: PageSegmentation, resolution: Int = 300,
                           alternatives: Bool = false) throws(RecognitionError) -> [OCRWord] {
         guard width > 0, height > 0, width <= 32_000, height <= 32_000, bytesPerLine >= width else {

@@ -68,7 +68,7 @@ extension TesseractRecognizer {
     /// The tag after a `#`: the known tag closest to the reading (by its text, by Tesseract's
     /// alternatives for each letter, or joined with the next word), else the reading itself.
     func readTag(body: String, alternatives: [[OCRChoice]], next: String?) -> TagReading? {
-        let alone = RecognisedText.tag(fromBody: body)
+        let alone = RecognizedText.tag(fromBody: body)
         var aloneMatch = alone.flatMap { snapper.match($0) }
         if !alternatives.isEmpty, let latticeMatch = snapper.match(alternatives: alternatives),
            latticeMatch.distance < aloneMatch?.distance ?? .infinity {
@@ -76,13 +76,13 @@ extension TesseractRecognizer {
         }
         if let aloneMatch, aloneMatch.distance == 0 { return TagReading(tag: aloneMatch.tag, distance: 0) }
         if let next, !next.hasPrefix("#") {
-            let nextText = RecognisedText.normalised(next)
+            let nextText = RecognizedText.normalized(next)
             let dashed = body.hasSuffix("-") || nextText.hasPrefix("-")
             var joinedCandidates: [Tag] = []
             if dashed {
-                if let tag = RecognisedText.tag(fromBody: body + "-" + nextText.drop(while: { $0 == "-" })) { joinedCandidates.append(tag) }
+                if let tag = RecognizedText.tag(fromBody: body + "-" + nextText.drop(while: { $0 == "-" })) { joinedCandidates.append(tag) }
             } else if !snapper.known.isEmpty {
-                joinedCandidates += [body + "-" + nextText, body + nextText].compactMap { RecognisedText.tag(fromBody: $0) }
+                joinedCandidates += [body + "-" + nextText, body + nextText].compactMap { RecognizedText.tag(fromBody: $0) }
             }
             for candidate in joinedCandidates {
                 if let match = snapper.match(candidate), match.distance < aloneMatch?.distance ?? .infinity {
@@ -101,7 +101,7 @@ extension TesseractRecognizer {
     private func splitRunTogether(_ readings: inout [Reading], at index: Int) {
         let word = readings[index].word
         let body = String(word.text.drop(while: { $0 == "#" }))
-        if let whole = RecognisedText.tag(fromBody: body), snapper.match(whole) != nil { return }
+        if let whole = RecognizedText.tag(fromBody: body), snapper.match(whole) != nil { return }
         if !readings[index].alternatives.isEmpty, snapper.match(alternatives: readings[index].alternatives) != nil { return }
         guard let prefix = snapper.matchPrefix(body) else { return }
         let rest = String(body.dropFirst(prefix.length)).drop(while: { $0 == "-" || $0 == "_" })
@@ -120,10 +120,10 @@ extension TesseractRecognizer {
 
     func lookalikeHashtag(_ text: String) -> Tag? {
         for prefix in Self.hashLookalikes where text.hasPrefix(prefix) && text.count > prefix.count + 2 {
-            guard let tag = RecognisedText.tag(fromBody: String(text.dropFirst(prefix.count))),
+            guard let tag = RecognizedText.tag(fromBody: String(text.dropFirst(prefix.count))),
                   tag.name.count >= 4, snapper.known.contains(tag) else { continue }
             // The whole word must not itself be an ordinary word that is a known tag.
-            if let whole = RecognisedText.tag(fromBody: text), snapper.known.contains(whole) { return nil }
+            if let whole = RecognizedText.tag(fromBody: text), snapper.known.contains(whole) { return nil }
             return tag
         }
         return nil

@@ -116,7 +116,7 @@ extension TesseractRecognizer {
                 }
                 // Letter choices: for a hashtag on the first image, and for spelling on every image.
                 let choicesForTags = wantAlternatives && number == 0
-                let found = try recognise(raster, segmentation: options.lineSegmentation,
+                let found = try recognize(raster, segmentation: options.lineSegmentation,
                                           alternatives: choicesForTags || options.spellFromChoices)
                 var lineReadings = found.map { reading(of: $0, in: raster, line: lineNumber) }
                 // Slots from the ink the words were read from, before a `#` widens a word's box.
@@ -165,7 +165,7 @@ extension TesseractRecognizer {
             for factor in options.secondLookScales {
                 if looks[factor] == nil {
                     let again = try image(factor)
-                    var second = try recognise(again, segmentation: options.lineSegmentation, alternatives: true)
+                    var second = try recognize(again, segmentation: options.lineSegmentation, alternatives: true)
                         .map { reading(of: $0, in: again, line: line) }
                     attach(marks, to: &second, textHeight: textHeight)
                     looks[factor] = second
@@ -194,7 +194,7 @@ extension TesseractRecognizer {
         let raster = try OCRRaster.draw(ink, strokes: text, region: region,
                                         scale: pageScale(ink, shapes: shapes, lines: lines, textHeight: textHeight),
                                         padding: options.padding * 4, pen: options.pen, antialias: options.antialias)
-        let found = try recognise(raster, segmentation: options.pageSegmentation,
+        let found = try recognize(raster, segmentation: options.pageSegmentation,
                                   alternatives: options.tagAlternatives && !snapper.known.isEmpty && !marks.isEmpty)
         var readings = found.map { reading(of: $0, in: raster, line: $0.line) }
         // Each mark goes to the nearest word after it among the words level with it.
@@ -211,18 +211,18 @@ extension TesseractRecognizer {
 
     /// Reads a raster. With `alternatives`, Tesseract also keeps what else each letter might be
     /// (about a third more time).
-    private func recognise(_ raster: OCRRaster, segmentation: PageSegmentation, alternatives: Bool) throws(RecognitionError) -> [OCRWord] {
+    private func recognize(_ raster: OCRRaster, segmentation: PageSegmentation, alternatives: Bool) throws(RecognitionError) -> [OCRWord] {
         if alternatives { try engine.set("lstm_choice_mode", "2") }
         defer { if alternatives { try? engine.set("lstm_choice_mode", "0") } }
         return try raster.pixels.withUnsafeBufferPointer { buffer throws(RecognitionError) in
-            try engine.recognize(grey: buffer.baseAddress!, width: raster.width, height: raster.height,
+            try engine.recognize(gray: buffer.baseAddress!, width: raster.width, height: raster.height,
                                  bytesPerLine: raster.bytesPerLine, segmentation: segmentation,
                                  resolution: options.resolution, alternatives: alternatives)
         }
     }
 
     private func reading(of word: OCRWord, in raster: OCRRaster, line: Int) -> Reading {
-        Reading(word: RecognisedWord(text: RecognisedText.normalised(word.text),
+        Reading(word: RecognizedWord(text: RecognizedText.normalized(word.text),
                                      box: raster.pageRect(left: word.left, top: word.top, right: word.right, bottom: word.bottom),
                                      confidence: min(1, max(0, word.confidence / 100)), line: line),
                 alternatives: word.alternatives)
@@ -232,9 +232,9 @@ extension TesseractRecognizer {
     /// centre, within a few letters' distance.
     private func attach(_ marks: [HashMark], to readings: inout [Reading], textHeight: Double) {
         for mark in marks {
-            let centre = (mark.bounds.minX + mark.bounds.maxX) / 2
+            let center = (mark.bounds.minX + mark.bounds.maxX) / 2
             var best: (index: Int, gap: Double)?
-            for (index, reading) in readings.enumerated() where reading.word.box.maxX > centre && !reading.word.text.hasPrefix("#") {
+            for (index, reading) in readings.enumerated() where reading.word.box.maxX > center && !reading.word.text.hasPrefix("#") {
                 let gap = reading.word.box.minX - mark.bounds.maxX
                 guard gap <= 3 * textHeight, gap >= -1.5 * textHeight else { continue }
                 if best == nil || gap < best!.gap { best = (index, gap) }

@@ -110,7 +110,7 @@ public final class TesseractRecognizer: PageRecognizer {
 
     /// A recognised word and, when Tesseract was asked, what each of its letters might also be.
     struct Reading {
-        var word: RecognisedWord
+        var word: RecognizedWord
         var alternatives: [[OCRChoice]] = []
         /// The tag a second look settled on, if one did.
         var decided: TagReading?

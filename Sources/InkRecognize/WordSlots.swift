@@ -21,8 +21,8 @@ struct WordSlots: Sendable, Equatable {
 
     /// The slot a word box read from the line belongs to: the one holding its centre, else the nearest.
     func slot(of box: Rect) -> Int {
-        let centre = (box.minX + box.maxX) / 2
-        func distance(_ i: Int) -> Double { max(extents[i].minX - centre, centre - extents[i].maxX, 0) }
+        let center = (box.minX + box.maxX) / 2
+        func distance(_ i: Int) -> Double { max(extents[i].minX - center, center - extents[i].maxX, 0) }
         return extents.indices.min(by: { distance($0) < distance($1) }) ?? 0
     }
 

@@ -23,7 +23,7 @@ extension SessionState {
     mutating func enterForeground(_ step: inout Step) {
         guard let background else { return }
         self.background = nil
-        if background.isDraftFinalised {
+        if background.isDraftFinalized {
             note?.showNavigation(for: step.config.navigationHideAfterEnter, &step)
         }
     }
@@ -31,10 +31,10 @@ extension SessionState {
     /// The app stayed in the background too long: finishes the stroke in progress, saves every unsaved
     /// change (once the save in flight is done, if there is one), clears the undo history and emits
     /// ``SessionEffect/finaliseDraft(_:)`` after the save request.
-    mutating func finaliseDraft(_ step: inout Step) {
+    mutating func finalizeDraft(_ step: inout Step) {
         background?.draftDeadline = nil
         guard note != nil else { return }
-        background?.isDraftFinalised = true
+        background?.isDraftFinalized = true
         note!.finishStroke(&step)
         note!.undoStack.removeAll()
         note!.redoStack.removeAll()
@@ -43,6 +43,6 @@ extension SessionState {
         } else {
             startSave(&step)
         }
-        step.effects.append(.finaliseDraft(note!.id))
+        step.effects.append(.finalizeDraft(note!.id))
     }
 }

@@ -21,7 +21,7 @@ public enum SessionEffect: Sendable, Equatable {
     case reportError(String)
     /// The app has been in the background long enough: the note's draft is final (its changes are
     /// saved by the save requests before this effect; the undo history is gone).
-    case finaliseDraft(NoteID)
+    case finalizeDraft(NoteID)
     /// A diagnostic for developers only.
     case debugLog(String)
 }

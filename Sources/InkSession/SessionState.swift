@@ -28,5 +28,5 @@ public struct Background: Sendable, Equatable {
     /// When the draft will be finalised; nil once it has been, or when no note was open.
     public internal(set) var draftDeadline: Double?
     /// True once the draft has been finalised: coming back re-enters the note clean.
-    public internal(set) var isDraftFinalised = false
+    public internal(set) var isDraftFinalized = false
 }

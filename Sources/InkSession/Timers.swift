@@ -1,6 +1,6 @@
 /// A timer of the session.
 enum DueTimer {
-    case autosave, navigationHide, retry, draftFinalisation
+    case autosave, navigationHide, retry, draftFinalization
 }
 
 extension SessionState {
@@ -10,7 +10,7 @@ extension SessionState {
     mutating func fireDueTimers(_ step: inout Step) {
         while let timer = dueTimer(at: step.now) {
             switch timer {
-            case .draftFinalisation: finaliseDraft(&step)
+            case .draftFinalization: finalizeDraft(&step)
             case .navigationHide: note?.hideNavigation(&step)
             case .autosave, .retry: startSave(&step)
             }
@@ -20,7 +20,7 @@ extension SessionState {
     func dueTimer(at now: Double) -> DueTimer? {
         if let background {
             guard let deadline = background.draftDeadline, deadline <= now else { return nil }
-            return .draftFinalisation
+            return .draftFinalization
         }
         guard let deadlines = note?.deadlines else { return nil }
         var earliest: (timer: DueTimer, deadline: Double)?

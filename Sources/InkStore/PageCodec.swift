@@ -263,9 +263,9 @@ public enum PageCodec {
             }
             out.zigzag(Int64(stroke.startTime.rounded()) &- Int64((previous?.startTime ?? 0).rounded()))
             out.varint(UInt64(stroke.points.count))
-            var last = QuantisedPoint.zero, step = QuantisedPoint.zero
+            var last = QuantizedPoint.zero, step = QuantizedPoint.zero
             for point in stroke.points {
-                let q = try QuantisedPoint(point, strokeID: stroke.id)
+                let q = try QuantizedPoint(point, strokeID: stroke.id)
                 let delta = q - last
                 let curve = delta - step
                 out.zigzag(curve.x)
@@ -720,9 +720,9 @@ extension PageCodec {
 }
 
 /// A point on the storage grid: the integers the format stores.
-struct QuantisedPoint {
+struct QuantizedPoint {
     var x: Int64, y: Int64, pressure: Int64, time: Int64, altitude: Int64, azimuth: Int64
-    static let zero = QuantisedPoint(x: 0, y: 0, pressure: 0, time: 0, altitude: 0, azimuth: 0)
+    static let zero = QuantizedPoint(x: 0, y: 0, pressure: 0, time: 0, altitude: 0, azimuth: 0)
 
     init(x: Int64, y: Int64, pressure: Int64, time: Int64, altitude: Int64, azimuth: Int64) {
         self.x = x
@@ -763,8 +763,8 @@ struct QuantisedPoint {
         }
     }
 
-    static func - (a: QuantisedPoint, b: QuantisedPoint) -> QuantisedPoint {
-        QuantisedPoint(x: a.x &- b.x, y: a.y &- b.y, pressure: a.pressure &- b.pressure, time: a.time &- b.time,
+    static func - (a: QuantizedPoint, b: QuantizedPoint) -> QuantizedPoint {
+        QuantizedPoint(x: a.x &- b.x, y: a.y &- b.y, pressure: a.pressure &- b.pressure, time: a.time &- b.time,
                        altitude: a.altitude &- b.altitude, azimuth: a.azimuth &- b.azimuth)
     }
 

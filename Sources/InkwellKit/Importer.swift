@@ -17,7 +17,12 @@ public struct ImportedNote: Sendable, Codable, Equatable {
     /// The note's tags, with the hashtags recognised during the import.
     public var tags: [String]
     /// Pages recognised during the import.
-    public var recognised: Int
+    public var recognized: Int
+
+    /// The JSON keys as `import --json` has always printed them (docs/cli-json.md).
+    enum CodingKeys: String, CodingKey {
+        case id, title, notebook, pages, strokes, points, tags, recognized = "recognised"
+    }
 }
 
 /// What an import did: the files imported and, for each file that was not, why.
@@ -41,7 +46,7 @@ public struct ImportRecognition: Sendable {
     public var makeRecognizer: RecognizerFactory
     /// Keeps what was read on the pages of a note just committed (the search index). A failure here
     /// is reported and loses nothing but the time spent: `inkwell index` reads the pages again.
-    public var keep: @Sendable (_ note: StoredNote, _ pages: [RecognisedPage]) throws -> Void
+    public var keep: @Sendable (_ note: StoredNote, _ pages: [RecognizedPage]) throws -> Void
 
     /// With `context` left out, the notes' own tags are the only context (a recogniser that needs
     /// no lexicon, in tests).
@@ -50,7 +55,7 @@ public struct ImportRecognition: Sendable {
                     RecognitionContext(knownTags: Set(notes.flatMap(\.tags)), language: nil)
                 },
                 makeRecognizer: @escaping RecognizerFactory,
-                keep: @escaping @Sendable (_ note: StoredNote, _ pages: [RecognisedPage]) throws -> Void) {
+                keep: @escaping @Sendable (_ note: StoredNote, _ pages: [RecognizedPage]) throws -> Void) {
         self.jobs = jobs
         self.context = context
         self.makeRecognizer = makeRecognizer
@@ -59,7 +64,7 @@ public struct ImportRecognition: Sendable {
 }
 
 /// A page recognised during an import: the content it was read from (as committed) and what was found.
-public struct RecognisedPage: Sendable {
+public struct RecognizedPage: Sendable {
     public var page: Page
     public var recognition: PageRecognition
 }
@@ -209,7 +214,7 @@ public struct Importer {
         var submitted: [(page: Page, ticket: Int)] = []
         /// Set once the outcomes are handed to the session and it has left the note.
         var finished: StagedNote?
-        var recognised: [RecognisedPage] = []
+        var recognized: [RecognizedPage] = []
         /// Pages that could not be read: "page N: reason".
         var failures: [String] = []
 
@@ -224,7 +229,7 @@ public struct Importer {
                 switch outcome {
                 case .success(let recognition):
                     outcomes[page.id] = .success(recognition.hashtags)
-                    recognised.append(RecognisedPage(page: page, recognition: recognition))
+                    recognized.append(RecognizedPage(page: page, recognition: recognition))
                 case .failure(let error):
                     outcomes[page.id] = .failure(error)
                     failures.append("page \((replay.staged.note.pages.firstIndex(of: page.id) ?? 0) + 1): \(error)")
@@ -265,7 +270,7 @@ public struct Importer {
                 var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: Set(recorded.tags))
                 current = nil
                 if let pool {
-                    note.submitted = try note.replay.pagesToRecognise.map { id in
+                    note.submitted = try note.replay.pagesToRecognize.map { id in
                         let page = try note.replay.staged.page(id)
                         return (page, pool.submit(page))
                     }
@@ -299,15 +304,15 @@ public struct Importer {
         }
         for (stored, note) in zip(stored, notes) {
             outcome.recognitionFailures += note.failures.map { "\(item.file.path): \"\(stored.note.title)\" \($0)" }
-            guard let recognition, !note.recognised.isEmpty else { continue }
+            guard let recognition, !note.recognized.isEmpty else { continue }
             do {
-                try recognition.keep(stored, note.recognised)
+                try recognition.keep(stored, note.recognized)
             } catch {
                 outcome.recognitionFailures.append("\(item.file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
             }
         }
         outcome.file = ImportedFile(file: item.file.path, format: item.recording.format,
-                                    notes: try zip(stored, notes).map { try summary(of: $0, recognised: $1.recognised.count) },
+                                    notes: try zip(stored, notes).map { try summary(of: $0, recognized: $1.recognized.count) },
                                     warnings: item.recording.warnings)
         return outcome
     }
@@ -370,12 +375,12 @@ public struct Importer {
         return recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
     }
 
-    private func summary(of stored: StoredNote, recognised: Int) throws -> ImportedNote {
+    private func summary(of stored: StoredNote, recognized: Int) throws -> ImportedNote {
         let pages = try library.pages(of: stored)
         return ImportedNote(id: stored.note.id, title: stored.note.title, notebook: stored.notebook.description,
                             pages: pages.count, strokes: pages.reduce(0) { $0 + $1.strokes.count },
                             points: pages.reduce(0) { $0 + $1.pointCount },
-                            tags: stored.note.tags.sorted().map(\.name), recognised: recognised)
+                            tags: stored.note.tags.sorted().map(\.name), recognized: recognized)
     }
 
     /// A new staged note for the `index`th note of `recording`, read from `url`.

@@ -46,7 +46,7 @@ public struct IndexingReport: Sendable, Codable, Equatable {
     /// Pages in this run's shard.
     public var pages = 0
     /// Pages recognised now (new or changed since they were last recognised).
-    public var recognised = 0
+    public var recognized = 0
     /// Pages whose content had not changed.
     public var unchanged = 0
     public var failed: [Failure] = []
@@ -55,6 +55,11 @@ public struct IndexingReport: Sendable, Codable, Equatable {
     /// Notes the routing rules filed out of the Inbox because of those tags.
     public var routed: [RoutedNote] = []
     public var seconds = 0.0
+
+    /// The JSON keys as `index --json` has always printed them (docs/cli-json.md).
+    enum CodingKeys: String, CodingKey {
+        case pages, recognized = "recognised", unchanged, failed, tagged, routed, seconds
+    }
 }
 
 /// The OCR indexing job: recognise every page whose content changed since it was last indexed, in
@@ -102,22 +107,22 @@ public struct Indexer: Sendable {
         let notes = only.map { wanted in all.filter { wanted.contains($0.note.id) } } ?? all
         try index.releaseStaleClaims()
         // What was recognised, read in one go: an unchanged page then costs one stat call.
-        let recognised = try index.recognisedPages()
+        let recognized = try index.recognizedPages()
         var work: [WorkItem] = []
         var unreadable: [IndexingReport.Failure] = []
         for stored in notes {
             for pageID in stored.note.pages where shard.contains(pageID) {
                 report.pages += 1
                 do {
-                    if let item = try workItem(stored, pageID, recognised[pageID.rawValue], index) { work.append(item) } else { report.unchanged += 1 }
+                    if let item = try workItem(stored, pageID, recognized[pageID.rawValue], index) { work.append(item) } else { report.unchanged += 1 }
                 } catch let error as PageUnreadable {
                     try index.recordFailure(error.reason, page: pageID)
                     unreadable.append(.init(note: stored.note.id, page: pageID, reason: error.reason))
                 }
             }
         }
-        let results = try recognise(work, into: index, jobs: max(1, jobs), progress: progress)
-        report.recognised = results.successes
+        let results = try recognize(work, into: index, jobs: max(1, jobs), progress: progress)
+        report.recognized = results.successes
         report.failed = unreadable + results.failures
         report.tagged = try adoptHashtags(notes)
         report.routed = try AfterChange(library: library, index: index).tagsChanged(Set(report.tagged.keys.map { NoteID(rawValue: $0) }))
@@ -137,7 +142,7 @@ public struct Indexer: Sendable {
     }
 
     /// The page's work, or nil when its content is what was last recognised.
-    private func workItem(_ stored: StoredNote, _ pageID: PageID, _ known: RecognisedPageVersion?, _ index: SearchIndex) throws -> WorkItem? {
+    private func workItem(_ stored: StoredNote, _ pageID: PageID, _ known: RecognizedPageVersion?, _ index: SearchIndex) throws -> WorkItem? {
         // The note may move while the job runs: the page is read where the note is now.
         let read = try library.readingNote(stored) { current -> (url: URL, signature: String, decoded: DecodedPage?) in
             let url = library.pageURL(pageID, in: current.folder)
@@ -168,7 +173,7 @@ public struct Indexer: Sendable {
     }
 
     /// Recognises `work` on up to `jobs` threads, one recogniser each, recording every page as it is done.
-    private func recognise(_ work: [WorkItem], into index: SearchIndex, jobs: Int, progress: @escaping @Sendable (Int, Int) -> Void) throws -> Outcome {
+    private func recognize(_ work: [WorkItem], into index: SearchIndex, jobs: Int, progress: @escaping @Sendable (Int, Int) -> Void) throws -> Outcome {
         // Nothing to do: no recogniser is made (loading Tesseract's model costs more than the rest of an unchanged run).
         guard !work.isEmpty else { return Outcome() }
         let outcomes = Slots<String?>(count: work.count)  // .some(nil): recognised; else why not

@@ -380,7 +380,7 @@ public actor LiveNote {
             recognitionsInFlight += pageIDs.count
             recognition.recognize(pageIDs, of: id) { [weak self] page, outcome in
                 guard let self else { return }
-                Task { await self.recognised(page, outcome) }
+                Task { await self.recognized(page, outcome) }
             }
         case .updateTags(_, let tags):
             writeTags(tags)
@@ -392,7 +392,7 @@ public actor LiveNote {
             timer?.cancel()
             emit(.left)
         case .reportError(let message): emit(.error(message))
-        case .finaliseDraft, .debugLog: break
+        case .finalizeDraft, .debugLog: break
         }
         return nil
     }
@@ -431,9 +431,9 @@ public actor LiveNote {
         wake()
     }
 
-    private func recognised(_ page: PageID, _ outcome: Result<[Tag], any Error>) {
+    private func recognized(_ page: PageID, _ outcome: Result<[Tag], any Error>) {
         recognitionsInFlight -= 1
-        send(SessionRunner.recognised(page, outcome, at: now))
+        send(SessionRunner.recognized(page, outcome, at: now))
         wake()
     }
 

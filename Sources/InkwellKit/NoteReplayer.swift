@@ -141,17 +141,17 @@ public struct ReplayInProgress<Target: ReplayTarget> {
 
     /// The pages the session asked to have recognised, each once however many saves asked, in page
     /// order. Their final content is stored: read it with ``StagedNote/page(_:)``.
-    public var pagesToRecognise: [PageID] {
-        run.staged.note.pages.filter(run.toRecognise.contains)
+    public var pagesToRecognize: [PageID] {
+        run.staged.note.pages.filter(run.toRecognize.contains)
     }
 
     /// Hands the session the outcome of each page's recognition (hashtags found, or why it failed),
     /// at the end of the recording, then leaves the note. Returns the staged note with every tag the
     /// session gave it.
     public mutating func finish(_ outcomes: [PageID: Result<[Tag], any Error>]) throws -> Target {
-        for page in pagesToRecognise {
+        for page in pagesToRecognize {
             guard let outcome = outcomes[page] else { continue }
-            try run.send(SessionRunner.recognised(page, outcome, at: end))
+            try run.send(SessionRunner.recognized(page, outcome, at: end))
         }
         try run.send(.leaveRequested(at: end))
         guard run.left else {
@@ -170,7 +170,7 @@ extension NoteReplayer {
         let trace: (@Sendable (TraceRecord) -> Void)?
         var pageNumbers: [PageID: Int] = [:]
         /// Pages the session asked to recognise since the replay began.
-        var toRecognise: Set<PageID> = []
+        var toRecognize: Set<PageID> = []
         var left = false
         var start: Double?
         /// Layers (above layer 0), fills and dashes of strokes, by page and id: the session draws solid,
@@ -225,7 +225,7 @@ extension NoteReplayer {
                 return SessionRunner.saved(request.id, .success(()), at: now)
             case .recognize(_, let pages):
                 // Noted, not done now: each page is recognised once, from its final content, after the recording.
-                toRecognise.formUnion(pages)
+                toRecognize.formUnion(pages)
                 record(t, "recognize", pages: pages)
             case .updateTags(_, let tags):
                 try staged.update { SessionRunner.applyTags(tags, to: &$0) }
@@ -241,7 +241,7 @@ extension NoteReplayer {
             case .reportError(let message):
                 record(t, "error", message: message)
                 throw ImportError(file: staged.note.title, reason: "saving failed: \(message)")
-            case .finaliseDraft: record(t, "finaliseDraft")
+            case .finalizeDraft: record(t, "finaliseDraft")
             case .debugLog(let message): record(t, "debug", message: message)
             }
             return nil

@@ -56,9 +56,9 @@ public struct RecognitionContext: Sendable {
         }
         notes += importing
         // Optional: an index that cannot be read (full disk, server away) must not stop recognition.
-        let recognised = (try? index?.recognisedVocabulary()) ?? []
+        let recognized = (try? index?.recognizedVocabulary()) ?? []
         self.init(knownTags: Set(notes.flatMap(\.tags)).union(try library.routeRules().flatMap(\.tags)),
-                  ownWords: Self.vocabulary(of: notes).union(recognised), quality: quality)
+                  ownWords: Self.vocabulary(of: notes).union(recognized), quality: quality)
     }
 
     /// The words a reading may be made of: the system word list and ``ownWords`` (made when asked:

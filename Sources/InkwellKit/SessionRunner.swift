@@ -53,7 +53,7 @@ public struct SessionRunner {
     }
 
     /// The event that tells the session how a page's recognition went: the hashtags found, or why not.
-    public static func recognised(_ page: PageID, _ outcome: Result<[Tag], any Error>, at now: Double) -> SessionEvent {
+    public static func recognized(_ page: PageID, _ outcome: Result<[Tag], any Error>, at now: Double) -> SessionEvent {
         switch outcome {
         case .success(let hashtags): .recognitionFinished(page, hashtags: hashtags, at: now)
         case .failure(let error): .recognitionFailed(page, reason: "\(error)", at: now)

@@ -48,7 +48,7 @@ extension Indexer {
         }
         let result = outcome.withLock { $0 }
         if let fatal = result.fatal { throw StoreError.invalid(fatal) }
-        report.recognised = result.committed
+        report.recognized = result.committed
         report.failed = result.failures
         if adoptTags {
             report.tagged = try adoptHashtags(notes)
@@ -68,13 +68,13 @@ extension Indexer {
     /// The pages of `notes` whose content is not what was last recognised, with their content hash
     /// (a page that cannot be read is queued under its file signature, so a worker reports why).
     private func scan(_ notes: [StoredNote], _ queue: any PageQueue) throws -> (pages: Int, changed: [(page: PageID, hash: String)]) {
-        let recognised = try queue.recognisedPages()
+        let recognized = try queue.recognizedPages()
         var pages = 0
         var changed: [(page: PageID, hash: String)] = []
         for stored in notes {
             for pageID in stored.note.pages {
                 pages += 1
-                let known = recognised[pageID.rawValue]
+                let known = recognized[pageID.rawValue]
                 let read = try? library.readingNote(stored) { current -> (signature: String, hash: String?) in
                     let url = library.pageURL(pageID, in: current.folder)
                     let signature = PageFileSignature.of(url)
@@ -120,7 +120,7 @@ extension Indexer {
                     return
                 }
                 for page in claimed {
-                    let result = Indexer.recognise(page, notes: notes, library: library, queue: queue, recognizer: recognizer)
+                    let result = Indexer.recognize(page, notes: notes, library: library, queue: queue, recognizer: recognizer)
                     outcome.withLock { outcome in
                         outcome.done += 1
                         switch result {
@@ -147,7 +147,7 @@ extension Indexer {
         case fatal(String)
     }
 
-    private static func recognise(_ claimed: QueuedPage, notes: [NoteID: StoredNote], library: Library, queue: any PageQueue,
+    private static func recognize(_ claimed: QueuedPage, notes: [NoteID: StoredNote], library: Library, queue: any PageQueue,
                                   recognizer: any PageRecognizer) -> PageResult {
         do {
             func failed(_ reason: String) throws -> PageResult {

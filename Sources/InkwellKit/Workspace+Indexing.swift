@@ -41,12 +41,12 @@ extension Workspace {
     public func indexProgress() throws -> IndexProgress {
         if let queue = try index() as? any PageQueue { return IndexProgress(status: try queue.status()) }
         let counts = PageState.counts(try recognitionStates().states.values)
-        return IndexProgress(status: QueueStatus(done: counts[.recognised] ?? 0, leased: counts[.processing] ?? 0,
+        return IndexProgress(status: QueueStatus(done: counts[.recognized] ?? 0, leased: counts[.processing] ?? 0,
                                                  pending: counts[.pending] ?? 0, failed: counts[.failed] ?? 0, pagesPerSecond: 0, workers: 0))
     }
 
     /// The text recognised on each page of `note`, from the index.
-    public func recognisedText(of note: NoteID) throws -> [PageID: String] { try index().pageTexts(of: note) }
+    public func recognizedText(of note: NoteID) throws -> [PageID: String] { try index().pageTexts(of: note) }
 }
 
 extension RecognitionQuality {

@@ -57,14 +57,14 @@ func withScratchLibrary<T>(_ name: String, _ body: (Library) throws -> T) throws
         report("index: load average before", loadAverages())
 
         let first = try indexer.run(jobs: 2)
-        guard first.recognised == count && first.failed.isEmpty else {
-            throw StoreError.invalid("the first run recognised \(first.recognised) of \(count) pages: \(first.failed)")
+        guard first.recognized == count && first.failed.isEmpty else {
+            throw StoreError.invalid("the first run recognised \(first.recognized) of \(count) pages: \(first.failed)")
         }
         var seconds: [Double] = []
         for _ in 0..<5 {
             let again = try indexer.run(jobs: 2)
-            guard again.recognised == 0 && again.unchanged == count else {
-                throw StoreError.invalid("the second run recognised \(again.recognised) pages, \(again.unchanged) unchanged of \(count)")
+            guard again.recognized == 0 && again.unchanged == count else {
+                throw StoreError.invalid("the second run recognised \(again.recognized) pages, \(again.unchanged) unchanged of \(count)")
             }
             seconds.append(again.seconds)
         }
@@ -87,7 +87,7 @@ func withScratchLibrary<T>(_ name: String, _ body: (Library) throws -> T) throws
 
 /// Recognised text as the index would get it from handwriting: corpus sentences with some words
 /// misread (a letter dropped, doubled or changed), and a few hashtags.
-struct RecognisedTextMaker {
+struct RecognizedTextMaker {
     var rng: SeededGenerator
     let sentences: [String] = Corpus.topics.flatMap(\.sentences)
     let letters = Array("abcdefghijklmnopqrstuvwxyz")
@@ -133,7 +133,7 @@ struct RecognisedTextMaker {
         // Notes are index entries only (their page files are not written): one real note lends its
         // folder, the rest are copies with their own ids, titles, notebooks, tags and pages.
         let template = try library.createNote(title: "Template")
-        var maker = RecognisedTextMaker(rng: SeededGenerator(seed: 42))
+        var maker = RecognizedTextMaker(rng: SeededGenerator(seed: 42))
         let notebooks = (0..<25).flatMap { area in
             ["Area \(area)"] + (0..<9).map { "Area \(area)/Project \($0)" }
         }.map { try! NotebookPath($0) }
@@ -158,7 +158,7 @@ struct RecognisedTextMaker {
                 let lines = maker.page(topic: topic, lines: 8, hashtags: hashtags, noise: 0.08)
                 let words = lines.enumerated().flatMap { line, words in
                     words.enumerated().map { column, word in
-                        RecognisedWord(text: word, box: Rect(minX: Double(column) * 120, minY: Double(line) * 80,
+                        RecognizedWord(text: word, box: Rect(minX: Double(column) * 120, minY: Double(line) * 80,
                                                              maxX: Double(column) * 120 + 100, maxY: Double(line) * 80 + 60),
                                        confidence: 0.8, line: line)
                     }
@@ -240,7 +240,7 @@ func threadCPUTime() -> Double {
 struct InstantRecognizer: PageRecognizer {
     func recognize(_ page: Page) throws -> PageRecognition {
         let words = ["quarterly", "budget", "review", "#planning"].enumerated().map { column, text in
-            RecognisedWord(text: text, box: Rect(minX: Double(column) * 120, minY: 0, maxX: Double(column) * 120 + 100, maxY: 60),
+            RecognizedWord(text: text, box: Rect(minX: Double(column) * 120, minY: 0, maxX: Double(column) * 120 + 100, maxY: 60),
                            confidence: 0.9, line: 0)
         }
         return PageRecognition(words: words, hashtags: [InkCore.Tag("planning")!])
@@ -265,7 +265,7 @@ struct InstantRecognizer: PageRecognizer {
             let started = DispatchTime.now().uptimeNanoseconds
             let first = try indexer.run(jobs: 1)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            guard first.recognised == count else { throw StoreError.invalid("\(name): \(first.recognised) of \(count) pages") }
+            guard first.recognized == count else { throw StoreError.invalid("\(name): \(first.recognized) of \(count) pages") }
             let again = DispatchTime.now().uptimeNanoseconds
             _ = try indexer.run(jobs: 1)
             let unchanged = Double(DispatchTime.now().uptimeNanoseconds - again) / 1e9

@@ -67,8 +67,8 @@ struct IndexCommand: ParsableCommand {
         if output.json {
             try printJSON(report)
         } else {
-            let rate = report.seconds > 0 ? Double(report.recognised) / report.seconds : 0
-            print("recognised \(report.recognised) page\(report.recognised == 1 ? "" : "s"), \(report.unchanged) unchanged, "
+            let rate = report.seconds > 0 ? Double(report.recognized) / report.seconds : 0
+            print("recognised \(report.recognized) page\(report.recognized == 1 ? "" : "s"), \(report.unchanged) unchanged, "
                   + "\(report.failed.count) failed in \(String(format: "%.1f", report.seconds)) s (\(String(format: "%.1f", rate)) pages/s)")
             for (note, tags) in report.tagged.sorted(by: { $0.key < $1.key }) {
                 print("tagged \(note): " + tags.map { "#" + $0 }.joined(separator: " "))
@@ -115,7 +115,7 @@ struct ConvertCommand: ParsableCommand {
         let report = try indexer.run(only: [stored.note.id]) { done, total in progress.update(done, of: total) }
         progress.finish()
         for failure in report.failed { printError("error: page \(failure.page): \(failure.reason)") }
-        let texts = try workspace.recognisedText(of: stored.note.id)
+        let texts = try workspace.recognizedText(of: stored.note.id)
         let pages = stored.note.pages.enumerated().map { Page(number: $0.offset + 1, text: texts[$0.element] ?? "") }
         if output.json { return try printJSON(pages) }
         for page in pages {

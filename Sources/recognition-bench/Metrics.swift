@@ -63,7 +63,7 @@ struct Score {
     /// (a leading `#` kept), dashes and quotes normalised.
     static func words(_ text: String) -> [String] {
         text.split(whereSeparator: \.isWhitespace).compactMap { raw -> String? in
-            var word = Substring(RecognisedText.normalised(String(raw)).lowercased())
+            var word = Substring(RecognizedText.normalized(String(raw)).lowercased())
             let hash = word.hasPrefix("#")
             word = word.drop(while: { !($0.isLetter || $0.isNumber) })
             while let last = word.last, !(last.isLetter || last.isNumber) { word = word.dropLast() }
@@ -112,7 +112,7 @@ struct Score {
 func hashtagsInText(_ text: String) -> [String] {
     var seen: [String] = []
     for word in text.split(whereSeparator: \.isWhitespace) {
-        if let tag = RecognisedText.hashtag(in: String(word)), !seen.contains(tag.name) { seen.append(tag.name) }
+        if let tag = RecognizedText.hashtag(in: String(word)), !seen.contains(tag.name) { seen.append(tag.name) }
     }
     return seen
 }

@@ -134,7 +134,7 @@ private func recognition(ofCLIText text: String) -> PageRecognition {
     let lines = text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
     let words = lines.enumerated().flatMap { number, line in
         line.split(whereSeparator: \.isWhitespace).map {
-            RecognisedWord(text: String($0), box: Rect(minX: 0, minY: 0, maxX: 0, maxY: 0), confidence: 1, line: number)
+            RecognizedWord(text: String($0), box: Rect(minX: 0, minY: 0, maxX: 0, maxY: 0), confidence: 1, line: number)
         }
     }
     return PageRecognition(words: words, hashtags: hashtagsInText(text).compactMap { Tag($0) })
@@ -172,11 +172,11 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
     // Each reader records its text in its own index, then every written word is searched for.
     var readers: [(name: String, outcomes: [Outcome], texts: [String], missed: [[String]])] = []
     var engineStarts: [String] = []
-    func read(_ name: String, _ recognise: (RealPage) throws -> (PageRecognition, text: String, cpu: Double)) throws {
+    func read(_ name: String, _ recognize: (RealPage) throws -> (PageRecognition, text: String, cpu: Double)) throws {
         let index = try SearchIndex(url: folder.appendingPathComponent("index-\(readers.count).sqlite"))
         var outcomes: [Outcome] = [], texts: [String] = [], missed: [[String]] = []
         for page in pages {
-            let (recognition, text, cpu) = try recognise(page)
+            let (recognition, text, cpu) = try recognize(page)
             try index.record([(note: page.note, pages: [(page: page.page, recognition: recognition)])], in: library)
             var outcome = Outcome(cpu: cpu)
             outcome.score.add(truthLines: page.truth.lines, truthTags: [], text: text, tags: [])
@@ -229,7 +229,7 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
         let index = try SearchIndex(url: folder.appendingPathComponent("index-\(first).sqlite"))
         let again = try TesseractRecognizer(options: RecognitionOptions(quality: .best),
                                             lexicon: try Workspace.lexicon(of: library, index: index))
-        say("read surely on two pages or more, added to the lexicon for the second pass: \(try index.recognisedVocabulary().sorted().joined(separator: ", "))")
+        say("read surely on two pages or more, added to the lexicon for the second pass: \(try index.recognizedVocabulary().sorted().joined(separator: ", "))")
         try read("ours, best, read again with the library's surely read words") { page in
             let start = cpuSeconds()
             let recognition = try again.recognize(page.page)

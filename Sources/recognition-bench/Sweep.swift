@@ -45,7 +45,7 @@ func sweepVariants(_ filter: String?) -> [Variant] {
         variants.append(classic("fixed scale \(scale)x") { $0.textHeight = nil; $0.scale = scale })
     }
     for width in [1.5, 2.0, 3.0, 3.5, 4.5] {
-        variants.append(classic("pen \(width) px") { $0.pen = .centreline(width: width) })
+        variants.append(classic("pen \(width) px") { $0.pen = .centerline(width: width) })
     }
     variants.append(classic("outline (InkRender pen style) 2.5 px") { $0.pen = .outline(width: 2.5, style: .pen) })
     variants.append(classic("outline (InkRender fineliner) 2.5 px") { $0.pen = .outline(width: 2.5, style: .fineliner) })
@@ -82,7 +82,7 @@ func sweepVariants(_ filter: String?) -> [Variant] {
             for width in [1.5, 2.0, 2.5, 3.0] {
                 grid.append(variant("text height \(Int(height)) px, pen \(width) px") {
                     $0.textHeight = height
-                    $0.pen = .centreline(width: width)
+                    $0.pen = .centerline(width: width)
                 })
             }
         }

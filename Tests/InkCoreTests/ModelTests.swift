@@ -16,7 +16,7 @@ struct ModelTests {
     }
 
     @Test("colours read #rgb, #rrggbb and #rrggbbaa and print as #rrggbbaa")
-    func colours() {
+    func colors() {
         #expect(RGBA(hex: "#f00") == RGBA(red: 255, green: 0, blue: 0))
         #expect(RGBA(hex: "1a2b3c") == RGBA(red: 0x1a, green: 0x2b, blue: 0x3c))
         #expect(RGBA(hex: "#1a2b3c80")?.alpha == 0x80)

@@ -10,11 +10,11 @@ import InkStore
 struct FixedRecognizer: PageRecognizer {
     let lines: [String]
     func recognize(_ page: Page) throws -> PageRecognition {
-        var words: [RecognisedWord] = []
+        var words: [RecognizedWord] = []
         for (number, line) in lines.enumerated() {
             for (column, word) in line.split(separator: " ").enumerated() {
                 let x = 100 + Double(column) * 160, y = 200 + Double(number) * 120
-                words.append(RecognisedWord(text: String(word), box: Rect(minX: x, minY: y, maxX: x + 140, maxY: y + 60),
+                words.append(RecognizedWord(text: String(word), box: Rect(minX: x, minY: y, maxX: x + 140, maxY: y + 60),
                                             confidence: 0.9, line: number))
             }
         }

@@ -26,10 +26,10 @@ final class ScriptedRecognizer: PageRecognizer, @unchecked Sendable {
         let key = page.strokes.first?.points.first?.x ?? -1
         if failing.contains(key) { throw StoreError.invalid("unreadable page") }
         let text = texts[key] ?? ""
-        var words: [RecognisedWord] = []
+        var words: [RecognizedWord] = []
         for (line, lineText) in text.split(separator: "\n").enumerated() {
             for (column, word) in lineText.split(separator: " ").enumerated() {
-                words.append(RecognisedWord(text: String(word), box: Rect(minX: Double(column) * 100, minY: Double(line) * 80,
+                words.append(RecognizedWord(text: String(word), box: Rect(minX: Double(column) * 100, minY: Double(line) * 80,
                                                                           maxX: Double(column) * 100 + 90, maxY: Double(line) * 80 + 60),
                                             confidence: 0.9, line: line))
             }
@@ -103,9 +103,9 @@ struct IndexTests {
         try fixture.note("Shopping", keys: [2])
         let recognizer = ScriptedRecognizer(texts: texts)
         let first = try fixture.indexer(recognizer).run(jobs: 2)
-        #expect(first.pages == 3 && first.recognised == 3 && first.unchanged == 0 && first.failed.isEmpty)
+        #expect(first.pages == 3 && first.recognized == 3 && first.unchanged == 0 && first.failed.isEmpty)
         let second = try fixture.indexer(recognizer).run(jobs: 2)
-        #expect(second.recognised == 0 && second.unchanged == 3)
+        #expect(second.recognized == 0 && second.unchanged == 3)
         #expect(recognizer.calls == 3)
     }
 
@@ -120,31 +120,31 @@ struct IndexTests {
 
         let recognizer = ScriptedRecognizer(texts: texts)
         let first = try fixture.indexer(recognizer).run()
-        #expect(first.recognised == 0 && first.unchanged == 2 && recognizer.calls == 0)
+        #expect(first.recognized == 0 && first.unchanged == 2 && recognizer.calls == 0)
         let extra = Stroke(id: StrokeID(2), points: [InkPoint(x: 700, y: 700)])
         try fixture.library.save([PageDelta(pageID: note.note.pages[1], isNew: false, addedStrokes: [extra])], to: note.note.id)
-        #expect(try fixture.indexer(recognizer).run().recognised == 1)
+        #expect(try fixture.indexer(recognizer).run().recognized == 1)
 
         // A result for content the page no longer holds is kept under that content: the job reads the page again.
         let other = try fixture.note("Shopping", keys: [2])
         var stale = try fixture.library.pages(of: other)[0]
         stale.strokes.removeAll()
         try fixture.index.record([(other, [(stale, try elsewhere.recognize(stale))])], in: fixture.library)
-        #expect(try fixture.indexer(recognizer).run().recognised == 1)
+        #expect(try fixture.indexer(recognizer).run().recognized == 1)
     }
 
     @Test("words read surely on two pages or more make the library's recognised vocabulary", arguments: IndexKind.allCases)
-    func recognisedVocabulary(_ kind: IndexKind) throws {
+    func recognizedVocabulary(_ kind: IndexKind) throws {
         let fixture = try Fixture(kind)
         try fixture.note("Sketches", keys: [1, 2, 3])
         let recognizer = ScriptedRecognizer(texts: [1: "Rnote sketches abc3", 2: "rnote ideas, abc3 v3", 3: "more ideas, v3"])
-        #expect(try fixture.indexer(recognizer).run().recognised == 3)
+        #expect(try fixture.indexer(recognizer).run().recognized == 3)
         // Case folded, on two pages or more, three characters or more ("v3" is not).
         #expect(Set(try fixture.index.wordsRead(withConfidence: 0.85, onPages: 2)) == ["rnote", "ideas,", "abc3"])
         #expect(try fixture.index.wordsRead(withConfidence: 0.95, onPages: 1).isEmpty)
         // Letters only: "abc3" is left out.
-        #expect(try fixture.index.recognisedVocabulary() == ["rnote", "ideas"])
-        #expect(try fixture.index.recognisedVocabulary(pages: 3).isEmpty)
+        #expect(try fixture.index.recognizedVocabulary() == ["rnote", "ideas"])
+        #expect(try fixture.index.recognizedVocabulary(pages: 3).isEmpty)
     }
 
     @Test("a changed page is recognised again; a compacted but unchanged one is not", arguments: IndexKind.allCases)
@@ -155,11 +155,11 @@ struct IndexTests {
         _ = try fixture.indexer(recognizer).run()
         let extra = Stroke(id: StrokeID(2), points: [InkPoint(x: 700, y: 700)])
         try fixture.library.save([PageDelta(pageID: note.note.pages[1], isNew: false, addedStrokes: [extra])], to: note.note.id)
-        #expect(try fixture.indexer(recognizer).run().recognised == 1)
+        #expect(try fixture.indexer(recognizer).run().recognized == 1)
         try fixture.library.save([PageDelta(pageID: note.note.pages[1], isNew: false, removedStrokeIDs: [StrokeID(2)])], to: note.note.id)
-        #expect(try fixture.indexer(recognizer).run().recognised == 1)
+        #expect(try fixture.indexer(recognizer).run().recognized == 1)
         _ = try fixture.library.compact([try fixture.library.note(matching: "Planning")])
-        #expect(try fixture.indexer(recognizer).run().recognised == 0)
+        #expect(try fixture.indexer(recognizer).run().recognized == 0)
     }
 
     @Test("search finds words by prefix and despite typos, ranks, and reports pages and snippets", arguments: IndexKind.allCases)
@@ -192,7 +192,7 @@ struct IndexTests {
         func record(_ title: String, key: Float, text: String, alternatives: [String]) throws {
             let note = try fixture.note(title, keys: [key])
             let words = text.split(separator: " ").enumerated().map {
-                RecognisedWord(text: String($0.element), box: Rect(minX: Double($0.offset) * 100, minY: 0, maxX: Double($0.offset) * 100 + 90, maxY: 60),
+                RecognizedWord(text: String($0.element), box: Rect(minX: Double($0.offset) * 100, minY: 0, maxX: Double($0.offset) * 100 + 90, maxY: 60),
                                confidence: 0.5, line: 0)
             }
             let page = try fixture.library.pages(of: note)[0]
@@ -288,11 +288,11 @@ struct IndexTests {
         let fixture = try Fixture(kind)
         try fixture.note("Planning", keys: [1, 4])
         let report = try fixture.indexer(ScriptedRecognizer(texts: texts, failing: [4])).run()
-        #expect(report.recognised == 1 && report.failed.count == 1)
+        #expect(report.recognized == 1 && report.failed.count == 1)
         #expect(report.failed[0].reason.contains("unreadable page"))
         #expect(try fixture.counts()[.failed] == 1)
-        #expect(try fixture.indexer(ScriptedRecognizer(texts: texts)).run().recognised == 1)
-        #expect(try fixture.counts()[.recognised] == 2)
+        #expect(try fixture.indexer(ScriptedRecognizer(texts: texts)).run().recognized == 1)
+        #expect(try fixture.counts()[.recognized] == 2)
     }
 
     @Test("shards split the pages between them without overlap")
@@ -300,10 +300,10 @@ struct IndexTests {
         let fixture = try Fixture()
         for key in 1...4 { try fixture.note("Note \(key)", keys: [Float(key), Float(key) + 0.5, Float(key) + 0.25]) }
         let recognizer = ScriptedRecognizer(texts: texts)
-        let counts = try (0..<3).map { try fixture.indexer(recognizer).run(shard: try Shard(index: $0, count: 3)).recognised }
+        let counts = try (0..<3).map { try fixture.indexer(recognizer).run(shard: try Shard(index: $0, count: 3)).recognized }
         #expect(counts.reduce(0, +) == 12)
         #expect(counts.allSatisfy { $0 < 12 })
-        #expect(try fixture.indexer(recognizer).run().recognised == 0)
+        #expect(try fixture.indexer(recognizer).run().recognized == 0)
         #expect(throws: StoreError.self) { try Shard(parsing: "3/3") }
         #expect(try Shard(parsing: "1/4") == (try Shard(index: 1, count: 4)))
     }

@@ -20,15 +20,15 @@ struct PageStateTests {
     }
 
     @Test("pages are pending, then recognised; a page changed since reads pending again", arguments: IndexKind.allCases)
-    func pendingToRecognised(_ kind: IndexKind) throws {
+    func pendingToRecognized(_ kind: IndexKind) throws {
         let fixture = try Fixture(kind)
         let note = try fixture.note("Planning", keys: [1, 2])
         #expect(try states(fixture, note).map(\.status) == [.pending, .pending])
         _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
-        #expect(try states(fixture, note) == [PageState(status: .recognised), PageState(status: .recognised)])
+        #expect(try states(fixture, note) == [PageState(status: .recognized), PageState(status: .recognized)])
         let extra = Stroke(id: StrokeID(9), points: [InkPoint(x: 500, y: 500)])
         try fixture.library.save([PageDelta(pageID: note.note.pages[1], isNew: false, addedStrokes: [extra])], to: note.note.id)
-        #expect(try states(fixture, note).map(\.status) == [.recognised, .pending])
+        #expect(try states(fixture, note).map(\.status) == [.recognized, .pending])
     }
 
     @Test("a page that cannot be recognised is failed with the reason; a damaged page file too", arguments: IndexKind.allCases)
@@ -42,14 +42,14 @@ struct PageStateTests {
         try bytes.write(to: damaged)
 
         let report = try fixture.indexer(ScriptedRecognizer(texts: texts, failing: [2])).run()
-        #expect(report.recognised == 1 && report.failed.count == 2)
+        #expect(report.recognized == 1 && report.failed.count == 2)
         let states = try states(fixture, note)
-        #expect(states[0].status == .recognised)
+        #expect(states[0].status == .recognized)
         #expect(states[1] == PageState(status: .failed, reason: "unreadable page"))
         #expect(states[2].status == .failed)
         #expect(states[2].reason?.contains(damaged.lastPathComponent) == true)
         #expect(states[2].reason?.contains("damaged") == true)
-        #expect(try fixture.counts() == [.pending: 0, .processing: 0, .recognised: 1, .failed: 2])
+        #expect(try fixture.counts() == [.pending: 0, .processing: 0, .recognized: 1, .failed: 2])
     }
 
     @Test("a page left processing by a killed run reads pending and the next run recognises it; a live claim reads processing")
@@ -78,8 +78,8 @@ struct PageStateTests {
 
         let recognizer = ScriptedRecognizer(texts: texts)
         let report = try fixture.indexer(recognizer).run()
-        #expect(report.recognised == 2 && recognizer.calls == 2)
-        #expect(try states(fixture, note).map(\.status) == [.recognised, .recognised])
+        #expect(report.recognized == 2 && recognizer.calls == 2)
+        #expect(try states(fixture, note).map(\.status) == [.recognized, .recognized])
     }
 
     @Test("recognised hashtags file the note out of the Inbox; a note filed by hand stays; a rule added later waits for `route run`")

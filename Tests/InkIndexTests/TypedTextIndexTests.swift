@@ -23,8 +23,8 @@ struct TypedTextIndexTests {
         #expect(typed[0].snippet.contains("«catering»"))
         #expect(try fixture.index.search(SearchQuery(text: "cateirng")).map(\.title) == ["Planning"])
 
-        let recognised = try fixture.index.search(SearchQuery(text: "budget"))
-        #expect(recognised.map(\.title) == ["Planning"] && !recognised[0].typedText && recognised[0].pages == [1])
+        let recognized = try fixture.index.search(SearchQuery(text: "budget"))
+        #expect(recognized.map(\.title) == ["Planning"] && !recognized[0].typedText && recognized[0].pages == [1])
         // Title words combine with the typed text.
         #expect(try fixture.index.search(SearchQuery(text: "planning invoice")).map(\.typedText) == [true])
     }
@@ -46,7 +46,7 @@ struct TypedTextIndexTests {
         // Edited by hand in an editor (note.json untouched): the next run sees it too.
         try Data("hand edited: okapis\n".utf8).write(to: fixture.library.typedTextURL(of: note))
         let report = try fixture.indexer(recognizer).run()
-        #expect(report.recognised == 0 && report.unchanged == 2)
+        #expect(report.recognized == 0 && report.unchanged == 2)
         #expect(recognizer.calls == 2)
         #expect(try fixture.index.search(SearchQuery(text: "okapis")).map(\.title) == ["Planning"])
         #expect(try fixture.index.search(SearchQuery(text: "minutes")).map(\.pages) == [[2]])

@@ -196,8 +196,8 @@ struct RemarkableDecoderTests {
     @Test("ARGB colours of firmware 3.14 and the tools of writing_tools.rm", .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
     func colorsAndTools() throws {
         let root = try #require(Corpus.root)
-        let colours = try RemarkableDecoder.decode(Data(contentsOf: root.appendingPathComponent("rm/rmscene/Color_and_tool_v3.14.4.rm")), file: "c.rm")
-        let pens = colours.strokes.map(\.pen)
+        let colors = try RemarkableDecoder.decode(Data(contentsOf: root.appendingPathComponent("rm/rmscene/Color_and_tool_v3.14.4.rm")), file: "c.rm")
+        let pens = colors.strokes.map(\.pen)
         // Ballpoint in colour ids 10 and 11, and the shader with the ARGB colour of firmware 3.14 (alpha 64).
         #expect(Set(pens.map(\.color)) == [RGBA(red: 161, green: 216, blue: 125), RGBA(red: 139, green: 208, blue: 229),
                                             RGBA(red: 33, green: 30, blue: 28, alpha: 64)])

@@ -12,11 +12,11 @@ import Testing
 struct ScriptedRecognizer: PageRecognizer {
     let lines: [PageID: [String]]
     func recognize(_ page: Page) throws -> PageRecognition {
-        var words: [RecognisedWord] = []
+        var words: [RecognizedWord] = []
         for (number, line) in (lines[page.id] ?? []).enumerated() {
             for (column, word) in line.split(separator: " ").enumerated() {
                 let x = 100 + Double(column) * 160, y = 200 + Double(number) * 120
-                words.append(RecognisedWord(text: String(word), box: Rect(minX: x, minY: y, maxX: x + 140, maxY: y + 60),
+                words.append(RecognizedWord(text: String(word), box: Rect(minX: x, minY: y, maxX: x + 140, maxY: y + 60),
                                             confidence: 0.9, line: number))
             }
         }
@@ -58,7 +58,7 @@ struct VaultFixture {
     }
 
     /// Recognises every changed page as the lines given for its note's pages, in order.
-    func recognise(_ texts: [String: [[String]]]) throws {
+    func recognize(_ texts: [String: [[String]]]) throws {
         var lines: [PageID: [String]] = [:]
         for stored in try library.notes() {
             for (page, text) in zip(stored.note.pages, texts[stored.note.title] ?? []) { lines[page] = text }
@@ -106,7 +106,7 @@ struct ObsidianPushTests {
         try v.note("Standup", created: "2026-03-02T09:15:00Z", in: "Work", pages: 2, tags: [InkCore.Tag("daily")!])
         try v.note("Groceries", created: "2026-03-02T18:00:00Z")
         try v.note("Reading", created: "2026-03-05T21:00:00Z")
-        try v.recognise(["Standup": [["Ship the #q3-plan today", "- [ ] send notes to Ada"], ["page two"]]])
+        try v.recognize(["Standup": [["Ship the #q3-plan today", "- [ ] send notes to Ada"], ["page two"]]])
         let first = try v.push()
         #expect(first.dailyNotes.map(\.path) == ["2026-03-02.md", "2026-03-05.md"])
         #expect(first.dailyNotes.map(\.added.count) == [2, 1])
@@ -127,13 +127,13 @@ struct ObsidianPushTests {
         let v = try VaultFixture()
         let plan = try v.note("Plan", created: "2026-03-02T09:00:00Z")
         try v.note("Other", created: "2026-03-02T10:00:00Z")
-        try v.recognise(["Plan": [["first draft #q3"]]])
+        try v.recognize(["Plan": [["first draft #q3"]]])
         _ = try v.push()
         let pushed = try v.text("2026-03-02.md")
 
         try v.library.save([PageDelta(pageID: plan.note.pages[0], isNew: false, addedStrokes: [v.stroke(y: 600, id: 2)])], to: plan.note.id)
         _ = try v.library.updateNote(plan.note.id) { $0.title = "Plan B" }
-        try v.recognise(["Plan B": [["first draft #q3", "- [x] second thought"]]])
+        try v.recognize(["Plan B": [["first draft #q3", "- [x] second thought"]]])
         let report = try v.push()
         #expect(report.dailyNotes.map(\.updated) == [[plan.note.id]])
         #expect(report.unchanged.count == 1)
@@ -216,7 +216,7 @@ struct ObsidianPushTests {
         let v = try VaultFixture()
         let titles = ["../../etc/passwd", "]] ![[secret.png]] | x", "Line one\u{2028}# injected\u{2029}---", "%%hidden%% ==mark== $x$ ^b <b>", String(repeating: "long ", count: 199)]
         for (i, title) in titles.enumerated() { try v.note(title, created: "2026-03-02T0\(i):00:00Z") }
-        try v.recognise(["../../etc/passwd": [["# not a heading", "---", "> not a quote", "| a | b |", "[[link]] ![[embed.png]]"]]])
+        try v.recognize(["../../etc/passwd": [["# not a heading", "---", "> not a quote", "| a | b |", "[[link]] ![[embed.png]]"]]])
         let outside = try FileManager.default.contentsOfDirectory(atPath: v.fixture.root.path).sorted()
         let report = try v.push()
         #expect(try FileManager.default.contentsOfDirectory(atPath: v.fixture.root.path).sorted() == outside)

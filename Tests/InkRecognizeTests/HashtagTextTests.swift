@@ -5,25 +5,25 @@ import Testing
 @Suite("Hashtag text: dashes and snapping")
 struct HashtagTextTests {
     @Test("dash variants become '-', curly quotes straight, ligatures split")
-    func normalisation() {
-        #expect(RecognisedText.normalised("q3\u{2014}plan") == "q3-plan")
-        #expect(RecognisedText.normalised("follow\u{2013}up") == "follow-up")
-        #expect(RecognisedText.normalised("a\u{2212}b\u{2010}c") == "a-b-c")
-        #expect(RecognisedText.normalised("\u{201C}don\u{2019}t\u{201D}") == "\"don't\"")
-        #expect(RecognisedText.normalised("\u{FB01}fteen") == "fifteen")
-        #expect(RecognisedText.normalised("plain") == "plain")
+    func normalization() {
+        #expect(RecognizedText.normalized("q3\u{2014}plan") == "q3-plan")
+        #expect(RecognizedText.normalized("follow\u{2013}up") == "follow-up")
+        #expect(RecognizedText.normalized("a\u{2212}b\u{2010}c") == "a-b-c")
+        #expect(RecognizedText.normalized("\u{201C}don\u{2019}t\u{201D}") == "\"don't\"")
+        #expect(RecognizedText.normalized("\u{FB01}fteen") == "fifteen")
+        #expect(RecognizedText.normalized("plain") == "plain")
     }
 
     @Test("a hashtag word becomes a tag: dashes inside, punctuation after, junk before")
     func hashtagWords() {
-        #expect(RecognisedText.hashtag(in: "#q3\u{2014}plan")?.name == "q3-plan")
-        #expect(RecognisedText.hashtag(in: "#Budget.")?.name == "budget")
-        #expect(RecognisedText.hashtag(in: "#follow\u{2013}up,")?.name == "follow-up")
-        #expect(RecognisedText.hashtag(in: "##'roadmap")?.name == "roadmap")
-        #expect(RecognisedText.hashtag(in: "#|aunch")?.name == "launch")
-        #expect(RecognisedText.hashtag(in: "#") == nil)
-        #expect(RecognisedText.hashtag(in: "#...") == nil)
-        #expect(RecognisedText.hashtag(in: "budget") == nil)
+        #expect(RecognizedText.hashtag(in: "#q3\u{2014}plan")?.name == "q3-plan")
+        #expect(RecognizedText.hashtag(in: "#Budget.")?.name == "budget")
+        #expect(RecognizedText.hashtag(in: "#follow\u{2013}up,")?.name == "follow-up")
+        #expect(RecognizedText.hashtag(in: "##'roadmap")?.name == "roadmap")
+        #expect(RecognizedText.hashtag(in: "#|aunch")?.name == "launch")
+        #expect(RecognizedText.hashtag(in: "#") == nil)
+        #expect(RecognizedText.hashtag(in: "#...") == nil)
+        #expect(RecognizedText.hashtag(in: "budget") == nil)
     }
 
     let snapper = TagSnapper(known: Set(["budget", "q3-plan", "follow-up", "launch", "travel", "api", "car", "cat"].compactMap { Tag($0) }))

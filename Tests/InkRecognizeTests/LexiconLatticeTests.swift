@@ -73,7 +73,7 @@ extension LexiconLatticeTests {
 @Suite("The recogniser spells the words it read")
 struct RecognizerSpellingTests {
     func reading(_ text: String, _ letters: [[(String, Float)]], confidence: Float = 0.8) -> TesseractRecognizer.Reading {
-        TesseractRecognizer.Reading(word: RecognisedWord(text: text, box: Rect(minX: 0, minY: 0, maxX: 10, maxY: 10),
+        TesseractRecognizer.Reading(word: RecognizedWord(text: text, box: Rect(minX: 0, minY: 0, maxX: 10, maxY: 10),
                                                          confidence: confidence, line: 0),
                                     alternatives: letters.map { $0.map { OCRChoice(text: $0.0, confidence: $0.1) } })
     }

@@ -25,19 +25,19 @@ struct GeometryTests {
         let outline = StrokeGeometry.outline(of: s, style: style, resolution: resolution)
         let polygons = outline.polygons
         let spines = StrokeGeometry.spines(of: s, style: style, resolution: resolution)
-        var centres: [(Vector, Double)] = []
-        for spine in spines { for (p, r) in zip(spine.points, spine.radii) { centres.append((p, r)) } }
-        for (p, r) in centres {
+        var centers: [(Vector, Double)] = []
+        for spine in spines { for (p, r) in zip(spine.points, spine.radii) { centers.append((p, r)) } }
+        for (p, r) in centers {
             #expect(winding(p, polygons) != 0, "centre \(p) is inked", sourceLocation: sourceLocation)
             for (dx, dy) in [(0.5, 0.0), (-0.5, 0.0), (0.0, 0.5), (0.0, -0.5)] {
                 let q = Vector(x: p.x + dx * r, y: p.y + dy * r)
                 #expect(winding(q, polygons) != 0, "\(q), half a radius from the centreline, is inked", sourceLocation: sourceLocation)
             }
         }
-        let rMax = centres.map(\.1).max() ?? 0
+        let rMax = centers.map(\.1).max() ?? 0
         for polygon in polygons {
             for v in polygon {
-                let nearest = centres.map { distance($0.0, v) - $0.1 }.min() ?? 0
+                let nearest = centers.map { distance($0.0, v) - $0.1 }.min() ?? 0
                 #expect(nearest <= 0.02 * rMax + resolution.tolerance * 2, "outline vertex \(v) strays \(nearest) beyond the ink", sourceLocation: sourceLocation)
             }
         }
@@ -233,7 +233,7 @@ struct GeometryTests {
 
     @Test("no facets at 3x: chords of a circle stay within the tolerance")
     func noFacets() {
-        let centre = Vector(x: 200, y: 200)
+        let center = Vector(x: 200, y: 200)
         let positions = (0...36).map { i -> (Double, Double) in
             let a = Double(i) / 36 * 1.9 * .pi
             return (200 + 100 * cos(a), 200 + 100 * sin(a))
@@ -244,12 +244,12 @@ struct GeometryTests {
             var worst = 0.0
             for i in 0..<polygon.count {
                 let a = polygon[i], b = polygon[(i + 1) % polygon.count]
-                let da = distance(a, centre), db = distance(b, centre)
+                let da = distance(a, center), db = distance(b, center)
                 // The outer side (radius 106.5), away from the ends, where the spline straightens.
-                let angle = atan2(a.y - centre.y, a.x - centre.x)
+                let angle = atan2(a.y - center.y, a.x - center.x)
                 guard da > 106, db > 106, abs(angle) > 0.5 else { continue }
                 let mid = Vector(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
-                let sag = (da + db) / 2 - distance(mid, centre)
+                let sag = (da + db) / 2 - distance(mid, center)
                 worst = max(worst, sag)
             }
             #expect(worst > 0)

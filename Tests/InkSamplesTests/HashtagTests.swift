@@ -8,7 +8,7 @@ struct HashtagTests {
         ("#meeting", "meeting"), ("#Q3-Plan,", "q3-plan"), ("#budget.", "budget"), ("#work/ideas", "work/ideas"),
         ("#", nil), ("##x", nil), ("meeting", nil), ("#a!b", nil),
     ] as [(String, String?)])
-    func recognised(word: String, tag: String?) {
+    func recognized(word: String, tag: String?) {
         #expect(NoteText.hashtag(in: word)?.name == tag)
     }
 

@@ -33,54 +33,54 @@ struct DraftRetentionTests {
     }
 
     @Test("at 30 s, by tick, the draft is finalised: changes saved, history cleared")
-    func finalisesOnTick() throws {
+    func finalizesOnTick() throws {
         var t = SessionTester()
         t.enterStoredNote()
         let stroke = try t.draw(0.5, 1, down: [.hideNavigation])
         t.send(.background(at: 1.5), [])
         t.send(.tick(at: 31.499), [])
-        t.send(.tick(at: 31.5), [save(1, delta(added: [stroke])), .finaliseDraft(noteID)])
+        t.send(.tick(at: 31.5), [save(1, delta(added: [stroke])), .finalizeDraft(noteID)])
         #expect(try t.note().canUndo == false)
-        #expect(t.state.background?.isDraftFinalised == true)
+        #expect(t.state.background?.isDraftFinalized == true)
         t.send(saveFinished(1, at: 32), [recognize(page1)])
         t.send(.foreground(at: 40), [.showNavigation])
         t.send(.tick(at: 43), [.hideNavigation])
     }
 
     @Test("coming back at 30 s or later finalises first, then re-enters the note clean")
-    func finalisesOnForeground() throws {
+    func finalizesOnForeground() throws {
         var t = SessionTester()
         t.enterStoredNote()
         let stroke = try t.draw(0.5, 1, down: [.hideNavigation])
         t.send(.background(at: 1.5), [])
-        t.send(.foreground(at: 31.5), [save(1, delta(added: [stroke])), .finaliseDraft(noteID), .showNavigation])
+        t.send(.foreground(at: 31.5), [save(1, delta(added: [stroke])), .finalizeDraft(noteID), .showNavigation])
     }
 
     @Test("a stroke left in progress is finished and saved; with nothing else unsaved only the draft is finalised")
-    func finalisesStrokeInProgress() throws {
+    func finalizesStrokeInProgress() throws {
         var t = SessionTester()
         t.enterStoredNote()
         t.send(.background(at: 1), [])
-        t.send(.tick(at: 31), [.finaliseDraft(noteID)])
+        t.send(.tick(at: 31), [.finalizeDraft(noteID)])
 
         var u = SessionTester()
         u.enterStoredNote()
         u.send(.penDown(InkPoint(x: 1, y: 300), at: 0.5), [.hideNavigation])
         u.send(.background(at: 1), [])
         let stroke = Stroke(id: StrokeID(1), startTime: 500, points: [InkPoint(x: 1, y: 300)])
-        u.send(.tick(at: 31), [save(1, delta(added: [stroke])), .finaliseDraft(noteID)])
+        u.send(.tick(at: 31), [save(1, delta(added: [stroke])), .finalizeDraft(noteID)])
         #expect(try u.note().strokeInProgress == nil)
     }
 
     @Test("with a save in flight, the rest is saved as soon as it finishes")
-    func finalisesDuringSave() throws {
+    func finalizesDuringSave() throws {
         var t = SessionTester()
         t.enterStoredNote()
         let first = try t.draw(0.5, 1, down: [.hideNavigation])
         t.send(.tick(at: 3), [save(1, delta(added: [first]))])
         let second = try t.draw(3.25, 3.5)
         t.send(.background(at: 4), [])
-        t.send(.tick(at: 34), [.finaliseDraft(noteID)])
+        t.send(.tick(at: 34), [.finalizeDraft(noteID)])
         t.send(saveFinished(1, at: 35), [recognize(page1), save(2, delta(added: [second]))])
     }
 

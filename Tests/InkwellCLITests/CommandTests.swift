@@ -30,7 +30,7 @@ struct CommandTests {
     }
 
     @Test("notebooks and notes: create, list with filters, show, rename, move, pin, tag")
-    func organise() throws {
+    func organize() throws {
         try cli.ok(["init"])
         try cli.ok(["notebook", "create", "Work/Meetings"])
         let notebooks = try cli.json(["notebook", "list"]) as! [[String: Any]]

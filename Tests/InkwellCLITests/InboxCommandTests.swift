@@ -84,7 +84,7 @@ struct RoutingCommandTests {
     let cli = CLI()
 
     @Test("a recognised #work files the note from the Inbox; a note filed by hand stays; route run --dry-run changes nothing")
-    func routeByRecognisedHashtag() throws {
+    func routeByRecognizedHashtag() throws {
         try cli.ok(["init"])
         #expect(try cli.ok(["route", "add", "#work", "Work/Meetings"]).contains("rule 1: #work → Work/Meetings"))
         let text = "Budget review\nplan the quarter #work\n"
@@ -125,7 +125,7 @@ struct RoutingCommandTests {
     }
 
     @Test("an import that recognises #work files the note from the Inbox by the rules, as index would")
-    func importRoutesByRecognisedHashtag() throws {
+    func importRoutesByRecognizedHashtag() throws {
         try cli.ok(["init"])
         try cli.ok(["route", "add", "#work", "Work/Meetings"])
         let note = try cli.importSample(title: "Budget", text: "Budget review\nplan the quarter #work\n", seed: 1, recognize: true)

@@ -84,7 +84,7 @@ struct IndexCommandTests {
     }
 
     @Test("import recognises what it saves: a written hashtag becomes a tag, the words are searchable at once, and `inkwell index` has nothing left to do")
-    func importRecognises() throws {
+    func importRecognizes() throws {
         try cli.ok(["init"])
         let samples = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-samples")
         try cli.ok(["sample", "-o", samples.path, "--topic", "errands", "--style", "print", "--jitter", "none",

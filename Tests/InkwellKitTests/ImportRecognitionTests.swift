@@ -26,7 +26,7 @@ final class ScriptedRecognizer: PageRecognizer, Sendable {
     func recognize(_ page: Page) throws -> PageRecognition {
         seen.withLock { $0.append(page) }
         let words = try tags(page).enumerated().map { index, tag in
-            RecognisedWord(text: "#" + tag, box: Rect(minX: Double(index) * 100, minY: 0, maxX: Double(index) * 100 + 90, maxY: 60),
+            RecognizedWord(text: "#" + tag, box: Rect(minX: Double(index) * 100, minY: 0, maxX: Double(index) * 100 + 90, maxY: 60),
                            confidence: 0.9, line: 0)
         }
         return PageRecognition(words: words, hashtags: words.compactMap { InkCore.Tag($0.text) })
@@ -86,7 +86,7 @@ struct ImportRecognitionTests {
         #expect(stored.count == 1)
         #expect(stored[0].note.tags == [InkCore.Tag("budget")!, InkCore.Tag("q3-plan")!])
         #expect(report.imported.first?.notes.first?.tags == ["budget", "q3-plan"])
-        #expect(report.imported.first?.notes.first?.recognised == 2)
+        #expect(report.imported.first?.notes.first?.recognized == 2)
         // What was read is exactly what was committed, and it is handed on to be kept.
         #expect(Set(recognizer.pagesRead) == Set(try scratch.library.pages(of: stored[0])))
         #expect(kept.withLock { $0 } == [stored[0].note.id: 2])
@@ -112,7 +112,7 @@ struct ImportRecognitionTests {
             try staged.update { $0.removedTags = removed }
             var replay = try NoteReplayer().start(recording.notes[0], into: staged)
             var outcomes: [PageID: Result<[InkCore.Tag], any Error>] = [:]
-            for page in replay.pagesToRecognise {
+            for page in replay.pagesToRecognize {
                 outcomes[page] = .success(try recognizer.recognize(try replay.staged.page(page)).hashtags)
             }
             staged = try replay.finish(outcomes)
@@ -156,7 +156,7 @@ struct ImportRecognitionTests {
         }
         let report = importer.run(files, replayer: NoteReplayer(), keepGoing: false)
         #expect(report.imported.flatMap(\.notes).map(\.title) == ["N0", "N1", "N2", "N3", "N4", "N5"])
-        #expect(report.imported.flatMap(\.notes).allSatisfy { $0.recognised == 1 })
+        #expect(report.imported.flatMap(\.notes).allSatisfy { $0.recognized == 1 })
 
         // A file that decodes but cannot be staged (a blank title) is reported; the file before it is
         // committed, the one after it is not.
@@ -185,7 +185,7 @@ struct VocabularyTests {
     }
 
     @Test("words recognition read surely on two pages or more count too")
-    func recognisedWords() throws {
+    func recognizedWords() throws {
         let scratch = try ScratchLibrary()
         let workspace = Workspace(library: scratch.library)
         let stored = try scratch.library.createNote(title: "Sketches", in: try NotebookPath("Inbox"))
@@ -195,7 +195,7 @@ struct VocabularyTests {
             let id = PageID.random()
             try scratch.library.save([PageDelta(pageID: id, size: .remarkable, isNew: true, addedStrokes: [stroke])], to: stored.note.id)
             let saved = try scratch.library.pages(of: try scratch.library.note(matching: stored.note.id.rawValue)).first { $0.id == id }!
-            return (saved, PageRecognition(words: words.map { RecognisedWord(text: $0.0, box: box, confidence: $0.1, line: 0) }, hashtags: []))
+            return (saved, PageRecognition(words: words.map { RecognizedWord(text: $0.0, box: box, confidence: $0.1, line: 0) }, hashtags: []))
         }
         let pages = [try page([("Rnote", 0.95), ("Xopp", 0.95), ("qzv", 0.3), ("html5", 0.95)]),
                      try page([("Rnote,", 0.9), ("Xopp", 0.5), ("qzv", 0.3), ("Zork", 0.95), ("html5", 0.95)]),
@@ -203,7 +203,7 @@ struct VocabularyTests {
         try workspace.index().record([(try scratch.library.note(matching: stored.note.id.rawValue), pages)], in: scratch.library)
         // Read surely on 2+ pages: "Rnote" (pages 1 and 3, case aside). Not: "Xopp" (surely on one
         // page only), "qzv" (never surely), "Zork" (one page), "html5" (not letters only).
-        #expect(try workspace.index().recognisedVocabulary() == ["rnote"])
+        #expect(try workspace.index().recognizedVocabulary() == ["rnote"])
         let lexicon = try Workspace.lexicon(of: scratch.library, index: try workspace.existingIndex())
         #expect(lexicon.accepts("Rnote") && !lexicon.accepts("Xopp") && !lexicon.accepts("Zork"))
     }

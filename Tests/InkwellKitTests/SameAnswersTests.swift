@@ -125,7 +125,7 @@ struct SameAnswersTests {
     private func indexed(_ files: [URL], into workspace: Workspace) throws {
         #expect(workspace.importer(recognize: false, jobs: 1).run(files, replayer: NoteReplayer(), keepGoing: false).failures.isEmpty)
         let report = try workspace.indexer().run(jobs: 1)
-        #expect(report.failed.isEmpty && report.recognised == files.count, "\(report)")
+        #expect(report.failed.isEmpty && report.recognized == files.count, "\(report)")
     }
 
     /// The drop folder, the files dropped together: one look imports them one after the other.
