@@ -80,8 +80,10 @@ public enum RemarkableDecoder {
         }
         // Samples within a pixel or two of the edge are the pen at the screen's border, not ink beyond it.
         let edge: Float = growing ? 2 : .infinity
-        let left = minX < -edge ? (minX - margin).rounded(.down) : 0
-        let top = minY < -edge ? (minY - margin).rounded(.down) : 0
+        // Ink spread wider than the coordinate limit (only a hostile file can): the corner moves no farther
+        // than keeps the far side's ink within the limit, and ink beyond the near side is off the page.
+        let left = max(minX < -edge ? (minX - margin).rounded(.down) : 0, (maxX - ImportLimits.coordinate).rounded(.up))
+        let top = max(minY < -edge ? (minY - margin).rounded(.down) : 0, (maxY - ImportLimits.coordinate).rounded(.up))
         let right = maxX > page.size.width + edge ? (maxX + margin).rounded(.up) : page.size.width
         let bottom = maxY > page.size.height + edge ? (maxY + margin).rounded(.up) : page.size.height
         page.size = PageSize(width: right - left, height: bottom - top)

@@ -131,6 +131,12 @@ struct RemarkableV5Tests {
         long.layers = [[.init(points: Array(repeating: (1, 1, 2, 0.5), count: ImportLimits.pointsPerStroke + 1))]]
         let limit = #expect(throws: ImportError.self) { try RemarkableDecoder.decode(long.data, file: "long.rm") }
         #expect(limit?.exceedsLimits == true && limit?.description.contains("more than 100000 points") == true)
+        // Ink wider and taller than the coordinate limit: the page grows, but no point leaves the limit.
+        var wide = RemarkableLinesFile()
+        wide.layers = [[.init(points: [(-600_000, -700_000, 2, 0.5), (600_000, 900_000, 2, 0.5)])]]
+        let spread = try RemarkableDecoder.decode(wide.data, file: "wide.rm")
+        #expect(spread.strokes.flatMap(\.points).allSatisfy { abs($0.x) <= ImportLimits.coordinate && abs($0.y) <= ImportLimits.coordinate })
+        #expect(spread.strokes.flatMap(\.points).map(\.x).max() == ImportLimits.coordinate)
         // Bytes after the last layer are named, not read.
         var tail = [UInt8](file.data)
         tail += [1, 2, 3]
