@@ -67,6 +67,22 @@ struct RemarkableV5Tests {
         #expect(v5.strokes.count == 2)
     }
 
+    @Test("a notebook may mix v5 and v6 pages: each decodes in its own version", .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))
+    func mixedNotebook() throws {
+        let root = try #require(Corpus.root)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rm-v5-notebook-\(UUID().uuidString)")
+        let pages = folder.appendingPathComponent("doc")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: root.appendingPathComponent("rm-v5/remarks/7404fab4-8ad9-4b26-913e-cafc5721aafd.rm"),
+                                         to: pages.appendingPathComponent("old.rm"))
+        try FileManager.default.copyItem(at: root.appendingPathComponent("rm/rmc/Lines_v2.rm"), to: pages.appendingPathComponent("new.rm"))
+        let content = Data(#"{"fileType": "notebook", "pages": ["old", "new"]}"#.utf8)
+        let r = try RemarkableNotebook.decode(content, file: folder.appendingPathComponent("doc.content").path)
+        #expect(r.pagesOfStrokes.map(\.count) == [21, 10])
+        #expect(r.warnings.isEmpty, "\(r.warnings)")
+    }
+
     @Test("tools, colours and layers are mapped as for v6; erasers as v6 keeps them; area erasers skipped with a warning")
     func toolsColoursLayers() throws {
         var file = RemarkableLinesFile()
