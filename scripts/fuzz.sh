@@ -100,7 +100,18 @@ seed() { # seed TARGET DIR: the starting inputs, copied afresh
     local target=$1 seeds=$2 i=0
     case $target in
         inkml) [ -d "$corpus" ] && find "$corpus/inkml" -type f -exec cp {} "$seeds/" \; ;;
-        remarkable) [ -d "$corpus" ] && find "$corpus/rm" -name '*.rm' -exec cp {} "$seeds/" \; ;;
+        remarkable) [ -d "$corpus" ] && find "$corpus/rm" -name '*.rm' -exec cp {} "$seeds/" \;
+                    # The v5 pages (software before 3.0), and a small page in each of v3 and v5 (two lines, the
+                    # second an area eraser; v3 lacks the u32 after each line's base size): the v3/v5 reader.
+                    if [ -d "$corpus/rm-v5" ]; then find "$corpus/rm-v5" -name '*.rm' -exec cp {} "$seeds/" \; ; fi
+                    for v in 3 5; do
+                        unknown=''
+                        if [ $v = 5 ]; then unknown='\x00\x00\x00\x00'; fi
+                        point='\x00\x00\xc8\x42\x00\x00\x48\x43\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x40\x00\x00\x00\x3f'
+                        printf "reMarkable .lines file, version=$v          \x01\x00\x00\x00\x02\x00\x00\x00"\
+"\x04\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x40$unknown\x02\x00\x00\x00$point$point"\
+"\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x40$unknown\x01\x00\x00\x00$point" > "$seeds/small-v$v.rm"
+                    done ;;
         xournal|xournal-xml)
             [ -d "$corpus" ] && find "$corpus/xopp" -type f -print0 | while IFS= read -r -d '' f; do
                 i=$((i + 1))

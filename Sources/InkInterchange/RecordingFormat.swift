@@ -16,7 +16,7 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
     public static let knownExtensions: Set<String> = ["jsonl", "inkml", "rm", "content", "xopp", "xoj", "rnote"]
 
     /// Why a file that is none of the formats is refused.
-    public static let notARecording = "not a recording Inkwell can read (expected an Inkwell replay log, InkML, a reMarkable v6 .rm page or notebook .content, a Xournal++ .xopp / .xoj file, or an Rnote .rnote document)"
+    public static let notARecording = "not a recording Inkwell can read (expected an Inkwell replay log, InkML, a reMarkable .rm page (version 3, 5 or 6) or notebook .content, a Xournal++ .xopp / .xoj file, or an Rnote .rnote document)"
 
     /// Recognises `data`; nil when it is none of the formats.
     public static func detect(_ data: Data) -> RecordingFormat? {

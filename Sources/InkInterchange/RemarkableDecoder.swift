@@ -36,16 +36,69 @@ public enum RemarkableDecoder {
     /// 1404 × 1872 with x from −702 moved to 0, whatever lies outside.
     static func decodePage(_ data: Data, file: String, growing: Bool = true) throws(ImportError) -> Page {
         let bytes = [UInt8](data)
-        guard bytes.count >= headerLength, bytes.starts(with: header) else {
-            if bytes.starts(with: Array("reMarkable .lines file, version=".utf8)) {
-                let version = String(decoding: bytes.dropFirst(32).prefix(3), as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                throw ImportError(file: file, position: "byte 0", reason: "reMarkable .lines version \(version) is not supported (version 6 is)")
+        let prefix = Array("reMarkable .lines file, version=".utf8)
+        guard bytes.count >= headerLength, bytes.starts(with: prefix) else {
+            if bytes.starts(with: prefix) {
+                throw ImportError(file: file, position: "byte \(bytes.count)", reason: "the file ends inside its \(headerLength)-byte header")
             }
-            throw ImportError(file: file, position: "byte 0", reason: "not a reMarkable v6 .rm file (wrong header)")
+            throw ImportError(file: file, position: "byte 0", reason: "not a reMarkable .rm file (wrong header)")
         }
-        var scene = Scene(file: file)
-        try scene.readBlocks(bytes)
-        return try scene.page(growing: growing)
+        if bytes.starts(with: header) {
+            var scene = Scene(file: file)
+            try scene.readBlocks(bytes)
+            return try scene.page(growing: growing)
+        }
+        let version = String(decoding: bytes[prefix.count..<headerLength], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        switch version {
+        case "5": return try RemarkableLinesV5.decodePage(bytes, hasUnknownField: true, file: file, growing: growing)
+        case "3": return try RemarkableLinesV5.decodePage(bytes, hasUnknownField: false, file: file, growing: growing)
+        default:
+            let shown = String(version.unicodeScalars.prefix(8).filter { $0.properties.generalCategory != .control }.map(Character.init))
+            throw ImportError(file: file, position: "byte \(prefix.count)",
+                              reason: "reMarkable .lines version \(shown) is not supported (versions 3, 5 and 6 are)")
+        }
+    }
+
+    /// The page of the tablet's 1404×1872 screen holding `strokes` (in tablet pixels, x from 0) and the
+    /// `printed` text: with `growing`, grown (with 20 px of paper) to hold ink more than 2 px below, right
+    /// of, above or left of the screen, ink above or left moving the page's corner there.
+    static func layOut(_ strokes: [ImportedStroke], printed: [PrintedLine] = [], layers: [PageLayer], growing: Bool) -> ImportedPage {
+        var page = ImportedPage(size: .remarkable)
+        let margin: Float = 20
+        var minX: Float = 0, minY: Float = 0, maxX = page.size.width, maxY = page.size.height
+        for stroke in strokes {
+            for point in stroke.points {
+                minX = min(minX, point.x); maxX = max(maxX, point.x)
+                minY = min(minY, point.y); maxY = max(maxY, point.y)
+            }
+        }
+        // The typed text printed on the page counts too: a long text grows the page like ink does.
+        for line in printed {
+            minX = min(minX, line.x)
+            minY = min(minY, line.baseline - line.size)
+            maxY = max(maxY, line.baseline + 0.3 * line.size)
+        }
+        // Samples within a pixel or two of the edge are the pen at the screen's border, not ink beyond it.
+        let edge: Float = growing ? 2 : .infinity
+        // Ink spread wider than the coordinate limit (only a hostile file can): the corner moves no farther
+        // than keeps the far side's ink within the limit, and ink beyond the near side is off the page.
+        let left = max(minX < -edge ? (minX - margin).rounded(.down) : 0, (maxX - ImportLimits.coordinate).rounded(.up))
+        let top = max(minY < -edge ? (minY - margin).rounded(.down) : 0, (maxY - ImportLimits.coordinate).rounded(.up))
+        let right = maxX > page.size.width + edge ? (maxX + margin).rounded(.up) : page.size.width
+        let bottom = maxY > page.size.height + edge ? (maxY + margin).rounded(.up) : page.size.height
+        page.size = PageSize(width: right - left, height: bottom - top)
+        page.strokes = strokes
+        page.template.printed = printed
+        page.template.layers = layers
+        page.move(dx: -left, dy: -top)
+        return page
+    }
+
+    /// The warning for a file damaged at `damage` (cut short, or a length that runs past its end): what was
+    /// kept before it.
+    static func damageWarning(_ damage: ImportError, kept strokes: Int) -> String {
+        "\(damage.file): damaged at \(damage.position ?? "its end") (\(damage.reason)): the rest of the file is lost; "
+            + "the \(strokes) stroke\(strokes == 1 ? "" : "s") before it \(strokes == 1 ? "is" : "are") kept"
     }
 }
 
@@ -127,6 +180,69 @@ struct RemarkableLine {
     var rgba: RGBA?
     var points: [RecordedPoint]
     var widths: [Float]
+}
+
+extension RemarkableLine {
+    /// Appends one point as the tablet stored it (x already from 0): refuses a coordinate that is not finite or
+    /// beyond ``ImportLimits/coordinate`` (the stroke is then left out), takes a pressure that is not a number as
+    /// 0.5 and a width that is not as 0, and clamps both.
+    static func append(x: Float, y: Float, pressure: Float, width: Float, to points: inout [RecordedPoint], widths: inout [Float],
+                       index: Int, at: Int, file: String) throws(ImportError) {
+        guard x.isFinite, y.isFinite, abs(x) <= ImportLimits.coordinate, abs(y) <= ImportLimits.coordinate else {
+            throw ImportError(file: file, position: "byte \(at)", reason: "point \(index + 1) of a stroke is at (\(x), \(y)), not a finite coordinate within ±\(Int(ImportLimits.coordinate))")
+        }
+        points.append(RecordedPoint(x: x, y: y, pressure: pressure.isFinite ? min(max(pressure, 0), 1) : 0.5))
+        widths.append(width.isFinite ? min(max(width, 0), ImportLimits.maxWidth) : 0)
+    }
+
+    /// The stroke Inkwell draws for this line: the tablet's tool as Inkwell's (each pen's own brush), its
+    /// colour (the ARGB of firmware 3.14 when stored, else the palette), its width the median of its points'
+    /// widths; nil without points. The same for every version of the format.
+    var stroke: ImportedStroke? {
+        let line = self
+        guard !line.points.isEmpty else { return nil }
+        var pen = RecordedPen()
+        switch line.tool {
+        case 1, 14, 7, 13, 23: pen.tool = .pencil
+        case 3, 16: pen.tool = .marker
+        case 4, 17: pen.tool = .fineliner
+        case 5, 18: pen.tool = .highlighter
+        case 6: pen.tool = .eraser
+        default: pen.tool = .pen // 0/12 brush, 2/15 ballpoint, 21 calligraphy, unknown
+        }
+        pen.color = line.rgba ?? Self.palette(line.color, highlighter: pen.tool == .highlighter)
+        let sorted = line.widths.sorted()
+        let median = sorted[sorted.count / 2]
+        pen.width = min(max(median, 0.5), ImportLimits.maxWidth)
+        return ImportedStroke(pen: pen, points: line.points, times: nil)
+    }
+
+    static func palette(_ id: UInt32, highlighter: Bool) -> RGBA {
+        if highlighter {
+            // Highlighter colours before firmware 3.14 (no ARGB stored): the tablet's translucent inks.
+            switch id {
+            case 4: return RGBA(red: 125, green: 250, blue: 95, alpha: 100)
+            case 5: return RGBA(red: 255, green: 130, blue: 190, alpha: 100)
+            case 1: return RGBA(red: 150, green: 150, blue: 150, alpha: 100)
+            default: return RGBA(red: 255, green: 237, blue: 117, alpha: 100)
+            }
+        }
+        switch id {
+        case 1: return RGBA(red: 144, green: 144, blue: 144)
+        case 2: return .white
+        case 3: return RGBA(red: 251, green: 247, blue: 25)
+        case 4: return RGBA(red: 0, green: 255, blue: 0)
+        case 5: return RGBA(red: 255, green: 192, blue: 203)
+        case 6: return RGBA(red: 78, green: 105, blue: 201)
+        case 7: return RGBA(red: 179, green: 62, blue: 57)
+        case 8: return RGBA(red: 125, green: 125, blue: 125)
+        case 10: return RGBA(red: 161, green: 216, blue: 125)
+        case 11: return RGBA(red: 139, green: 208, blue: 229)
+        case 12: return RGBA(red: 183, green: 130, blue: 205)
+        case 13: return RGBA(red: 247, green: 232, blue: 81)
+        default: return .black
+        }
+    }
 }
 
 enum SceneChild {
@@ -269,14 +385,19 @@ private struct Scene {
     var unreadableText: String?
     /// Blocks left out for a bad value, each alone.
     var recovery = Recovery()
+    /// Where the file stops making sense (cut short, a block running past its end); the blocks before are kept.
+    var damage: ImportError?
 
     init(file: String) { self.file = file }
 
     mutating func readBlocks(_ bytes: [UInt8]) throws(ImportError) {
         var offset = RemarkableDecoder.headerLength
         while offset < bytes.count {
+            // The file cut short, or a length that runs past its end: every whole block before is kept.
             guard bytes.count - offset >= 8 else {
-                throw ImportError(file: file, position: "byte \(offset)", reason: "truncated block header")
+                damage = ImportError(file: file, position: "byte \(offset)",
+                                     reason: "truncated block header (\(bytes.count - offset) byte\(bytes.count - offset == 1 ? "" : "s") of 8)")
+                return
             }
             var header = TaggedReader(bytes: bytes, offset: offset, end: bytes.count, file: file)
             let length = Int(try header.u32())
@@ -286,8 +407,9 @@ private struct Scene {
             let type = try header.u8()
             let start = offset + 8
             guard length <= bytes.count - start else {
-                throw ImportError(file: file, position: "byte \(offset)",
-                                  reason: "block of type \(type) claims \(length) bytes but only \(bytes.count - start) remain")
+                damage = ImportError(file: file, position: "byte \(offset)",
+                                     reason: "block of type \(type) claims \(length) bytes but only \(bytes.count - start) remain")
+                return
             }
             var reader = TaggedReader(bytes: bytes, offset: start, end: start + length, file: file)
             do {
@@ -426,7 +548,7 @@ private struct Scene {
         for index in 0..<count {
             let at = reader.offset
             let x = try reader.f32(), y = try reader.f32()
-            var pressure: Float, width: Float
+            let pressure: Float, width: Float
             if version == 1 {
                 _ = try reader.f32() // speed
                 _ = try reader.f32() // direction
@@ -438,14 +560,13 @@ private struct Scene {
                 _ = try reader.u8() // direction
                 pressure = Float(try reader.u8()) / 255
             }
-            guard x.isFinite, y.isFinite, abs(x) <= ImportLimits.coordinate, abs(y) <= ImportLimits.coordinate else {
+            do {
+                try RemarkableLine.append(x: x + RemarkableDecoder.xOffset, y: y, pressure: pressure, width: width,
+                                          to: &points, widths: &widths, index: index, at: at, file: file)
+            } catch {
                 totalPoints -= count
-                throw ImportError(file: file, position: "byte \(at)", reason: "point \(index + 1) of a stroke is at (\(x), \(y)), not a finite coordinate within ±\(Int(ImportLimits.coordinate))")
+                throw error
             }
-            if !pressure.isFinite { pressure = 0.5 }
-            if !width.isFinite { width = 0 }
-            points.append(RecordedPoint(x: x + RemarkableDecoder.xOffset, y: y, pressure: min(max(pressure, 0), 1)))
-            widths.append(min(max(width, 0), ImportLimits.maxWidth))
         }
         reader.offset = pointsEnd
         _ = try reader.taggedID(6) // timestamp
@@ -496,7 +617,7 @@ private struct Scene {
                     walk(child, depth: depth + 1, layer: childLayer, dx: dx, dy: dy)
                 case .line(let line)?:
                     reached += 1
-                    guard var stroke = Scene.stroke(line) else { break }
+                    guard var stroke = line.stroke else { break }
                     stroke.pen.layer = layer ?? 0
                     strokes.append(stroke.moved(dx: dx, dy: dy))
                 case nil: break
@@ -505,36 +626,12 @@ private struct Scene {
         }
         walk(.root, depth: 0, layer: nil, dx: 0, dy: 0)
 
-        var page = ImportedPage(size: .remarkable)
-        let margin: Float = 20
-        var minX: Float = 0, minY: Float = 0, maxX = page.size.width, maxY = page.size.height
-        for stroke in strokes {
-            for point in stroke.points {
-                minX = min(minX, point.x); maxX = max(maxX, point.x)
-                minY = min(minY, point.y); maxY = max(maxY, point.y)
-            }
-        }
-        // The typed text printed on the page counts too: a long text grows the page like ink does.
         let printed = text?.printed(dx: RemarkableDecoder.xOffset, dy: 0) ?? []
-        for line in printed {
-            minX = min(minX, line.x)
-            minY = min(minY, line.baseline - line.size)
-            maxY = max(maxY, line.baseline + 0.3 * line.size)
-        }
-        // Samples within a pixel or two of the edge are the pen at the screen's border, not ink beyond it.
-        let edge: Float = growing ? 2 : .infinity
-        let left = minX < -edge ? (minX - margin).rounded(.down) : 0
-        let top = minY < -edge ? (minY - margin).rounded(.down) : 0
-        let right = maxX > page.size.width + edge ? (maxX + margin).rounded(.up) : page.size.width
-        let bottom = maxY > page.size.height + edge ? (maxY + margin).rounded(.up) : page.size.height
-        page.size = PageSize(width: right - left, height: bottom - top)
-        page.strokes = strokes
-        page.template.printed = printed
-        page.template.layers = layers
-        page.move(dx: -left, dy: -top)
+        let page = RemarkableDecoder.layOut(strokes, printed: printed, layers: layers, growing: growing)
 
-        if strokes.isEmpty, text == nil, let problem = recovery.firstProblem { throw problem } // nothing could be kept
+        if strokes.isEmpty, text == nil, let problem = recovery.firstProblem ?? damage { throw problem } // nothing could be kept
         var warnings: [String] = recovery.warnings
+        if let damage { warnings.append(RemarkableDecoder.damageWarning(damage, kept: strokes.count)) }
         let total = children.values.reduce(0) { count, items in
             count + items.filter { if !$0.deleted, case .line? = $0.value { true } else { false } }.count
         }
@@ -551,51 +648,6 @@ private struct Scene {
             warnings.append("\(file): \(count) \(kind)\(count == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and typed text)")
         }
         return RemarkableDecoder.Page(page: page, typedText: text?.markdown ?? "", warnings: warnings)
-    }
-
-    static func stroke(_ line: RemarkableLine) -> ImportedStroke? {
-        guard !line.points.isEmpty else { return nil }
-        var pen = RecordedPen()
-        switch line.tool {
-        case 1, 14, 7, 13, 23: pen.tool = .pencil
-        case 3, 16: pen.tool = .marker
-        case 4, 17: pen.tool = .fineliner
-        case 5, 18: pen.tool = .highlighter
-        case 6: pen.tool = .eraser
-        default: pen.tool = .pen // 0/12 brush, 2/15 ballpoint, 21 calligraphy, unknown
-        }
-        pen.color = line.rgba ?? palette(line.color, highlighter: pen.tool == .highlighter)
-        let sorted = line.widths.sorted()
-        let median = sorted[sorted.count / 2]
-        pen.width = min(max(median, 0.5), ImportLimits.maxWidth)
-        return ImportedStroke(pen: pen, points: line.points, times: nil)
-    }
-
-    static func palette(_ id: UInt32, highlighter: Bool) -> RGBA {
-        if highlighter {
-            // Highlighter colours before firmware 3.14 (no ARGB stored): the tablet's translucent inks.
-            switch id {
-            case 4: return RGBA(red: 125, green: 250, blue: 95, alpha: 100)
-            case 5: return RGBA(red: 255, green: 130, blue: 190, alpha: 100)
-            case 1: return RGBA(red: 150, green: 150, blue: 150, alpha: 100)
-            default: return RGBA(red: 255, green: 237, blue: 117, alpha: 100)
-            }
-        }
-        switch id {
-        case 1: return RGBA(red: 144, green: 144, blue: 144)
-        case 2: return .white
-        case 3: return RGBA(red: 251, green: 247, blue: 25)
-        case 4: return RGBA(red: 0, green: 255, blue: 0)
-        case 5: return RGBA(red: 255, green: 192, blue: 203)
-        case 6: return RGBA(red: 78, green: 105, blue: 201)
-        case 7: return RGBA(red: 179, green: 62, blue: 57)
-        case 8: return RGBA(red: 125, green: 125, blue: 125)
-        case 10: return RGBA(red: 161, green: 216, blue: 125)
-        case 11: return RGBA(red: 139, green: 208, blue: 229)
-        case 12: return RGBA(red: 183, green: 130, blue: 205)
-        case 13: return RGBA(red: 247, green: 232, blue: 81)
-        default: return .black
-        }
     }
 }
 

@@ -294,3 +294,66 @@ enum Deflate {
         return Array(output.prefix(produced))
     }
 }
+
+/// Builds reMarkable `.lines` version 5 and 3 pages (the format before software 3.0): layers of lines of
+/// six-float points, x from the screen's left edge.
+struct RemarkableLinesFile {
+    struct Line {
+        var tool: UInt32 = 2
+        var color: UInt32 = 0
+        var baseSize: Float = 2
+        /// (x, y, width, pressure) per point; speed and direction are written as 0.
+        var points: [(Float, Float, Float, Float)]
+    }
+
+    var version = 5
+    var layers: [[Line]] = [[]]
+
+    var data: Data {
+        var b = Bytes()
+        b.data = Array("reMarkable .lines file, version=\(version)          ".utf8)
+        b.u32(UInt32(layers.count))
+        for layer in layers {
+            b.u32(UInt32(layer.count))
+            for line in layer {
+                b.u32(line.tool); b.u32(line.color); b.u32(0); b.f32(line.baseSize)
+                if version == 5 { b.u32(0) }
+                b.u32(UInt32(line.points.count))
+                for (x, y, width, pressure) in line.points {
+                    b.f32(x); b.f32(y); b.f32(0); b.f32(0); b.f32(width); b.f32(pressure)
+                }
+            }
+        }
+        return Data(b.data)
+    }
+
+    /// A version 5 page written back as version 3: the same bytes without the one field version 3 lacks (the
+    /// `u32` after each line's base brush size) and with `version=3` in the header. The corpus has no v3
+    /// page, so the tests make theirs this way from the real v5 pages. Nil when `v5` is not a whole v5 page.
+    static func v3(fromV5 v5: Data) -> Data? {
+        let bytes = [UInt8](v5)
+        func u32(_ at: Int) -> Int? {
+            guard at >= 0, at + 4 <= bytes.count else { return nil }
+            return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+        }
+        let header = Array("reMarkable .lines file, version=5".utf8)
+        guard bytes.starts(with: header), bytes.count >= 43 else { return nil }
+        var out = Array("reMarkable .lines file, version=3".utf8) + bytes[header.count..<43]
+        var offset = 43
+        guard let layers = u32(offset) else { return nil }
+        out += bytes[offset..<offset + 4]; offset += 4
+        for _ in 0..<layers {
+            guard let lines = u32(offset) else { return nil }
+            out += bytes[offset..<offset + 4]; offset += 4
+            for _ in 0..<lines {
+                // brush, colour, padding, base size: kept; the unknown u32: dropped; the point count and points: kept.
+                guard let points = u32(offset + 20), offset + 24 + points * 24 <= bytes.count else { return nil }
+                out += bytes[offset..<offset + 16]
+                out += bytes[offset + 20..<offset + 24 + points * 24]
+                offset += 24 + points * 24
+            }
+        }
+        guard offset == bytes.count else { return nil }
+        return Data(out)
+    }
+}

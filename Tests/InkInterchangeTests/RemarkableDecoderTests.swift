@@ -297,8 +297,8 @@ struct RemarkableDecoderTests {
     }
 
     @Test("bad .rm files are refused with the byte position and the reason", arguments: [
-        ("short", Data("reMarkable".utf8), "not a reMarkable v6"),
-        ("v5", Data("reMarkable .lines file, version=5          ".utf8), "version 5 is not supported"),
+        ("short", Data("reMarkable".utf8), "not a reMarkable .rm file"),
+        ("v7", Data("reMarkable .lines file, version=7          ".utf8), "version 7 is not supported (versions 3, 5 and 6 are)"),
     ])
     func badHeaders(name: String, data: Data, message: String) throws {
         let error = #expect(throws: ImportError.self) { try RemarkableDecoder.decode(data, file: name) }

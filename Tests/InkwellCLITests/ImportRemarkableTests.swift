@@ -82,16 +82,46 @@ struct ImportRemarkableTests {
         #expect(notes[0].note["strokes"] as? Int == 11)
     }
 
-    @Test("a truncated .rm is refused with the byte position, and the library is unchanged", .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    @Test("a version 5 page (software before 3.0) imports and renders, its ink where the tablet showed it",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func version5() throws {
+        try cli.ok(["init"])
+        let file = ImportCorpus.path("rm-v5/remarks/7404fab4-8ad9-4b26-913e-cafc5721aafd.rm")
+        let result = try cli.run(["import", file, "--no-recognize", "--json"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let notes = try cli.importNotes([ImportCorpus.path("rm-v5/remarks/dec7d296-f64b-41e9-a1a3-1a139d441411.rm")])
+        #expect(notes.count == 1 && notes[0].format == "rm")
+        #expect(notes[0].note["strokes"] as? Int == 45)
+        #expect(notes[0].note["points"] as? Int == 1403)
+        #expect(try cli.run(["check"]).status == 0)
+        let png = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-v5.png")
+        defer { try? FileManager.default.removeItem(at: png) }
+        try cli.ok(["render", file, "-o", png.path])
+        let header = [UInt8](try Data(contentsOf: png).prefix(24))
+        let width = header[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = header[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 1404 && height == 1872)
+    }
+
+    @Test("a truncated .rm keeps the strokes before the cut, with a warning naming the byte; one cut before any stroke is refused, the library unchanged",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
     func truncated() throws {
         try cli.ok(["init"])
-        let before = try cli.snapshot()
         let data = try Data(contentsOf: URL(fileURLWithPath: ImportCorpus.path("rm/rmc/writing_tools.rm")))
         let path = try cli.write("cut.rm", "")
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
-        let result = try cli.run(["import", path])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains(path) && result.stderr.contains("byte "), "\(result.stderr)")
+        let result = try cli.run(["import", path, "--no-recognize", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: \(path): damaged at byte ") && result.stderr.contains("strokes before it are kept"), "\(result.stderr)")
+        let imported = try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["imported"] as? [[String: Any]])
+        let strokes = try #require((imported.first?["notes"] as? [[String: Any]])?.first?["strokes"] as? Int)
+        #expect(strokes > 0 && strokes < 116, "\(strokes)")
+
+        let before = try cli.snapshot()
+        let early = try cli.write("early.rm", "")
+        try data.prefix(200).write(to: URL(fileURLWithPath: early))
+        let refused = try cli.run(["import", early])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(early) && refused.stderr.contains("byte "), "\(refused.stderr)")
         #expect(try cli.snapshot() == before)
     }
 }
