@@ -7,7 +7,7 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import pen recordings as notes, replayed through the editor session.",
         discussion: """
-            Reads Inkwell replay logs (.jsonl, see docs/replay-format.md), W3C InkML, reMarkable v6 pages (.rm) \
+            Reads Inkwell replay logs (.jsonl, see docs/replay-format.md), W3C InkML, reMarkable pages (.rm: version 6, and 3 and 5 from before software 3.0) \
             and notebooks (.content), and Xournal++ / Xournal files (.xopp, .xoj; see docs/import-formats.md); \
             a folder is searched for them. \
             The format is recognised by content. Every file is decoded before anything is written: if any \

@@ -84,7 +84,7 @@ struct RemarkableV5Tests {
     }
 
     @Test("tools, colours and layers are mapped as for v6; erasers as v6 keeps them; area erasers skipped with a warning")
-    func toolsColoursLayers() throws {
+    func toolsColorsLayers() throws {
         var file = RemarkableLinesFile()
         func line(_ tool: UInt32, _ color: UInt32 = 0, x: Float) -> RemarkableLinesFile.Line {
             .init(tool: tool, color: color, points: [(x, 100, 8, 0.5), (x + 1, 101, 8, 0.5)])
