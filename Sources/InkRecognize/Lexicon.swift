@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 
 /// The words a reading may be made of: the system word list for the language plus the words the
 /// library's owner uses (titles, tags, typed text). Several renders of a line vote with it: a
@@ -76,15 +77,12 @@ public struct Lexicon: Sendable {
 
     private static let cache = Cache()
 
-    /// The beginnings of a lexicon's words, made once. `@unchecked Sendable`: `set` is only touched
-    /// holding `lock`.
-    private final class Prefixes: @unchecked Sendable {
-        private var set: Set<String>?
-        private let lock = NSLock()
+    /// The beginnings of a lexicon's words, made once.
+    private final class Prefixes: Sendable {
+        private let set = Once<Set<String>>()
 
         func of(_ words: Set<String>) -> Set<String> {
-            lock.withLock {
-                if let set { return set }
+            set.get {
                 var made = Set<String>(minimumCapacity: words.count * 2)
                 for word in words {
                     var prefix = ""
@@ -93,20 +91,17 @@ public struct Lexicon: Sendable {
                         made.insert(prefix)
                     }
                 }
-                set = made
                 return made
             }
         }
     }
 
-    /// Lexicons read so far, by the word lists they were read from. `@unchecked Sendable`: `lists`
-    /// is only touched holding `lock`.
-    private final class Cache: @unchecked Sendable {
-        private var lists: [[String]: Lexicon] = [:]
-        private let lock = NSLock()
+    /// Lexicons read so far, by the word lists they were read from.
+    private final class Cache: Sendable {
+        private let lists = Locked<[[String]: Lexicon]>([:])
 
         func lexicon(of paths: [String]) -> Lexicon {
-            lock.withLock {
+            lists.withLock { lists in
                 if let lexicon = lists[paths] { return lexicon }
                 let lexicon = Lexicon(paths.flatMap { path -> [String] in
                     let text = (try? String(contentsOfFile: path, encoding: .utf8))

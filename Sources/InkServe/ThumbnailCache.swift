@@ -3,9 +3,8 @@ import InkwellKit
 
 /// First-page thumbnails, kept in memory by the note's content version (its pages and modification
 /// time), so the library view renders each once.
-final class ThumbnailCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cache: [String: [UInt8]] = [:]
+final class ThumbnailCache: Sendable {
+    private let cache = Locked<[String: [UInt8]]>([:])
 
     static func version(of entry: NoteEntry) -> String {
         var hasher = Hasher()
@@ -17,9 +16,9 @@ final class ThumbnailCache: @unchecked Sendable {
     /// The thumbnail of `entry` as it is now, made by `make` (nil: the note has no pages) unless kept.
     func thumbnail(of entry: NoteEntry, make: () throws -> [UInt8]?) throws -> [UInt8]? {
         let key = "\(entry.note.id.rawValue)/\(Self.version(of: entry))"
-        if let hit = lock.withLock({ cache[key] }) { return hit }
+        if let hit = cache.withLock({ $0[key] }) { return hit }
         guard let png = try make() else { return nil }
-        lock.withLock {
+        cache.withLock { cache in
             if cache.count > 5000 { cache.removeAll() }
             cache[key] = png
         }

@@ -1,16 +1,16 @@
 import Foundation
+import InkwellKit
 
 /// One upload at a time: a second is told to wait rather than doubling the memory held.
-final class UploadGate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var busy = false
+final class UploadGate: Sendable {
+    private let busy = Locked(false)
 
     func begin() -> Bool {
-        lock.withLock {
+        busy.withLock { busy in
             if busy { return false }
             busy = true
             return true
         }
     }
-    func end() { lock.withLock { busy = false } }
+    func end() { busy.withLock { $0 = false } }
 }
