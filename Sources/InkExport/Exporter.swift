@@ -182,7 +182,7 @@ public struct Exporter: Sendable {
                     // A note's files (a PNG a page, Markdown and its images) land all or none.
                     let files = kept.compactMap { output in destination.fileURL(for: output.path).map { (url: $0, bytes: output.bytes) } }
                     do {
-                        try DurableFile.replace(files)
+                        try OutputFile.write(files)
                         report.written += files.map(\.url.path)
                     } catch {
                         let stored = notes[position]

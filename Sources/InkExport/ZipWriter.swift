@@ -1,5 +1,6 @@
 import CZip
 import Foundation
+import InkStore
 
 /// Why an export could not be written.
 public struct ExportError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -15,18 +16,31 @@ public struct ExportError: Error, CustomStringConvertible, Sendable, Equatable {
 /// Writes a ZIP archive with libzip, all or nothing: entries go to a temporary file beside the
 /// destination, which replaces it only when the archive is complete. Entries added from files are
 /// read when the archive is closed, so memory stays bounded however large the archive grows.
+///
+/// The destination is an output as ``OutputFile`` describes: a symbolic link keeps being a link (its
+/// target is replaced), a FIFO or device (`/dev/stdout`) gets the finished archive written into it.
 public final class ZipWriter {
     public let destination: URL
+    /// The regular file the finished archive replaces (a link's target); nil to write it into a stream.
+    private let target: URL?
     private let temporary: URL
     private var archive: OpaquePointer?
 
     public init(destination: URL) throws(ExportError) {
         self.destination = destination
-        temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).partial")
-        let folder = destination.deletingLastPathComponent().path
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            throw ExportError(path: destination.path, reason: "cannot write into \(folder) (missing or not writable)")
+        do throws(StoreError) {
+            switch try OutputFile.destination(of: destination) {
+            case .file(let file): target = file
+            case .stream: target = nil
+            }
+        } catch {
+            guard case .io(_, let reason) = error else { throw ExportError(path: destination.path, reason: "\(error)") }
+            throw ExportError(path: destination.path, reason: reason)
+        }
+        let folder = target?.deletingLastPathComponent() ?? FileManager.default.temporaryDirectory
+        temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).partial")
+        guard FileManager.default.isWritableFile(atPath: folder.path) else {
+            throw ExportError(path: destination.path, reason: "cannot write into \(folder.path) (missing or not writable)")
         }
         var error: Int32 = 0
         archive = zip_open(temporary.path, ZIP_CREATE | ZIP_EXCL, &error)
@@ -87,7 +101,16 @@ public final class ZipWriter {
             throw ExportError(path: destination.path, reason: "cannot write the archive: \(reason)")
         }
         self.archive = nil
-        guard rename(temporary.path, destination.path) == 0 else {
+        guard let target else {
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            do {
+                try OutputFile.write(destination, [UInt8](try Data(contentsOf: temporary)))
+            } catch {
+                throw ExportError(path: destination.path, reason: "cannot write the archive: \(error)")
+            }
+            return
+        }
+        guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
             throw ExportError(path: destination.path, reason: "cannot move the archive into place: \(reason)")

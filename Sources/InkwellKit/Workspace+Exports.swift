@@ -149,8 +149,10 @@ extension Workspace {
     /// File extensions of the pen files Inkwell converts without a library (besides PDFs).
     public static var penFileExtensions: Set<String> { RecordingFormat.knownExtensions }
 
-    /// Writes `bytes` to `url` through a temporary file renamed into place: a reader never sees half a file.
-    public static func writeFile(_ url: URL, _ bytes: [UInt8]) throws { try DurableFile.replace(url, with: bytes) }
+    /// Writes `bytes` to `url` as an output (``OutputFile``): a regular file through a temporary file renamed
+    /// into place (a reader never sees half a file), a symbolic link's target the same way (the link
+    /// kept), a FIFO or device (`/dev/stdout`) written into.
+    public static func writeFile(_ url: URL, _ bytes: [UInt8]) throws { try OutputFile.write(url, bytes) }
 
     /// `notes.png` → `notes-p02.png`: page `page`'s file when pages go to several files.
     public static func pageFile(_ url: URL, page: Int) -> URL { ExportNaming.pageFile(url, page: page) }

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files a command writes for its user (`-o`, exports), which may be anything a path names: a regular
+/// file is replaced atomically (``DurableFile/replace(_:)``); a symbolic link keeps being a link, its
+/// target replaced atomically; a FIFO or a character device (`/dev/stdout`, a pipe) is written into,
+/// never replaced by a file; a folder is refused. Errors name the path given, never a temporary file.
+///
+/// Inside the library, links are never followed (see `Library.problems()`): this is for outputs only.
+public enum OutputFile {
+    /// Writes each file's bytes to its path as described above: the regular files (and links'
+    /// targets) all or none, as ``DurableFile/replace(_:)``, then the FIFOs and devices.
+    public static func write(_ files: [(url: URL, bytes: [UInt8])]) throws(StoreError) {
+        var replaced: [(url: URL, bytes: [UInt8])] = [], streamed: [(url: URL, bytes: [UInt8])] = []
+        for (url, bytes) in files {
+            switch try destination(of: url) {
+            case .file(let target): replaced.append((target, bytes))
+            case .stream: streamed.append((url, bytes))
+            }
+        }
+        try DurableFile.replace(replaced)
+        for (url, bytes) in streamed {
+            let fd = url.path.withCString { systemOpen($0, O_WRONLY | O_CLOEXEC, 0) }
+            guard fd >= 0 else { throw StoreError.io(url, "cannot open: \(errnoText())") }
+            defer { close(fd) }
+            guard streamAll(fd, bytes) else { throw StoreError.io(url, "write failed: \(errnoText())") }
+        }
+    }
+
+    /// Writes one file (see ``write(_:)``).
+    public static func write(_ url: URL, _ bytes: [UInt8]) throws(StoreError) {
+        try write([(url, bytes)])
+    }
+
+    /// Where an output given as `url` really goes.
+    public enum Destination: Equatable {
+        /// A regular file at this path, replaced atomically (a link's target, or the path itself).
+        case file(URL)
+        /// A FIFO or a character device, written into.
+        case stream
+    }
+
+    /// Where writing `url` goes: links followed (to their final target), FIFOs and devices streamed
+    /// into; a folder, or a missing folder to write in, refused naming `url`.
+    public static func destination(of url: URL) throws(StoreError) -> Destination {
+        try destination(of: url, links: 0)
+    }
+
+    private static func destination(of url: URL, links: Int) throws(StoreError) -> Destination {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else {
+            let folder = url.deletingLastPathComponent()
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw StoreError.io(url, "cannot write: the folder \(folder.path) does not exist")
+            }
+            return .file(url)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK:
+            // The link stays; what it points to is written (made if it does not exist yet).
+            guard links < 32, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else {
+                throw StoreError.io(url, "cannot write: a symbolic link that leads round in a loop")
+            }
+            return try destination(of: URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL,
+                                   links: links + 1)
+        case S_IFCHR, S_IFIFO: return .stream
+        case S_IFDIR: throw StoreError.io(url, "cannot write: it is a folder (give a file name, or a folder ending in /)")
+        case S_IFREG: return .file(url)
+        default: throw StoreError.io(url, "cannot write: not a regular file, a FIFO or a device")
+        }
+    }
+}
+
+/// Writes all of `bytes` to `fd`, again after interrupted or short writes; false (errno set) on failure.
+private func streamAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    var written = 0
+    while written < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return false }
+        written += n
+    }
+    return true
+}
