@@ -62,7 +62,21 @@ public enum OutputFile {
         }
         switch info.st_mode & S_IFMT {
         case S_IFLNK:
-            // The link stays; what it points to is written (made if it does not exist yet).
+            // The link stays. Where it leads now decides: a pipe or terminal behind `/dev/stdout` is
+            // written into; an existing file is replaced where it really is; a link to nothing yet
+            // makes its target.
+            var followed = stat()
+            if stat(url.path, &followed) == 0 {
+                switch followed.st_mode & S_IFMT {
+                case S_IFREG:
+                    guard let real = realpath(url.path, nil) else { throw StoreError.io(url, "cannot write: \(errnoText())") }
+                    defer { free(real) }
+                    return .file(URL(fileURLWithPath: String(cString: real)))
+                case S_IFCHR, S_IFIFO: return .stream
+                case S_IFDIR: throw StoreError.io(url, "cannot write: it leads to a folder (give a file name, or a folder ending in /)")
+                default: throw StoreError.io(url, "cannot write: it leads to something that is not a regular file, a FIFO or a device")
+                }
+            }
             guard links < 32, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else {
                 throw StoreError.io(url, "cannot write: a symbolic link that leads round in a loop")
             }

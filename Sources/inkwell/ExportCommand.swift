@@ -164,9 +164,9 @@ struct ExportCommand: ParsableCommand {
             try printJSON(report)
         } else {
             if let archive {
-                print("wrote \(archive) (\(written.count) file\(written.count == 1 ? "" : "s"))")
+                printWritten("wrote \(archive) (\(written.count) file\(written.count == 1 ? "" : "s"))", paths: [archive])
             } else {
-                for path in written { print("wrote \(path)") }
+                for path in written { printWritten("wrote \(path)", paths: written) }
             }
             for path in skipped { print("skipped \(path) (exists)") }
         }
@@ -192,7 +192,7 @@ struct ExportCommand: ParsableCommand {
         }
         try Workspace.writeFile(url, bytes)
         if json.json { return try printJSON(CatalogReport(catalog: url.path, notes: count)) }
-        print("wrote \(url.path) (\(count) note\(count == 1 ? "" : "s"))")
+        printWritten("wrote \(url.path) (\(count) note\(count == 1 ? "" : "s"))", paths: [url.path])
     }
 
     /// What `--catalog … --json` prints.

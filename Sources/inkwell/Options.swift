@@ -107,6 +107,15 @@ func announceIndex(_ index: IndexInfo?) {
 
 private let indexNotice = Once<Void>()
 
+/// Prints what a command wrote: on standard output, unless one of `paths` is standard output itself
+/// (`-o /dev/stdout`), where the summary would land in the middle of the file: then on standard error.
+func printWritten(_ line: String, paths: [String]) {
+    var out = stat(), file = stat()
+    let intoStandardOutput = fstat(STDOUT_FILENO, &out) == 0
+        && paths.contains { stat($0, &file) == 0 && file.st_dev == out.st_dev && file.st_ino == out.st_ino }
+    if intoStandardOutput { printError(line) } else { print(line) }
+}
+
 /// Writes a line to standard error.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -46,6 +46,14 @@ struct OutputSafetyTests {
         #expect(lstat(fifo.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
     }
 
+    @Test("-o /dev/stdout writes into the pipe or file behind it")
+    func standardOutput() throws {
+        let input = try recording()
+        let piped = try cli.run(["render", input, "--format", "svg", "-o", "/dev/stdout"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.hasSuffix("</svg>\n") && piped.stderr.contains("wrote /dev/stdout"), "\(piped.stdout.suffix(40))")
+    }
+
     @Test("a missing folder is named as such, not a temporary file")
     func missingFolder() throws {
         let input = try recording()
