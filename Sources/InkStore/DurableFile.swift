@@ -114,6 +114,15 @@ public enum DurableFile {
     /// vault's files and its push journal). Stops at the first step that fails; the caller decides
     /// what to clean up.
     public static func writeAndSync(_ fd: Int32, _ bytes: [UInt8], mode: mode_t? = nil) throws(WriteFailure) {
+        try writeAll(fd, bytes)
+        if let mode, fchmod(fd, mode) != 0 { throw WriteFailure(step: .mode, reason: errnoText()) }
+        guard fsync(fd) == 0 else { throw WriteFailure(step: .sync, reason: errnoText()) }
+    }
+
+    /// Writes all of `bytes` to `fd`, again after interrupted or short writes, without syncing (a
+    /// pipe or a terminal cannot be synced): the loop ``writeAndSync(_:_:mode:)`` and outputs that
+    /// stream (``OutputFile``) share.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteFailure) {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
@@ -121,8 +130,6 @@ public enum DurableFile {
             guard n > 0 else { throw WriteFailure(step: .write, reason: errnoText()) }
             written += n
         }
-        if let mode, fchmod(fd, mode) != 0 { throw WriteFailure(step: .mode, reason: errnoText()) }
-        guard fsync(fd) == 0 else { throw WriteFailure(step: .sync, reason: errnoText()) }
     }
 
     /// ``writeAndSync(_:_:mode:)`` with the library's error for `url`.

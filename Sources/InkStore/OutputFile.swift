@@ -27,7 +27,11 @@ public enum OutputFile {
             let fd = url.path.withCString { systemOpen($0, O_WRONLY | O_CLOEXEC, 0) }
             guard fd >= 0 else { throw StoreError.io(url, "cannot open: \(errnoText())") }
             defer { close(fd) }
-            guard streamAll(fd, bytes) else { throw StoreError.io(url, "write failed: \(errnoText())") }
+            do throws(DurableFile.WriteFailure) {
+                try DurableFile.writeAll(fd, bytes)
+            } catch {
+                throw StoreError.io(url, "write failed: \(error.reason)")
+            }
         }
     }
 
@@ -90,14 +94,3 @@ public enum OutputFile {
     }
 }
 
-/// Writes all of `bytes` to `fd`, again after interrupted or short writes; false (errno set) on failure.
-private func streamAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-    var written = 0
-    while written < bytes.count {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return false }
-        written += n
-    }
-    return true
-}
