@@ -17,12 +17,7 @@ public enum PageFileSignature {
 public enum ContentHash {
     /// The hash of `bytes`.
     public static func of(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
+        FNV1a.hash(bytes)
     }
 
     /// The hash of a page's canonical encoding: the same whatever appends and compactions made the file.

@@ -49,6 +49,9 @@ public struct RecordedNote: Sendable, Equatable {
     /// its bytes, which start with `%PDF-`. Pages on it have a template ``PageTemplate/background`` whose
     /// document is ``RecordedNote/backgroundDocument`` (""), until the importer names it by its content.
     public var background: Data?
+    /// Where the note comes from, when the decoder knows it better than the importer's file path and
+    /// hash (a reMarkable document's UUID and page UUIDs). The importer fills in the rest.
+    public var origin: NoteOrigin?
 
     /// The document name pages of a recording give their note's ``background`` PDF.
     public static let backgroundDocument = ""
