@@ -32,6 +32,7 @@ public enum RemarkableNotebook {
         let folder = url.deletingPathExtension()
         let pageIDs = try pageOrder(object, file: file)
         var pages: [ImportedPage] = []
+        var originPages: [OriginPage] = []
         var warnings: [String] = []
         var typedText: [String] = []
         let type = object["fileType"] as? String ?? "notebook"
@@ -49,7 +50,10 @@ public enum RemarkableNotebook {
             guard FileManager.default.fileExists(atPath: pageURL.path) else {
                 // A notebook's empty page is a blank page, a PDF's page its PDF page; a document's page
                 // without handwriting is otherwise left out.
-                if !annotates || pdf != nil { pages.append(ImportedPage(size: .remarkable, template: PageTemplate(background: onPDF))) }
+                if !annotates || pdf != nil {
+                    pages.append(ImportedPage(size: .remarkable, template: PageTemplate(background: onPDF)))
+                    originPages.append(OriginPage(key: id, hash: FNV1a.hex([])))
+                }
                 continue
             }
             let bytes: Data
@@ -62,6 +66,7 @@ public enum RemarkableNotebook {
             var page = decoded.page
             page.template.background = onPDF
             pages.append(page)
+            originPages.append(OriginPage(key: id, hash: FNV1a.hex(bytes)))
             if !decoded.typedText.isEmpty { typedText.append(decoded.typedText) }
             warnings += decoded.warnings
         }
@@ -70,7 +75,12 @@ public enum RemarkableNotebook {
         }
         var note = RecordedNote(events: ImportedPage.events(pages), typedText: typedText.joined(separator: "\n\n"), background: pdf)
         let metadataURL = url.deletingPathExtension().appendingPathExtension("metadata")
-        if let metadata = try? Data(contentsOf: metadataURL), metadata.count < 1 << 20,
+        let metadata = try? Data(contentsOf: metadataURL)
+        // The document's identity is its UUID (the .content file's name); it changes when the
+        // .content, the .metadata, a page or the PDF changes.
+        let documentHash = FNV1a.hex(Array(data) + Array(metadata ?? Data()) + originPages.flatMap { Array($0.hash.utf8) } + Array(pdf ?? Data()))
+        note.origin = NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent, hash: documentHash, pages: originPages)
+        if let metadata, metadata.count < 1 << 20,
            let fields = try? JSONSerialization.jsonObject(with: metadata) as? [String: Any] {
             if let name = fields["visibleName"] as? String, !name.isEmpty { note.title = String(name.prefix(200)) }
             let created = (fields["createdTime"] as? String).flatMap(Double.init) ?? (fields["lastModified"] as? String).flatMap(Double.init)
