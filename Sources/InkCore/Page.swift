@@ -126,6 +126,20 @@ public struct PageTemplate: Sendable, Hashable, Codable {
     }
 }
 
+extension PageTemplate {
+    /// What an importer prints on a placeholder page standing for a source page it could not read.
+    public static func unreadableNotice(page: Int, reason: String) -> String {
+        "page \(page) could not be read: \(reason)"
+    }
+
+    /// The notice printed on this page when it is such a placeholder (its printed lines joined); nil otherwise.
+    public var unreadableNotice: String? {
+        guard let first = printed.first?.text, first.hasPrefix("page ") else { return nil }
+        let text = printed.map(\.text).joined(separator: " ")
+        return text.contains(" could not be read: ") ? text : nil
+    }
+}
+
 /// Page dimensions in pixels.
 public struct PageSize: Sendable, Hashable, Codable {
     public var width: Float

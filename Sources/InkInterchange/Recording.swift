@@ -52,6 +52,9 @@ public struct RecordedNote: Sendable, Equatable {
     /// Where the note comes from, when the decoder knows it better than the importer's file path and
     /// hash (a reMarkable document's UUID and page UUIDs). The importer fills in the rest.
     public var origin: NoteOrigin?
+    /// The source had the note in its trash (a reMarkable document deleted or in the tablet's trash):
+    /// the importer imports it, then moves it to the library's trash.
+    public var trashed = false
 
     /// The document name pages of a recording give their note's ``background`` PDF.
     public static let backgroundDocument = ""

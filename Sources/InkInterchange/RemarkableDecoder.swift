@@ -9,8 +9,10 @@ import InkCore
 /// deleted items left out. Points of block version 1 (six floats) and 2 (14 bytes) are read; x is moved by
 /// 702 so the page runs 0…1404 like the tablet's screen (226 dpi). Strokes written beside typed text are
 /// moved to the line of the character they are anchored to (``RemarkableText``), and the typed text becomes
-/// the note's typed text. Text highlights and area erasers are skipped with a warning; unknown blocks are
-/// skipped. The format has no time: strokes are timed by ``SyntheticTiming``.
+/// the note's typed text. Text highlights (glyph ranges over the PDF or EPUB under the page) become
+/// highlighter strokes over their rectangles, and their text the page's ``Page/highlights``; area
+/// erasers are skipped with a warning; unknown blocks are skipped. The format has no time: strokes are
+/// timed by ``SyntheticTiming``.
 public enum RemarkableDecoder {
     public static let header = Array("reMarkable .lines file, version=6".utf8)
     static let headerLength = 43
@@ -19,16 +21,28 @@ public enum RemarkableDecoder {
 
     public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
         let page = try decodePage(data, file: file)
-        var recording = Recording(notes: [RecordedNote(events: ImportedPage.events([page.page]), typedText: page.typedText)], format: "rm")
+        let typedText = ([page.typedText] + quotes(page.highlights, page: 1)).filter { !$0.isEmpty }.joined(separator: "\n\n")
+        var recording = Recording(notes: [RecordedNote(events: ImportedPage.events([page.page]), typedText: typedText)], format: "rm")
         recording.warnings = page.warnings
         return recording
     }
 
-    /// One decoded page: its ink, its typed text (Markdown) and what was repaired or skipped.
+    /// One decoded page: its ink, its typed text (Markdown), the text it highlights and what was
+    /// repaired or skipped.
     struct Page {
         var page: ImportedPage
         var typedText: String
+        /// The text of each highlight on the page, in the page's order.
+        var highlights: [String] = []
         var warnings: [String]
+    }
+
+    /// The highlighted text of page `page` as Markdown quotes, one paragraph each: `> text (p. 3)`.
+    static func quotes(_ highlights: [String], page: Int) -> [String] {
+        highlights.map { text in
+            let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            return "> \(line) (p. \(page))"
+        }
     }
 
     /// One page with its typed text and warnings. With `growing` (a page of its own) the page grows to
@@ -248,6 +262,33 @@ extension RemarkableLine {
 enum SceneChild {
     case group(CrdtID)
     case line(RemarkableLine)
+    case highlight(RemarkableHighlight)
+}
+
+/// A text highlight as the tablet stores it (a glyph range): the text marked, its colour and the
+/// rectangles it covers on the page (tablet pixels, x centred on 0 like strokes).
+struct RemarkableHighlight {
+    var text: String
+    var color: UInt32
+    var rgba: RGBA?
+    var rects: [(x: Float, y: Float, width: Float, height: Float)]
+
+    /// Most rectangles read from one highlight.
+    static let maxRects = 10_000
+
+    /// The highlighter strokes drawn over it: one per rectangle, along its middle, as wide as it is
+    /// high, in the highlighter's translucent ink.
+    var strokes: [ImportedStroke] {
+        let color = rgba ?? RemarkableLine.palette(color, highlighter: true)
+        return rects.compactMap { rect in
+            guard rect.width > 0, rect.height > 0 else { return nil }
+            let y = rect.y + rect.height / 2
+            let pen = RecordedPen(tool: .highlighter, color: color, width: min(rect.height, ImportLimits.maxWidth))
+            let points = [RecordedPoint(x: rect.x + RemarkableDecoder.xOffset, y: y, pressure: 1),
+                          RecordedPoint(x: rect.x + rect.width + RemarkableDecoder.xOffset, y: y, pressure: 1)]
+            return ImportedStroke(pen: pen, points: points, times: nil)
+        }
+    }
 }
 
 /// Reads tagged values from one block's bytes, failing with the file position.
@@ -476,7 +517,7 @@ private struct Scene {
                 }
                 anchors[nodeID] = (anchor, originX)
             }
-        case 0x04, 0x05: // group item, line item
+        case 0x03, 0x04, 0x05: // highlight item, group item, line item
             if type == 0x05, minVersion > 2 {
                 skippedBlocks["stroke written by newer firmware (block version \(minVersion))", default: 0] += 1
                 return
@@ -490,7 +531,10 @@ private struct Scene {
             if reader.has(6, 0xC) {
                 let end = try reader.subblock(6)
                 let itemType = try reader.u8()
-                if type == 0x04 {
+                if type == 0x03 {
+                    guard itemType == 0x01 else { throw reader.fail("highlight item of type \(itemType)") }
+                    value = .highlight(try highlight(&reader))
+                } else if type == 0x04 {
                     guard itemType == 0x02 else { throw reader.fail("group item of type \(itemType)") }
                     value = .group(try reader.taggedID(2))
                 } else {
@@ -505,8 +549,6 @@ private struct Scene {
                 reader.offset = end
             }
             children[parent, default: []].append(SequenceItem(id: id, left: left, right: right, deleted: deletedLength > 0, value: value))
-        case 0x03:
-            skippedBlocks["text highlight", default: 0] += 1
         case 0x07:
             let start = reader.offset
             do {
@@ -517,6 +559,42 @@ private struct Scene {
         default:
             break // migration info, page info, author ids, scene info, tombstones, text items, unknown: skipped
         }
+    }
+
+    /// A glyph range: its start (optional) and length in the document's text, colour, text and rectangles
+    /// (a count, then x, y, width and height as doubles each); firmware 3.14 adds its ARGB colour.
+    func highlight(_ reader: inout TaggedReader) throws(ImportError) -> RemarkableHighlight {
+        if reader.has(2, 0x4) { _ = try reader.taggedU32(2) } // start
+        _ = try reader.taggedU32(3) // length
+        let color = try reader.taggedU32(4)
+        let text = try reader.inside(5) { (reader: inout TaggedReader) throws(ImportError) -> String in
+            let length = Int(clamping: try reader.varuint())
+            _ = try reader.u8() // is ASCII
+            guard length <= reader.end - reader.offset else { throw reader.fail("highlight text of \(length) bytes runs past its block") }
+            return String(decoding: reader.bytes[reader.offset..<reader.offset + length], as: UTF8.self)
+        }
+        let rects = try reader.inside(6) { (reader: inout TaggedReader) throws(ImportError) -> [(x: Float, y: Float, width: Float, height: Float)] in
+            let count = Int(clamping: try reader.varuint())
+            guard count <= RemarkableHighlight.maxRects, count * 32 <= reader.end - reader.offset else {
+                throw reader.fail("\(count) highlight rectangles do not fit in their block")
+            }
+            var rects: [(x: Float, y: Float, width: Float, height: Float)] = []
+            for _ in 0..<count {
+                let at = reader.offset
+                let values = [try reader.f64(), try reader.f64(), try reader.f64(), try reader.f64()].map(Float.init)
+                guard values.allSatisfy({ $0.isFinite && abs($0) <= ImportLimits.coordinate }) else {
+                    throw ImportError(file: file, position: "byte \(at)", reason: "a highlight rectangle is not finite coordinates within ±\(Int(ImportLimits.coordinate))")
+                }
+                rects.append((values[0], values[1], values[2], values[3]))
+            }
+            return rects
+        }
+        var rgba: RGBA?
+        if reader.has(8, 0x4) {
+            let packed = try reader.taggedU32(8)
+            rgba = RGBA(red: UInt8(packed >> 16 & 0xFF), green: UInt8(packed >> 8 & 0xFF), blue: UInt8(packed & 0xFF), alpha: UInt8(packed >> 24))
+        }
+        return RemarkableHighlight(text: text, color: color, rgba: rgba, rects: rects)
     }
 
     mutating func line(_ reader: inout TaggedReader, version: UInt8, end: Int) throws(ImportError) -> RemarkableLine {
@@ -590,6 +668,7 @@ private struct Scene {
         var reached = 0
         var unplaced = 0
         var layers: [PageLayer] = []
+        var highlights: [String] = []
         let typed = text ?? RemarkableText()
         /// Each group under the root is a layer (its label and visibility); groups below it are anchored
         /// groups of strokes within that layer (a hidden one hides its strokes; they are not a layer).
@@ -620,6 +699,12 @@ private struct Scene {
                     guard var stroke = line.stroke else { break }
                     stroke.pen.layer = layer ?? 0
                     strokes.append(stroke.moved(dx: dx, dy: dy))
+                case .highlight(let highlight)?:
+                    for var stroke in highlight.strokes {
+                        stroke.pen.layer = layer ?? 0
+                        strokes.append(stroke.moved(dx: dx, dy: dy))
+                    }
+                    if !highlight.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { highlights.append(highlight.text) }
                 case nil: break
                 }
             }
@@ -629,7 +714,7 @@ private struct Scene {
         let printed = text?.printed(dx: RemarkableDecoder.xOffset, dy: 0) ?? []
         let page = RemarkableDecoder.layOut(strokes, printed: printed, layers: layers, growing: growing)
 
-        if strokes.isEmpty, text == nil, let problem = recovery.firstProblem ?? damage { throw problem } // nothing could be kept
+        if strokes.isEmpty, text == nil, highlights.isEmpty, let problem = recovery.firstProblem ?? damage { throw problem } // nothing could be kept
         var warnings: [String] = recovery.warnings
         if let damage { warnings.append(RemarkableDecoder.damageWarning(damage, kept: strokes.count)) }
         let total = children.values.reduce(0) { count, items in
@@ -647,7 +732,7 @@ private struct Scene {
         for (kind, count) in skippedBlocks.sorted(by: { $0.key < $1.key }) {
             warnings.append("\(file): \(count) \(kind)\(count == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and typed text)")
         }
-        return RemarkableDecoder.Page(page: page, typedText: text?.markdown ?? "", warnings: warnings)
+        return RemarkableDecoder.Page(page: page, typedText: text?.markdown ?? "", highlights: highlights, warnings: warnings)
     }
 }
 

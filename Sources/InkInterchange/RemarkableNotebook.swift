@@ -1,22 +1,34 @@
 import Foundation
 import InkCore
 
-/// Reads a reMarkable notebook as the tablet stores it — `UUID.content` (JSON: the page order),
-/// `UUID.metadata` (the visible name) and `UUID/PAGE.rm` beside it — into one note with a page per
-/// notebook page, in the notebook's order. Pages without a `.rm` file are blank pages.
+/// Reads a reMarkable document as the tablet stores it — `UUID.content` (JSON: the page order, tags,
+/// templates), `UUID.metadata` (name, folder, pin, trash, dates), `UUID.pagedata` (older templates) and
+/// `UUID/PAGE.rm` beside it — into one note with a page per document page, in the document's order.
+/// Pages without a `.rm` file are blank pages; a page that cannot be read is a placeholder page saying
+/// why (``placeholder(number:reason:)``), and the rest of the document is imported.
+///
+/// A backup is a library: the note is filed in the notebook its folders name (``RemarkableMetadata``),
+/// titled by `visibleName`, pinned when pinned, marked ``RecordedNote/trashed`` when deleted or in the
+/// trash (or in a folder that is), tagged with the document's and its pages' tags, dated by
+/// `createdTime` (else `lastModified`); pages take the tablet's templates (``RemarkableTemplates``);
+/// highlighted text is quoted in the note's typed text with its page number.
 public enum RemarkableNotebook {
     /// Most pages read from one notebook.
     public static let maxPages = 10_000
 
-    /// True when `data` looks like a notebook's `.content` file.
+    /// True when `data` looks like a document's `.content` file, or a `.metadata` file (which names the
+    /// `.content` beside it).
     public static func looksLikeContent(_ data: Data) -> Bool {
         let head = String(decoding: data.prefix(8192), as: UTF8.self)
         guard head.first(where: { !$0.isWhitespace }) == "{" else { return false }
         return head.contains("\"cPages\"") || (head.contains("\"fileType\"") && (head.contains("\"pages\"") || head.contains("\"pageCount\"")))
+            || RemarkableMetadata.looksLikeMetadata(data)
     }
 
-    /// Decodes the notebook whose `.content` file is `data`, read from `file` (its pages are found beside it).
+    /// Decodes the document whose `.content` file (or `.metadata` file) is `data`, read from `file` (its
+    /// pages are found beside it).
     public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
+        if RemarkableMetadata.looksLikeMetadata(data) { return try decode(metadata: data, file: file) }
         let object: [String: Any]
         do {
             guard let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -30,65 +42,172 @@ public enum RemarkableNotebook {
         }
         let url = URL(fileURLWithPath: file)
         let folder = url.deletingPathExtension()
+        let besides = RemarkableMetadata.beside(url)
+        if let besides, besides.metadata.isFolder {
+            throw ImportError(file: file, reason: "a reMarkable folder (CollectionType), not a document: import the backup's folder to bring in what it holds")
+        }
         let pageIDs = try pageOrder(object, file: file)
         var pages: [ImportedPage] = []
         var originPages: [OriginPage] = []
         var warnings: [String] = []
         var typedText: [String] = []
+        var quotes: [String] = []
         let type = object["fileType"] as? String ?? "notebook"
         let annotates = type == "pdf" || type == "epub"
         // A PDF document keeps its PDF: every page, on its PDF page (placed by the importer, which knows
         // the PDF's page sizes); an EPUB, or a PDF that is not beside the .content, only its handwriting.
         let pdf = type == "pdf" ? PDFFile.read(url.deletingPathExtension().appendingPathExtension("pdf")) : nil
         let pdfPages = pdf == nil ? [:] : pdfPageIndices(object)
-        if annotates, pdf == nil {
-            warnings.append("\(file): the notebook annotates a \(type.uppercased())\(type == "pdf" ? " that is not beside it" : ""); only its handwritten pages are imported, on blank paper")
+        if type == "epub" {
+            warnings.append("\(file): the document annotates an EPUB, which the tablet lays out itself (its font, size and margins); Inkwell cannot lay it out the same way, so only the handwritten pages are imported, on blank pages of the tablet's size, with the highlighted text quoted")
+        } else if annotates, pdf == nil {
+            warnings.append("\(file): the document annotates a PDF that is not beside it; only its handwritten pages are imported, on blank paper")
         }
+        let pagedata = try? Data(contentsOf: url.deletingPathExtension().appendingPathExtension("pagedata"))
+        let templateNames = RemarkableTemplates.names(object, pagedata: pagedata)
+        var unknownTemplates: [String: Int] = [:]
         for (number, id) in pageIDs.enumerated() {
             let pageURL = folder.appendingPathComponent(id + ".rm")
             let onPDF = pdfPages[id].map { PageBackground(document: RecordedNote.backgroundDocument, page: $0) }
+            var template = PageTemplate(background: onPDF)
+            if let name = templateNames[id] {
+                if let known = RemarkableTemplates.template(named: name) {
+                    template.kind = known.kind
+                    template.spacing = known.spacing
+                } else {
+                    unknownTemplates[name, default: 0] += 1
+                }
+            }
             guard FileManager.default.fileExists(atPath: pageURL.path) else {
                 // A notebook's empty page is a blank page, a PDF's page its PDF page; a document's page
                 // without handwriting is otherwise left out.
                 if !annotates || pdf != nil {
-                    pages.append(ImportedPage(size: .remarkable, template: PageTemplate(background: onPDF)))
+                    pages.append(ImportedPage(size: .remarkable, template: template))
                     originPages.append(OriginPage(key: id, hash: FNV1a.hex([])))
                 }
                 continue
             }
+            // A page that cannot be read costs that page: a placeholder saying why takes its place.
             let bytes: Data
             do {
                 bytes = try Data(contentsOf: pageURL)
             } catch {
-                throw ImportError(file: pageURL.path, reason: "cannot read page \(number + 1) of the notebook: \(error.localizedDescription)")
+                let reason = "cannot read the file (\(error.localizedDescription))"
+                pages.append(placeholder(number: pages.count + 1, reason: reason, template: template))
+                originPages.append(OriginPage(key: id, hash: FNV1a.hex([])))
+                warnings.append("\(pageURL.path): page \(number + 1) of the document could not be read (\(reason)); a placeholder page says so")
+                continue
             }
-            let decoded = try RemarkableDecoder.decodePage(bytes, file: pageURL.path, growing: pdf == nil)
+            originPages.append(OriginPage(key: id, hash: FNV1a.hex(bytes)))
+            let decoded: RemarkableDecoder.Page
+            do {
+                decoded = try RemarkableDecoder.decodePage(bytes, file: pageURL.path, growing: pdf == nil)
+            } catch {
+                let reason = ([error.position].compactMap { $0 } + [error.reason]).joined(separator: ": ")
+                pages.append(placeholder(number: pages.count + 1, reason: reason, template: template))
+                warnings.append("\(pageURL.path): page \(number + 1) of the document could not be read (\(reason)); a placeholder page says so")
+                continue
+            }
             var page = decoded.page
             page.template.background = onPDF
+            page.template.kind = template.kind
+            page.template.spacing = template.spacing
             pages.append(page)
-            originPages.append(OriginPage(key: id, hash: FNV1a.hex(bytes)))
             if !decoded.typedText.isEmpty { typedText.append(decoded.typedText) }
+            quotes += RemarkableDecoder.quotes(decoded.highlights, page: pages.count)
             warnings += decoded.warnings
+        }
+        for (name, count) in unknownTemplates.sorted(by: { $0.key < $1.key }) {
+            warnings.append("\(file): template \"\(name)\" (\(count) page\(count == 1 ? "" : "s")) is not one Inkwell draws; those pages are blank")
         }
         guard !pages.isEmpty else {
             throw ImportError(file: file, reason: annotates ? "the \(type.uppercased()) has no handwritten pages" : "the notebook lists no pages")
         }
-        var note = RecordedNote(events: ImportedPage.events(pages), typedText: typedText.joined(separator: "\n\n"), background: pdf)
-        let metadataURL = url.deletingPathExtension().appendingPathExtension("metadata")
-        let metadata = try? Data(contentsOf: metadataURL)
+        var note = RecordedNote(events: ImportedPage.events(pages), typedText: (typedText + quotes).joined(separator: "\n\n"), background: pdf)
+        let metadata = besides?.data
         // The document's identity is its UUID (the .content file's name); it changes when the
         // .content, the .metadata, a page or the PDF changes.
         let documentHash = FNV1a.hex(Array(data) + Array(metadata ?? Data()) + originPages.flatMap { Array($0.hash.utf8) } + Array(pdf ?? Data()))
         note.origin = NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent, hash: documentHash, pages: originPages)
-        if let metadata, metadata.count < 1 << 20,
-           let fields = try? JSONSerialization.jsonObject(with: metadata) as? [String: Any] {
-            if let name = fields["visibleName"] as? String, !name.isEmpty { note.title = String(name.prefix(200)) }
-            let created = (fields["createdTime"] as? String).flatMap(Double.init) ?? (fields["lastModified"] as? String).flatMap(Double.init)
-            if let ms = created, ms > 0, ms < 1e14 { note.created = Date(timeIntervalSince1970: ms / 1000) }
+        note.tags = tags(object, file: file, warnings: &warnings)
+        if let fields = besides?.metadata {
+            note.title = fields.name
+            note.created = fields.created ?? fields.modified
+            note.pinned = fields.pinned
+            let backup = url.deletingLastPathComponent()
+            note.trashed = fields.trashed || RemarkableMetadata.inTrashedFolder(parent: fields.parent, in: backup)
+            let place = RemarkableMetadata.notebook(parent: fields.parent, in: backup)
+            note.notebook = place.path
+            if let warning = place.warning { warnings.append("\(file): \(warning)") }
         }
         var recording = Recording(notes: [note], format: "rm")
         recording.warnings = warnings
         return recording
+    }
+
+    /// Decodes the document a `.metadata` file (`data`, read from `file`) describes: its `.content` beside it.
+    static func decode(metadata data: Data, file: String) throws(ImportError) -> Recording {
+        guard let metadata = RemarkableMetadata(data) else {
+            throw ImportError(file: file, reason: "not valid JSON (a reMarkable .metadata file)")
+        }
+        guard !metadata.isFolder else {
+            throw ImportError(file: file, reason: "a reMarkable folder (CollectionType), not a document: import the backup's folder to bring in what it holds")
+        }
+        let content = URL(fileURLWithPath: file).deletingPathExtension().appendingPathExtension("content")
+        guard let contentData = try? Data(contentsOf: content) else {
+            throw ImportError(file: file, reason: "the document's .content file (\(content.lastPathComponent)) is not beside it")
+        }
+        guard !RemarkableMetadata.looksLikeMetadata(contentData) else {
+            throw ImportError(file: content.path, reason: "a .metadata file where the document's .content should be")
+        }
+        return try decode(contentData, file: content.path)
+    }
+
+    /// A page that could not be read: blank paper (its template and PDF page kept) with "page N could
+    /// not be read: REASON" printed on it, so that render, export and `note show` say what was lost.
+    static func placeholder(number: Int, reason: String, template: PageTemplate) -> ImportedPage {
+        var page = ImportedPage(size: .remarkable, template: template)
+        let size: Float = 36
+        // Wrapped at about 60 characters a line (the tablet's width at this size, with margins).
+        var lines: [String] = []
+        for word in PageTemplate.unreadableNotice(page: number, reason: reason).split(separator: " ") {
+            if let last = lines.last, last.count + word.count < 60 {
+                lines[lines.count - 1] += " " + word
+            } else {
+                lines.append(String(word.prefix(PrintedLine.maxBytes / 4)))
+            }
+        }
+        page.template.printed = lines.prefix(40).enumerated().map { index, line in
+            PrintedLine(text: line, x: 100, baseline: 200 + Float(index) * size * 1.4, size: size, color: RGBA(red: 160, green: 0, blue: 0))
+        }
+        return page
+    }
+
+    /// The document's tags (`.content` `tags`) and its pages' (`pageTags`), as Inkwell tags: spaces
+    /// become `-`; a name that is still not a tag is named in a warning.
+    static func tags(_ object: [String: Any], file: String, warnings: inout [String]) -> [Tag] {
+        var names: [String] = []
+        for key in ["tags", "pageTags"] {
+            for entry in (object[key] as? [Any] ?? []).prefix(10_000) {
+                if let name = (entry as? [String: Any])?["name"] as? String { names.append(name) }
+                else if let name = entry as? String { names.append(name) }
+            }
+        }
+        var tags: [Tag] = []
+        var refused: [String] = []
+        for name in names {
+            let joined = name.split(whereSeparator: \.isWhitespace).joined(separator: "-")
+            if let tag = Tag(joined) {
+                if !tags.contains(tag) { tags.append(tag) }
+            } else if !refused.contains(name) {
+                refused.append(name)
+            }
+        }
+        if !refused.isEmpty {
+            let shown = refused.prefix(5).map { "\"\($0.prefix(60))\"" }.joined(separator: ", ")
+            warnings.append("\(file): \(refused.count) tag\(refused.count == 1 ? "" : "s") left out (a tag is letters, digits, -, _ and /): \(shown)")
+        }
+        return tags
     }
 
     /// Which PDF page each page shows (0 is the first), by page id: `cPages.pages[].redir.value`, or the
@@ -133,6 +252,15 @@ public enum RemarkableNotebook {
             throw ImportError(file: file, reason: "page id \"\(id.prefix(60))\" is not a plain file name")
         }
         return ids
+    }
+
+    /// From files found in a backup's folder, drops the `.content` files of folders (`CollectionType` in
+    /// the `.metadata` beside them): a folder is a notebook its documents are filed in, not a note.
+    public static func withoutFolders(_ files: [URL]) -> [URL] {
+        files.filter { file in
+            guard file.pathExtension.lowercased() == "content" else { return true }
+            return RemarkableMetadata.beside(file)?.metadata.isFolder != true
+        }
     }
 
     /// From files found in a folder, drops the `.rm` pages that belong to a notebook whose `.content` file

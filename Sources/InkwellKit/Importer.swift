@@ -18,10 +18,13 @@ public struct ImportedNote: Sendable, Codable, Equatable {
     public var tags: [String]
     /// Pages recognised during the import.
     public var recognized: Int
+    /// True when the source had the note in its trash: it was imported, then moved to the library's
+    /// trash (`inkwell trash restore` brings it back); absent otherwise.
+    public var trashed: Bool?
 
     /// The JSON keys as `import --json` has always printed them (docs/cli-json.md).
     enum CodingKeys: String, CodingKey {
-        case id, title, notebook, pages, strokes, points, tags, recognized = "recognised"
+        case id, title, notebook, pages, strokes, points, tags, recognized = "recognised", trashed
     }
 }
 
@@ -314,7 +317,17 @@ public struct Importer {
         outcome.file = ImportedFile(file: item.file.path, format: item.recording.format,
                                     notes: try zip(stored, notes).map { try summary(of: $0, recognized: $1.recognized.count) },
                                     warnings: item.recording.warnings)
+        try trashing(&outcome.file, as: item.recording)
         return outcome
+    }
+
+    /// Moves the notes just imported whose source had them in its trash (``RecordedNote/trashed``) to the
+    /// library's trash, as `note delete` does, marking them so in `file`'s summaries.
+    private func trashing(_ file: inout ImportedFile, as recording: Recording) throws {
+        for (index, recorded) in recording.notes.enumerated() where recorded.trashed && file.notes.indices.contains(index) {
+            _ = try library.deleteNote(file.notes[index].id)
+            file.notes[index].trashed = true
+        }
     }
 
     /// What importing one file did.

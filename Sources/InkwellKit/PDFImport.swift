@@ -47,13 +47,16 @@ enum PDFImport {
     /// A reMarkable document on a PDF (`.content` beside `UUID.pdf`) placed on its PDF pages: each page
     /// on a PDF page takes that page's size in points (as an imported PDF's pages do), and its ink, in
     /// tablet pixels with x = 0 at the middle of the PDF page and y = 0 at its top, is scaled to points
-    /// (72/226) and moved by half the page's width; widths and printed text alike. Pages whose PDF page
-    /// `document` does not have are left as they are.
+    /// (72/226) and moved by half the page's width; widths, printed text and template spacing alike.
+    /// A page inserted on the tablet between PDF pages (none under it) takes the size of the PDF page
+    /// before it (the first PDF page's, before the first) and is placed the same way.
     static func placingOnPDF(_ note: RecordedNote, document: PDFPages) -> RecordedNote {
         var placed = note
         let k = 1 / remarkableUnitsPerPoint
         // The transform of the current page: nil while the page is not on a PDF page.
         var shift: Float?
+        // The PDF page of the last page placed on one.
+        var lastPDFPage: Int?
         func place(_ point: RecordedPoint) -> RecordedPoint {
             guard let shift else { return point }
             var moved = point
@@ -63,12 +66,23 @@ enum PDFImport {
         }
         placed.events = note.events.map { event in
             switch event {
-            case .newPage(_, var template, let at):
-                guard let background = template.background, document.sizes.indices.contains(background.page) else {
-                    shift = nil
-                    return event
+            case .newPage(let size, var template, let at):
+                let pdfSize: (width: Double, height: Double)
+                if let background = template.background {
+                    guard document.sizes.indices.contains(background.page) else {
+                        shift = nil
+                        return event
+                    }
+                    pdfSize = document.sizes[background.page]
+                    lastPDFPage = background.page
+                } else {
+                    // An inserted page: the size of the PDF page beside it.
+                    guard let beside = lastPDFPage ?? document.sizes.indices.first, size == .remarkable else {
+                        shift = nil
+                        return event
+                    }
+                    pdfSize = document.sizes[beside]
                 }
-                let pdfSize = document.sizes[background.page]
                 let half = Float(pdfSize.width) / 2
                 shift = half
                 for i in template.printed.indices {
@@ -76,6 +90,7 @@ enum PDFImport {
                     template.printed[i].baseline *= k
                     template.printed[i].size *= k
                 }
+                template.spacing *= k
                 return .newPage(size: PageSize(width: Float(pdfSize.width), height: Float(pdfSize.height)), template: template, at: at)
             case .penDown(let point, var pen, let at):
                 if shift != nil { pen.width *= k }

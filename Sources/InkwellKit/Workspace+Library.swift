@@ -63,6 +63,13 @@ extension Workspace {
                          problems: ["the PDF page \(report.page.rawValue) is drawn on is missing: the page is drawn on plain paper"])
             }
         }
+        // Placeholders an import left for source pages it could not read: not damage, but worth saying.
+        rows += reports.compactMap { report in
+            report.decoded?.page.template.unreadableNotice.map { notice in
+                CheckRow(kind: "placeholder", note: report.note.rawValue, title: report.noteTitle, page: report.page.rawValue, file: report.file.path,
+                         missing: false, damaged: false, readableStrokes: 0, problems: ["a placeholder left by the import: \(notice)"])
+            }
+        }
         let texts = try library.checkTypedTexts()
         rows += texts.map { report in
             CheckRow(kind: "text", note: report.note.rawValue, title: report.noteTitle, page: "", file: report.file.path,
@@ -170,6 +177,7 @@ extension Workspace {
                                               stored: library.missingBackgrounds(of: stored, pages: [page]).isEmpty)
                 }
                 row.damage = decoded.problems.first(where: \.isDamage).map { "damaged at \($0)" }
+                row.placeholder = page.template.unreadableNotice
             } catch {
                 row.damage = "\(error)"
             }
@@ -316,6 +324,9 @@ public struct NoteDetails: Sendable, Encodable {
         public var background: BackgroundRow?
         /// What is wrong with the page file, when it is damaged or missing.
         public var damage: String?
+        /// Why the page is a placeholder, when an import could not read its source page ("page 3 could
+        /// not be read: …"); absent otherwise.
+        public var placeholder: String?
         public var status: String
         /// Why recognition failed, when it did.
         public var reason: String?

@@ -8,7 +8,8 @@ struct ImportCommand: ParsableCommand {
         abstract: "Import pen recordings as notes, replayed through the editor session.",
         discussion: """
             Reads Inkwell replay logs (.jsonl, see docs/replay-format.md), W3C InkML, reMarkable pages (.rm: version 6, and 3 and 5 from before software 3.0) \
-            and notebooks (.content), and Xournal++ / Xournal files (.xopp, .xoj; see docs/import-formats.md); \
+            and notebooks (.content or .metadata; a tablet's whole xochitl backup folder: folders, pins, trash, tags and \
+            templates come along, see docs/import-formats.md), and Xournal++ / Xournal files (.xopp, .xoj; see docs/import-formats.md); \
             a folder is searched for them. \
             The format is recognised by content. Every file is decoded before anything is written: if any \
             file is bad, nothing is imported (unless --keep-going) and the error names the file, the line \
@@ -63,7 +64,7 @@ struct ImportCommand: ParsableCommand {
         } else if !trace {
             for note in report.imported.flatMap({ $0.notes }) {
                 let tags = note.tags.isEmpty ? "" : "; tags " + note.tags.map { "#" + $0 }.joined(separator: " ")
-                print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(note.pages) page\(note.pages == 1 ? "" : "s"), \(note.strokes) strokes, \(note.points) points\(tags)")
+                print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(note.pages) page\(note.pages == 1 ? "" : "s"), \(note.strokes) strokes, \(note.points) points\(tags)\(note.trashed == true ? "; moved to the trash, as in its source" : "")")
             }
             for routed in report.routed { print(routed.line) }
             if !report.failures.isEmpty && report.imported.isEmpty {

@@ -96,6 +96,7 @@ struct NoteCommand: ParsableCommand {
                 if let background = row.background {
                     print("         on page \(background.page) of PDF \(background.document.prefix(12))…\(background.stored ? "" : " (missing: drawn on plain paper)")")
                 }
+                if let placeholder = row.placeholder { print("         placeholder: \(placeholder)") }
                 for layer in row.layers ?? [] {
                     print("         layer \(layer.name): \(layer.strokes) strokes\(layer.visible ? "" : ", hidden")")
                 }
