@@ -562,7 +562,7 @@ private struct Scene {
     }
 
     /// A glyph range: its start (optional) and length in the document's text, colour, text and rectangles
-    /// (a count, then x, y, width and height as doubles each); firmware 3.14 adds its ARGB colour.
+    /// (a count, then x, y, width and height as doubles each); firmware 3.14 adds its ARGB colour (tag 10).
     func highlight(_ reader: inout TaggedReader) throws(ImportError) -> RemarkableHighlight {
         if reader.has(2, 0x4) { _ = try reader.taggedU32(2) } // start
         _ = try reader.taggedU32(3) // length
@@ -589,10 +589,12 @@ private struct Scene {
             }
             return rects
         }
+        // Firmware 3.14's colour (tag 10, ARGB, opaque): its hue, as translucent as the palette's highlighter.
         var rgba: RGBA?
-        if reader.has(8, 0x4) {
-            let packed = try reader.taggedU32(8)
-            rgba = RGBA(red: UInt8(packed >> 16 & 0xFF), green: UInt8(packed >> 8 & 0xFF), blue: UInt8(packed & 0xFF), alpha: UInt8(packed >> 24))
+        if reader.has(10, 0x4) {
+            let packed = try reader.taggedU32(10)
+            rgba = RGBA(red: UInt8(packed >> 16 & 0xFF), green: UInt8(packed >> 8 & 0xFF), blue: UInt8(packed & 0xFF),
+                        alpha: RemarkableLine.palette(color, highlighter: true).alpha)
         }
         return RemarkableHighlight(text: text, color: color, rgba: rgba, rects: rects)
     }

@@ -222,6 +222,32 @@ struct RemarkableFile {
         }
     }
 
+    /// A text highlight (glyph range) in `layer`: its text, palette colour and rectangles (x, y, width,
+    /// height in tablet coordinates, x centred on 0), as firmware 3.x writes it.
+    mutating func highlight(layer: UInt64, item: (UInt8, UInt64), left: (UInt8, UInt64) = (0, 0), text: String, color: UInt32 = 3,
+                            rects: [(Double, Double, Double, Double)]) {
+        block(type: 0x03) { b in
+            b.id(1, 0, layer)
+            b.id(2, item.0, item.1)
+            b.id(3, left.0, left.1)
+            b.id(4, 0, 0)
+            b.tag(5, 0x4); b.u32(0)
+            var value = Bytes()
+            value.u8(1)
+            value.tag(2, 0x4); value.u32(10)
+            value.tag(3, 0x4); value.u32(UInt32(text.utf8.count))
+            value.tag(4, 0x4); value.u32(color)
+            var string = Bytes()
+            string.varuint(UInt64(text.utf8.count)); string.u8(1); string.data += Array(text.utf8)
+            value.tag(5, 0xC); value.u32(UInt32(string.data.count)); value.data += string.data
+            var boxes = Bytes()
+            boxes.varuint(UInt64(rects.count))
+            for (x, y, w, h) in rects { boxes.f64(x); boxes.f64(y); boxes.f64(w); boxes.f64(h) }
+            value.tag(6, 0xC); value.u32(UInt32(boxes.data.count)); value.data += boxes.data
+            b.tag(6, 0xC); b.u32(UInt32(value.data.count)); b.data += value.data
+        }
+    }
+
     var data: Data { Data(bytes.data) }
 }
 
