@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("inkwell import: reMarkable")
@@ -123,5 +124,94 @@ struct ImportRemarkableTests {
         #expect(refused.status != 0)
         #expect(refused.stderr.contains(early) && refused.stderr.contains("byte "), "\(refused.stderr)")
         #expect(try cli.snapshot() == before)
+    }
+
+    @Test("a tablet's backup imports as a library: folders as notebooks, pins, tags, templates, trash, a PDF with an inserted page, highlights, a v5 page and a damaged page as a placeholder",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func backup() throws {
+        try cli.ok(["init"])
+        let backup = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-xochitl")
+        try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: backup) }
+        func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: backup.appendingPathComponent(name)) }
+        func page(_ document: String, _ id: String, from corpus: String? = nil, bytes: Data? = nil) throws {
+            let folder = backup.appendingPathComponent(document)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let data = try bytes ?? Data(contentsOf: URL(fileURLWithPath: ImportCorpus.path(corpus!)))
+            try data.write(to: folder.appendingPathComponent(id + ".rm"))
+        }
+        func metadata(_ id: String, type: String, name: String, parent: String = "", pinned: Bool = false) throws {
+            try write("\(id).metadata", #"{"type": "\#(type)", "visibleName": "\#(name)", "parent": "\#(parent)", "pinned": \#(pinned), "createdTime": "1700000000000"}"#)
+        }
+        // Folders: Work, and Meetings inside it.
+        try metadata("f-work", type: "CollectionType", name: "Work")
+        try write("f-work.content", "{}")
+        try metadata("f-meet", type: "CollectionType", name: "Meetings", parent: "f-work")
+        try write("f-meet.content", "{}")
+        // A pinned, tagged notebook in Meetings: a lined page, a damaged page, a v5 page on dots.
+        try metadata("d-notes", type: "DocumentType", name: "Standup", parent: "f-meet", pinned: true)
+        try write("d-notes.content", #"""
+            {"fileType": "notebook", "tags": [{"name": "Project X", "timestamp": 1}], "pageTags": [{"name": "urgent", "pageId": "p1", "timestamp": 1}],
+             "cPages": {"pages": [{"id": "p1", "idx": {"value": "ba"}, "template": {"value": "P Lines small"}},
+                                  {"id": "p2", "idx": {"value": "bb"}},
+                                  {"id": "p3", "idx": {"value": "bc"}, "template": {"value": "P Dots S"}}]}}
+            """#)
+        try page("d-notes", "p1", from: "rm/rmc/dot.stroke.rm")
+        try page("d-notes", "p2", bytes: Data("reMarkable .lines file, version=6          ".utf8) + Data([0xE8, 3, 0, 0, 0, 1, 1, 5, 1, 2]))
+        try page("d-notes", "p3", from: "rm-v5/remarks/dec7d296-f64b-41e9-a1a3-1a139d441411.rm")
+        // A PDF in Work: its first page highlighted, a page inserted on the tablet after it, its second page.
+        try metadata("d-pdf", type: "DocumentType", name: "Paper", parent: "f-work")
+        try TestPDF.vector([(width: 612, height: 792, text: "one"), (width: 612, height: 792, text: "two")]).write(to: backup.appendingPathComponent("d-pdf.pdf"))
+        try write("d-pdf.content", #"""
+            {"fileType": "pdf", "cPages": {"pages": [{"id": "a", "idx": {"value": "ba"}, "redir": {"value": 0}},
+                                                     {"id": "ins", "idx": {"value": "bb"}},
+                                                     {"id": "b", "idx": {"value": "bc"}, "redir": {"value": 1}}]}}
+            """#)
+        try page("d-pdf", "a", from: "rm/rmscene/Wikipedia_highlighted_p1.rm")
+        try page("d-pdf", "ins", from: "rm/rmc/Lines_v2.rm")
+        // A document in the tablet's trash, its template in the older .pagedata.
+        try metadata("d-old", type: "DocumentType", name: "Old list", parent: "trash")
+        try write("d-old.content", #"{"fileType": "notebook", "pages": ["x"]}"#)
+        try write("d-old.pagedata", "P Grid medium\n")
+        try page("d-old", "x", from: "rm/rmc/dot.stroke.rm")
+
+        let result = try cli.run(["import", backup.path, "--no-recognize", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("p2.rm: page 2 of the document could not be read"), "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let notes = ((report["imported"] as? [[String: Any]]) ?? []).flatMap { ($0["notes"] as? [[String: Any]]) ?? [] }
+        #expect(notes.count == 3, "folders are notebooks, not notes: \(notes)")
+        func note(_ title: String) throws -> [String: Any] { try #require(notes.first { $0["title"] as? String == title }) }
+        #expect(try note("Standup")["notebook"] as? String == "Work/Meetings")
+        #expect(try note("Paper")["notebook"] as? String == "Work")
+        #expect(try note("Old list")["trashed"] as? Bool == true)
+        #expect(try note("Standup")["trashed"] == nil)
+
+        // The notebook: pinned, tagged, its templates, its damaged page a placeholder saying why.
+        let standup = try #require(try cli.json(["note", "show", try note("Standup")["id"] as! String, "--json"]) as? [String: Any])
+        let row = try #require(standup["note"] as? [String: Any])
+        #expect(row["pinned"] as? Bool == true)
+        #expect(row["tags"] as? [String] == ["project-x", "urgent"])
+        let pages = try #require(standup["pages"] as? [[String: Any]])
+        #expect(pages.map { $0["template"] as? String } == ["lined", "blank", "dots"])
+        #expect(pages.map { $0["strokes"] as? Int } == [1, 0, 45], "the v5 page whole")
+        #expect((pages[1]["placeholder"] as? String)?.hasPrefix("page 2 could not be read: byte 43: block of type 5 claims 1000 bytes") == true, "\(pages[1])")
+        #expect(try cli.ok(["note", "show", row["id"] as! String]).contains("placeholder: page 2 could not be read"))
+        let check = try cli.run(["check"])
+        #expect(check.status == 0 && check.stdout.contains("a placeholder left by the import: page 2 could not be read"), "\(check.stdout)")
+
+        // The PDF: the inserted page the size of the PDF pages beside it, the highlight quoted and found.
+        let paper = try #require(try cli.json(["note", "show", try note("Paper")["id"] as! String, "--json"]) as? [String: Any])
+        let paperPages = try #require(paper["pages"] as? [[String: Any]])
+        #expect(paperPages.map { $0["width"] as? Double } == [612, 612, 612] && paperPages.map { $0["height"] as? Double } == [792, 792, 792])
+        #expect(paperPages.map { $0["background"] != nil } == [true, false, true])
+        #expect(paperPages[1]["strokes"] as? Int == 10)
+        let text = try #require((try cli.json(["note", "text", try note("Paper")["id"] as! String]) as? [String: Any])?["text"] as? String)
+        #expect(text.contains("> The reMarkable uses electronic paper (p. 1)"), "\(text)")
+        #expect(try cli.run(["search", "electronic", "--json"]).stdout.contains(try note("Paper")["id"] as! String))
+
+        // The trashed document is in Inkwell's trash, its template kept.
+        let trash = try #require(try cli.json(["trash", "list", "--json"]) as? [[String: Any]])
+        #expect(trash.map { $0["title"] as? String } == ["Old list"])
     }
 }
