@@ -277,15 +277,17 @@ struct RemarkableHighlight {
     static let maxRects = 10_000
 
     /// The highlighter strokes drawn over it: one per rectangle, along its middle, as wide as it is
-    /// high, in the highlighter's translucent ink.
+    /// high, its round ends within the rectangle, in the highlighter's translucent ink.
     var strokes: [ImportedStroke] {
         let color = rgba ?? RemarkableLine.palette(color, highlighter: true)
         return rects.compactMap { rect in
             guard rect.width > 0, rect.height > 0 else { return nil }
             let y = rect.y + rect.height / 2
-            let pen = RecordedPen(tool: .highlighter, color: color, width: min(rect.height, ImportLimits.maxWidth))
-            let points = [RecordedPoint(x: rect.x + RemarkableDecoder.xOffset, y: y, pressure: 1),
-                          RecordedPoint(x: rect.x + rect.width + RemarkableDecoder.xOffset, y: y, pressure: 1)]
+            let width = min(rect.height, rect.width, ImportLimits.maxWidth)
+            let pen = RecordedPen(tool: .highlighter, color: color, width: width)
+            let x = rect.x + RemarkableDecoder.xOffset
+            let points = [RecordedPoint(x: x + width / 2, y: y, pressure: 1),
+                          RecordedPoint(x: x + rect.width - width / 2, y: y, pressure: 1)]
             return ImportedStroke(pen: pen, points: points, times: nil)
         }
     }

@@ -74,10 +74,11 @@ struct RemarkableBackupTests {
         let strokes = r.strokes
         #expect(strokes.count == 2)
         #expect(strokes.allSatisfy { $0.pen.tool == .highlighter && $0.pen.color.alpha < 255 })
-        // x from −702 moved to 0; along each rectangle's middle, as wide as it is high.
-        #expect(strokes[0].points.map(\.x) == [102, 602] && strokes[0].points.allSatisfy { $0.y == 420 })
+        // x from −702 moved to 0; along each rectangle's middle, as wide as it is high, the round ends
+        // (half the width) within it.
+        #expect(strokes[0].points.map(\.x) == [122, 582] && strokes[0].points.allSatisfy { $0.y == 420 })
         #expect(strokes[0].pen.width == 40)
-        #expect(strokes[1].points.map(\.x) == [102, 402] && strokes[1].points[0].y == 470)
+        #expect(strokes[1].points.map(\.x) == [122, 382] && strokes[1].points[0].y == 470)
         #expect(r.notes[0].typedText == "> the tablet uses electronic paper (p. 1)")
     }
 

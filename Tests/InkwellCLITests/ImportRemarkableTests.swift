@@ -209,9 +209,36 @@ struct ImportRemarkableTests {
         let text = try #require((try cli.json(["note", "text", try note("Paper")["id"] as! String]) as? [String: Any])?["text"] as? String)
         #expect(text.contains("> The reMarkable uses electronic paper (p. 1)"), "\(text)")
         #expect(try cli.run(["search", "electronic", "--json"]).stdout.contains(try note("Paper")["id"] as! String))
+        let out = backup.appendingPathComponent("export")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try cli.ok(["export", try note("Paper")["id"] as! String, "--format", "md", "-o", out.path])
+        let markdown = try FileManager.default.contentsOfDirectory(at: out, includingPropertiesForKeys: nil).filter { $0.pathExtension == "md" }
+        #expect(try String(contentsOf: try #require(markdown.first), encoding: .utf8).contains("> The reMarkable uses electronic paper (p. 1)"))
 
         // The trashed document is in Inkwell's trash, its template kept.
         let trash = try #require(try cli.json(["trash", "list", "--json"]) as? [[String: Any]])
         #expect(trash.map { $0["title"] as? String } == ["Old list"])
+    }
+
+    @Test("--keep-going is per document: a backup's broken document is reported and the others import; without it nothing is imported",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func keepGoingPerDocument() throws {
+        try cli.ok(["init"])
+        let backup = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-xochitl2")
+        try FileManager.default.createDirectory(at: backup.appendingPathComponent("good"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: backup) }
+        try FileManager.default.copyItem(atPath: ImportCorpus.path("rm/rmc/dot.stroke.rm"), toPath: backup.appendingPathComponent("good/p.rm").path)
+        try Data(#"{"fileType": "notebook", "pages": ["p"]}"#.utf8).write(to: backup.appendingPathComponent("good.content"))
+        try Data(#"{"type": "DocumentType", "visibleName": "Good", "parent": ""}"#.utf8).write(to: backup.appendingPathComponent("good.metadata"))
+        try Data(#"{"fileType": "notebook", "cPages": {"pages": [{"id": "#.utf8).write(to: backup.appendingPathComponent("bad.content"))
+
+        let before = try cli.snapshot()
+        let strict = try cli.run(["import", backup.path, "--no-recognize"])
+        #expect(strict.status != 0 && strict.stderr.contains("bad.content") && strict.stderr.contains("not valid JSON"), "\(strict.stderr)")
+        #expect(try cli.snapshot() == before)
+
+        let lenient = try cli.run(["import", backup.path, "--no-recognize", "--keep-going"])
+        #expect(lenient.status != 0 && lenient.stderr.contains("bad.content"), "\(lenient.stderr)")
+        #expect(lenient.stdout.contains("\"Good\" into Inbox: 1 page"), "\(lenient.stdout)")
     }
 }
