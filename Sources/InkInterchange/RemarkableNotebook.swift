@@ -254,6 +254,22 @@ public enum RemarkableNotebook {
         return ids
     }
 
+    /// The notebooks the folders (`CollectionType`) of a backup stand for, from its `.metadata` files:
+    /// each folder's path (``RemarkableMetadata/notebook(parent:in:)`` and its own name), outermost first;
+    /// folders in the tablet's trash are left out.
+    public static func folderNotebooks(_ metadataFiles: [URL]) -> [NotebookPath] {
+        var paths: Set<NotebookPath> = []
+        for file in metadataFiles where file.pathExtension.lowercased() == "metadata" {
+            guard let entry = RemarkableMetadata.beside(file), entry.metadata.isFolder, !entry.metadata.trashed else { continue }
+            let backup = file.deletingLastPathComponent()
+            guard !RemarkableMetadata.inTrashedFolder(parent: entry.metadata.parent, in: backup) else { continue }
+            let id = file.deletingPathExtension().lastPathComponent
+            let above = RemarkableMetadata.notebook(parent: entry.metadata.parent, in: backup).path ?? .root
+            if let path = try? above.appending(RemarkableMetadata.notebookName(entry.metadata.name, id: id)) { paths.insert(path) }
+        }
+        return paths.sorted { ($0.components.count, $0) < ($1.components.count, $1) }
+    }
+
     /// From files found in a backup's folder, drops the `.content` files of folders (`CollectionType` in
     /// the `.metadata` beside them): a folder is a notebook its documents are filed in, not a note.
     public static func withoutFolders(_ files: [URL]) -> [URL] {

@@ -51,6 +51,8 @@ struct ImportCommand: ParsableCommand {
         let progress = Progress(total: files.count, label: recognize ? "importing and recognising" : "importing")
         let report = importer.run(files, replayer: replayer, keepGoing: keepGoing) { done, _ in progress.update(done) }
         progress.finish()
+        // A reMarkable backup's empty folders are notebooks too (the others were made by their notes).
+        let folders = report.failures.isEmpty || keepGoing ? try importer.createNotebooks(Importer.remarkableFolders(in: paths.map { URL(fileURLWithPath: $0) })) : []
         for failure in report.failures { printError("error: \(failure)") }
         for warning in report.imported.flatMap({ $0.warnings }) { printError("warning: \(warning)") }
         for failure in report.recognitionFailures.prefix(5) {
@@ -67,6 +69,7 @@ struct ImportCommand: ParsableCommand {
                 print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(note.pages) page\(note.pages == 1 ? "" : "s"), \(note.strokes) strokes, \(note.points) points\(tags)\(note.trashed == true ? "; moved to the trash, as in its source" : "")")
             }
             for routed in report.routed { print(routed.line) }
+            for folder in folders { print("created notebook \(folder) (an empty folder of the reMarkable backup)") }
             if !report.failures.isEmpty && report.imported.isEmpty {
                 printError("nothing imported: \(report.failures.count) of \(files.count) file\(files.count == 1 ? "" : "s") failed")
             }

@@ -133,6 +133,10 @@ struct RemarkableBackupTests {
         try tree.document("d-inold", name: "Inside old", parent: "f-old", content: #"{"fileType": "notebook", "pages": ["a"]}"#)
         try tree.document("d-deleted", name: "Deleted", deleted: true, content: #"{"fileType": "notebook", "pages": ["a"]}"#)
 
+        // The folders are notebooks (the one in the trash is not), outermost first.
+        let metadataFiles = ["d-main", "f-meet", "f-old", "f-work"].map { tree.url("\($0).metadata") }
+        #expect(RemarkableNotebook.folderNotebooks(metadataFiles).map(\.description) == ["Work", "Work/Meetings-Calls"])
+
         // The folders' .content files are not notes.
         let found = ["d-deleted", "d-gone", "d-inold", "d-main", "f-meet", "f-old", "f-work"].map { tree.url("\($0).content") }
         #expect(RecordingFormat.importable(found).map { $0.deletingPathExtension().lastPathComponent } == ["d-deleted", "d-gone", "d-inold", "d-main"])

@@ -148,6 +148,11 @@ struct ImportRemarkableTests {
         try write("f-work.content", "{}")
         try metadata("f-meet", type: "CollectionType", name: "Meetings", parent: "f-work")
         try write("f-meet.content", "{}")
+        // An empty folder is a notebook too; an empty folder in the trash is not.
+        try metadata("f-someday", type: "CollectionType", name: "Someday", parent: "f-work")
+        try write("f-someday.content", "{}")
+        try metadata("f-binned", type: "CollectionType", name: "Binned", parent: "trash")
+        try write("f-binned.content", "{}")
         // A pinned, tagged notebook in Meetings: a lined page, a damaged page, a v5 page on dots.
         try metadata("d-notes", type: "DocumentType", name: "Standup", parent: "f-meet", pinned: true)
         try write("d-notes.content", #"""
@@ -186,6 +191,8 @@ struct ImportRemarkableTests {
         #expect(try note("Paper")["notebook"] as? String == "Work")
         #expect(try note("Old list")["trashed"] as? Bool == true)
         #expect(try note("Standup")["trashed"] == nil)
+        let notebooks = try #require(try cli.json(["notebook", "list", "--json"]) as? [[String: Any]]).compactMap { $0["path"] as? String }
+        #expect(Set(notebooks) == ["Inbox", "Work", "Work/Meetings", "Work/Someday"], "\(notebooks)")
 
         // The notebook: pinned, tagged, its templates, its damaged page a placeholder saying why.
         let standup = try #require(try cli.json(["note", "show", try note("Standup")["id"] as! String, "--json"]) as? [String: Any])
