@@ -27,7 +27,11 @@ struct RemarkableMetadata: Equatable {
         guard data.count < 1 << 20,
               let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
         isFolder = fields["type"] as? String == "CollectionType"
-        name = (fields["visibleName"] as? String).map { String($0.prefix(200)) }.flatMap { $0.isEmpty ? nil : $0 }
+        // A title: control characters (a newline typed on a keyboard) become spaces; blank is none.
+        name = (fields["visibleName"] as? String).map { name in
+            String(String(name.prefix(200)).unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }.flatMap { $0.isEmpty ? nil : $0 }
         parent = fields["parent"] as? String ?? ""
         pinned = fields["pinned"] as? Bool ?? false
         deleted = fields["deleted"] as? Bool ?? false
@@ -71,7 +75,7 @@ struct RemarkableMetadata: Equatable {
                 warning = "the folders above it loop back to \(current.prefix(60)); the loop is cut there"
                 break
             }
-            guard !current.contains("/"), !current.contains("\\"), !current.hasPrefix("."),
+            guard RemarkableMetadata.isPlainID(current),
                   let entry = beside(folder.appendingPathComponent(current + ".metadata")), entry.metadata.isFolder else {
                 warning = "its folder \(current.prefix(60)) has no readable folder .metadata beside it; it is imported as if the folder were at the top"
                 break
@@ -89,12 +93,17 @@ struct RemarkableMetadata: Equatable {
         var seen: Set<String> = []
         while !current.isEmpty, seen.insert(current).inserted, seen.count <= maxDepth {
             if current == trashParent { return true }
-            guard !current.contains("/"), !current.contains("\\"), !current.hasPrefix("."),
+            guard RemarkableMetadata.isPlainID(current),
                   let entry = beside(folder.appendingPathComponent(current + ".metadata")) else { return false }
             if entry.metadata.deleted { return true }
             current = entry.metadata.parent
         }
         return false
+    }
+
+    /// Whether a `parent` names a file beside the entry: no separators, no leading `.`, no NUL, at most 200 bytes.
+    static func isPlainID(_ id: String) -> Bool {
+        !id.contains("/") && !id.contains("\\") && !id.hasPrefix(".") && !id.utf8.contains(0) && id.utf8.count <= 200
     }
 
     /// A folder's visible name as a notebook name: separators and control characters become `-`, spaces

@@ -99,6 +99,29 @@ struct RemarkableBackupTests {
         #expect(colors.notes[0].typedText.components(separatedBy: "> This is a test sentence. (p. 1)").count == 7)
     }
 
+    @Test("a highlight block cut at every length or with any byte changed decodes or is refused, never traps")
+    func hostileHighlights() {
+        let bytes = [UInt8](Self.highlightPage)
+        for length in 0..<bytes.count { _ = try? RemarkableDecoder.decode(Data(bytes.prefix(length)), file: "cut.rm") }
+        var generator = SplitMix(seed: 30)
+        for _ in 0..<3000 {
+            var mutated = bytes
+            let at = RemarkableDecoder.headerLength + Int(generator.next() % UInt64(bytes.count - RemarkableDecoder.headerLength))
+            mutated[at] = UInt8(truncatingIfNeeded: generator.next())
+            _ = try? RemarkableDecoder.decode(Data(mutated), file: "flip.rm")
+        }
+    }
+
+    @Test("hostile metadata: a title with control characters is cleaned, a parent naming a path outside the backup is not followed")
+    func hostileMetadata() throws {
+        let tree = try BackupTree()
+        defer { tree.remove() }
+        try tree.document("d", name: "Line one\\nline two\\u0007", parent: "../etc", content: #"{"fileType": "notebook", "pages": ["x"]}"#)
+        let r = try tree.decode("d")
+        #expect(r.notes[0].title == "Line one line two")
+        #expect(r.notes[0].notebook == nil && r.warnings.contains { $0.contains("../etc") })
+    }
+
     @Test("the tablet's template names map to Inkwell's kinds and spacings; others are unknown")
     func templates() {
         let cases: [(String, TemplateKind?, Float)] = [
@@ -192,5 +215,18 @@ struct RemarkableBackupTests {
         try tree.document("e", name: "Lost", parent: "f-nowhere", content: #"{"fileType": "notebook", "pages": ["x"]}"#)
         let lost = try tree.decode("e")
         #expect(lost.notes[0].notebook == nil && lost.warnings.contains { $0.contains("f-nowhere") })
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that the mutations are the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
