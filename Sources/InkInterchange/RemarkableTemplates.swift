@@ -6,11 +6,12 @@ import InkCore
 /// spacings in tablet pixels (226 dpi).
 ///
 /// A name is read word by word after its orientation prefix (`P ` portrait, `LS ` landscape, which
-/// changes nothing here: the page keeps its size): `Blank`; `Lines`/`Lined` → lined; `Grid` → grid;
+/// changes nothing here: the page keeps its size): `Blank`; `Lines`/`Lined`/`Margin` → lined; `Grid` → grid;
 /// `Dots` → dots; `Cornell` → cornell; a size word (`small`/`S`, `medium`/`med`/`M`, `large`/`L`)
-/// picks the spacing, medium when there is none. The spacings are the tablet's as near as its
-/// screenshots show (small 45, medium 60, large 90 px; lines 50, 68, 90 px); the tablet's decorations
-/// (margins, headers, checkboxes, calendars) are not drawn. Any other name is unknown: the page is blank.
+/// picks the spacing, medium when there is none: small 45, medium 60, large 90 px (lines 50, 68, 90 px),
+/// chosen to look like the tablet's, not measured from its template files (Inkwell has none). The
+/// tablet's decorations (margins, headers, checkboxes, calendars) are not drawn. Any other name is
+/// unknown: the page is blank.
 enum RemarkableTemplates {
     /// The template for `name`; nil when Inkwell has none like it (the caller warns and leaves the page blank).
     static func template(named name: String) -> PageTemplate? {
@@ -20,7 +21,7 @@ enum RemarkableTemplates {
         let kind: TemplateKind
         switch first {
         case "blank": return words.count == 1 ? PageTemplate() : nil
-        case "lines", "lined": kind = .lined
+        case "lines", "lined", "margin": kind = .lined // Margin: lines with a left margin (not drawn)
         case "grid": kind = .grid
         case "dots", "dot": kind = .dots
         case "cornell": kind = .cornell
@@ -32,7 +33,7 @@ enum RemarkableTemplates {
             case "small", "s": size = 0
             case "medium", "med", "m": size = 1
             case "large", "l": size = 2
-            default: return nil // margins, headings, bottom-only: looks Inkwell does not draw
+            default: return nil // grid margins, headings, top or bottom halves: looks Inkwell does not draw
             }
         }
         let spacings: [Float] = kind == .lined ? [50, 68, 90] : [45, 60, 90]

@@ -128,7 +128,8 @@ struct RemarkableBackupTests {
             ("Blank", .blank, 60), ("P Lines small", .lined, 50), ("P Lines medium", .lined, 68), ("LS Lines large", .lined, 90),
             ("P Grid small", .grid, 45), ("P Grid medium", .grid, 60), ("P Grid large", .grid, 90),
             ("P Dots S", .dots, 45), ("P Dots", .dots, 60), ("LS Dots large", .dots, 90), ("P Cornell", .cornell, 60),
-            ("P Calendar week", nil, 0), ("P Grid margin large", nil, 0), ("", nil, 0),
+            ("P Margin medium", .lined, 68), ("P Week", nil, 0), ("P Grid margin large", nil, 0), ("P Dots S bottom", nil, 0),
+            ("P Lined heading", nil, 0), ("Perspective1", nil, 0), ("", nil, 0),
         ]
         for (name, kind, spacing) in cases {
             let template = RemarkableTemplates.template(named: name)
