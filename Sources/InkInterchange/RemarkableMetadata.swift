@@ -40,10 +40,10 @@ struct RemarkableMetadata: Equatable {
     }
 
     /// The `.metadata` beside `file` (`UUID.content`, `UUID.metadata`, …), when there is a readable one.
-    static func beside(_ file: URL) -> (data: Data, metadata: RemarkableMetadata)? {
+    static func beside(_ file: URL) -> RemarkableMetadata? {
         let url = file.deletingPathExtension().appendingPathExtension("metadata")
-        guard let data = try? Data(contentsOf: url), let metadata = RemarkableMetadata(data) else { return nil }
-        return (data, metadata)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return RemarkableMetadata(data)
     }
 
     /// True when `data` looks like a `.metadata` file: a JSON object naming a `visibleName` and a `type`.
@@ -76,12 +76,12 @@ struct RemarkableMetadata: Equatable {
                 break
             }
             guard RemarkableMetadata.isPlainID(current),
-                  let entry = beside(folder.appendingPathComponent(current + ".metadata")), entry.metadata.isFolder else {
+                  let entry = beside(folder.appendingPathComponent(current + ".metadata")), entry.isFolder else {
                 warning = "its folder \(current.prefix(60)) has no readable folder .metadata beside it; it is imported as if the folder were at the top"
                 break
             }
-            names.insert(notebookName(entry.metadata.name, id: current), at: 0)
-            current = entry.metadata.parent
+            names.insert(notebookName(entry.name, id: current), at: 0)
+            current = entry.parent
         }
         // A document in a trashed folder keeps the folders it was in (the trash remembers them).
         return (names.isEmpty ? nil : try? NotebookPath(components: names), warning)
@@ -95,8 +95,8 @@ struct RemarkableMetadata: Equatable {
             if current == trashParent { return true }
             guard RemarkableMetadata.isPlainID(current),
                   let entry = beside(folder.appendingPathComponent(current + ".metadata")) else { return false }
-            if entry.metadata.deleted { return true }
-            current = entry.metadata.parent
+            if entry.deleted { return true }
+            current = entry.parent
         }
         return false
     }

@@ -43,7 +43,7 @@ public enum RemarkableNotebook {
         let url = URL(fileURLWithPath: file)
         let folder = url.deletingPathExtension()
         let besides = RemarkableMetadata.beside(url)
-        if let besides, besides.metadata.isFolder {
+        if let besides, besides.isFolder {
             throw ImportError(file: file, reason: "a reMarkable folder (CollectionType), not a document: import the backup's folder to bring in what it holds")
         }
         let pageIDs = try pageOrder(object, file: file)
@@ -124,13 +124,14 @@ public enum RemarkableNotebook {
             throw ImportError(file: file, reason: annotates ? "the \(type.uppercased()) has no handwritten pages" : "the notebook lists no pages")
         }
         var note = RecordedNote(events: ImportedPage.events(pages), typedText: (typedText + quotes).joined(separator: "\n\n"), background: pdf)
-        let metadata = besides?.data
+        let metadata = try? Data(contentsOf: url.deletingPathExtension().appendingPathExtension("metadata"))
         // The document's identity is its UUID (the .content file's name); it changes when the
-        // .content, the .metadata, a page or the PDF changes.
-        let documentHash = FNV1a.hex(Array(data) + Array(metadata ?? Data()) + originPages.flatMap { Array($0.hash.utf8) } + Array(pdf ?? Data()))
+        // .content, the .metadata, the .pagedata (templates), a page or the PDF changes.
+        let documentHash = FNV1a.hex(Array(data) + Array(metadata ?? Data()) + Array(pagedata ?? Data())
+                                     + originPages.flatMap { Array($0.hash.utf8) } + Array(pdf ?? Data()))
         note.origin = NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent, hash: documentHash, pages: originPages)
         note.tags = tags(object, file: file, warnings: &warnings)
-        if let fields = besides?.metadata {
+        if let fields = besides {
             note.title = fields.name
             note.created = fields.created ?? fields.modified
             note.pinned = fields.pinned
@@ -260,12 +261,12 @@ public enum RemarkableNotebook {
     public static func folderNotebooks(_ metadataFiles: [URL]) -> [NotebookPath] {
         var paths: Set<NotebookPath> = []
         for file in metadataFiles where file.pathExtension.lowercased() == "metadata" {
-            guard let entry = RemarkableMetadata.beside(file), entry.metadata.isFolder, !entry.metadata.trashed else { continue }
+            guard let entry = RemarkableMetadata.beside(file), entry.isFolder, !entry.trashed else { continue }
             let backup = file.deletingLastPathComponent()
-            guard !RemarkableMetadata.inTrashedFolder(parent: entry.metadata.parent, in: backup) else { continue }
+            guard !RemarkableMetadata.inTrashedFolder(parent: entry.parent, in: backup) else { continue }
             let id = file.deletingPathExtension().lastPathComponent
-            let above = RemarkableMetadata.notebook(parent: entry.metadata.parent, in: backup).path ?? .root
-            if let path = try? above.appending(RemarkableMetadata.notebookName(entry.metadata.name, id: id)) { paths.insert(path) }
+            let above = RemarkableMetadata.notebook(parent: entry.parent, in: backup).path ?? .root
+            if let path = try? above.appending(RemarkableMetadata.notebookName(entry.name, id: id)) { paths.insert(path) }
         }
         return paths.sorted { ($0.components.count, $0) < ($1.components.count, $1) }
     }
@@ -275,7 +276,7 @@ public enum RemarkableNotebook {
     public static func withoutFolders(_ files: [URL]) -> [URL] {
         files.filter { file in
             guard file.pathExtension.lowercased() == "content" else { return true }
-            return RemarkableMetadata.beside(file)?.metadata.isFolder != true
+            return RemarkableMetadata.beside(file)?.isFolder != true
         }
     }
 
