@@ -102,10 +102,11 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The files of a folder worth importing, from those found by extension: a reMarkable notebook's
-    /// pages are left to its `.content` file, which imports them as one note, and a reMarkable folder's
-    /// `.content` is left out (its documents are filed in it).
+    /// The files worth importing, from those found in folders by extension or named (`xochitl/*`): a
+    /// reMarkable document's parts (pages, `.metadata`, `.pagedata`, its PDF, thumbnails) are left to its
+    /// `.content` file, which imports them as one note, and a reMarkable folder's `.content` is left out
+    /// (its documents are filed in it).
     public static func importable(_ files: [URL]) -> [URL] {
-        RemarkableNotebook.withoutFolders(RemarkableNotebook.withoutNotebookPages(files))
+        RemarkableNotebook.withoutFolders(RemarkableNotebook.withoutDocumentParts(RemarkableNotebook.withoutNotebookPages(files)))
     }
 }

@@ -271,6 +271,26 @@ public enum RemarkableNotebook {
         return paths.sorted { ($0.components.count, $0) < ($1.components.count, $1) }
     }
 
+    /// From files named or found, drops the parts of a reMarkable document whose `.content` file is among
+    /// them: `UUID.metadata`, `UUID.pagedata`, `UUID.pdf`, `UUID.epub` beside it and anything in `UUID/`,
+    /// `UUID.thumbnails/`, `UUID.highlights/` or `UUID.textconversion/` (the `.content` reads what it needs).
+    public static func withoutDocumentParts(_ files: [URL]) -> [URL] {
+        let contents = files.filter { $0.pathExtension.lowercased() == "content" }
+        let documents = Set(contents.map { $0.deletingPathExtension().standardizedFileURL.path })
+        guard !documents.isEmpty else { return files }
+        let kept = Set(contents.map { $0.standardizedFileURL.path })
+        return files.filter { file in
+            let standard = file.standardizedFileURL
+            if kept.contains(standard.path) { return true }
+            var url = standard
+            while url.pathComponents.count > 1 {
+                if documents.contains(url.deletingPathExtension().path) { return false }
+                url = url.deletingLastPathComponent()
+            }
+            return true
+        }
+    }
+
     /// From files found in a backup's folder, drops the `.content` files of folders (`CollectionType` in
     /// the `.metadata` beside them): a folder is a notebook its documents are filed in, not a note.
     public static func withoutFolders(_ files: [URL]) -> [URL] {

@@ -102,7 +102,8 @@ public struct Importer {
 
     public init(library: Library) { self.library = library }
 
-    /// The files to import for `paths`: files as given, folders searched for known extensions.
+    /// The files to import for `paths`: files as given, folders searched for known extensions; a
+    /// reMarkable document's parts left to its `.content` (``RecordingFormat/importable(_:)``).
     public static func expand(_ paths: [URL]) throws -> [URL] {
         var files: [URL] = []
         for path in paths {
@@ -119,9 +120,9 @@ public struct Importer {
             while let url = walker?.nextObject() as? URL {
                 if RecordingFormat.knownExtensions.contains(url.pathExtension.lowercased()) { found.append(url) }
             }
-            files += RecordingFormat.importable(found.sorted { $0.path < $1.path })
+            files += found.sorted { $0.path < $1.path }
         }
-        return files
+        return RecordingFormat.importable(files)
     }
 
     /// Decodes one file into a recording, naming the file in every error.

@@ -161,6 +161,11 @@ struct RemarkableBackupTests {
         let metadataFiles = ["d-main", "f-meet", "f-old", "f-work"].map { tree.url("\($0).metadata") }
         #expect(RemarkableNotebook.folderNotebooks(metadataFiles).map(\.description) == ["Work", "Work/Meetings-Calls"])
 
+        // Named all at once (`xochitl/*`), a document's parts are left to its .content.
+        let named = ["d-main.content", "d-main.metadata", "d-gone.pagedata", "d-gone.content", "d-main/p1.rm", "d-main.thumbnails/p1.png",
+                     "f-work.metadata", "other.rm"].map { tree.url($0) }
+        #expect(RecordingFormat.importable(named).map(\.lastPathComponent) == ["d-main.content", "d-gone.content", "f-work.metadata", "other.rm"])
+
         // The folders' .content files are not notes.
         let found = ["d-deleted", "d-gone", "d-inold", "d-main", "f-meet", "f-old", "f-work"].map { tree.url("\($0).content") }
         #expect(RecordingFormat.importable(found).map { $0.deletingPathExtension().lastPathComponent } == ["d-deleted", "d-gone", "d-inold", "d-main"])

@@ -126,13 +126,11 @@ struct ImportRemarkableTests {
         #expect(try cli.snapshot() == before)
     }
 
-    @Test("a tablet's backup imports as a library: folders as notebooks, pins, tags, templates, trash, a PDF with an inserted page, highlights, a v5 page and a damaged page as a placeholder",
-          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
-    func backup() throws {
-        try cli.ok(["init"])
-        let backup = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-xochitl")
-        try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: backup) }
+    /// A tablet's backup written from corpus pages: folders Work and Work/Meetings (and Work/Someday, empty;
+    /// Binned, empty, in the trash); Standup (pinned, tagged, a lined page, a damaged page, a v5 page on
+    /// dots) in Meetings; Paper (a PDF, its first page highlighted, a page inserted after it) in Work; Old
+    /// list (in the trash, its template in .pagedata).
+    func writeBackup(to backup: URL) throws {
         func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: backup.appendingPathComponent(name)) }
         func page(_ document: String, _ id: String, from corpus: String? = nil, bytes: Data? = nil) throws {
             let folder = backup.appendingPathComponent(document)
@@ -180,6 +178,16 @@ struct ImportRemarkableTests {
         try write("d-old.pagedata", "P Grid medium\n")
         try page("d-old", "x", from: "rm/rmc/dot.stroke.rm")
 
+    }
+
+    @Test("a tablet's backup imports as a library: folders as notebooks, pins, tags, templates, trash, a PDF with an inserted page, highlights, a v5 page and a damaged page as a placeholder",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func backup() throws {
+        try cli.ok(["init"])
+        let backup = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-xochitl")
+        try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: backup) }
+        try writeBackup(to: backup)
         let result = try cli.run(["import", backup.path, "--no-recognize", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("p2.rm: page 2 of the document could not be read"), "\(result.stderr)")
@@ -225,6 +233,25 @@ struct ImportRemarkableTests {
         // The trashed document is in Inkwell's trash, its template kept.
         let trash = try #require(try cli.json(["trash", "list", "--json"]) as? [[String: Any]])
         #expect(trash.map { $0["title"] as? String } == ["Old list"])
+    }
+
+    @Test("every entry of a backup named at once (`inkwell import xochitl/*`) imports each document once: its parts and folders are not notes",
+          .enabled(if: ImportCorpus.available, ImportCorpus.missing))
+    func backupEntriesNamed() throws {
+        try cli.ok(["init"])
+        let backup = cli.library.deletingLastPathComponent().appendingPathComponent(cli.library.lastPathComponent + "-xochitl3")
+        try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: backup) }
+        try writeBackup(to: backup)
+        try FileManager.default.createDirectory(at: backup.appendingPathComponent("d-notes.thumbnails"), withIntermediateDirectories: true)
+        try Data("png".utf8).write(to: backup.appendingPathComponent("d-notes.thumbnails/p1.png"))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: backup.path).sorted().map { backup.appendingPathComponent($0).path }
+        #expect(entries.contains { $0.hasSuffix("d-pdf.pdf") } && entries.contains { $0.hasSuffix("d-old.pagedata") })
+        let result = try cli.run(["import"] + entries + ["--no-recognize", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let files = ((report["imported"] as? [[String: Any]]) ?? []).compactMap { ($0["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
+        #expect(files.sorted() == ["d-notes.content", "d-old.content", "d-pdf.content"])
     }
 
     @Test("--keep-going is per document: a backup's broken document is reported and the others import; without it nothing is imported",
