@@ -124,3 +124,30 @@ func printError(_ text: String) {
 /// True when standard output is a terminal (so progress and prompts make sense).
 var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+/// Where `-o PATH` sends outputs: `-` is standard output; a path ending in `/` or an existing folder is a
+/// folder (created when missing); any other path is one file, or a folder when several files result
+/// (decided by the exporter, which knows how many).
+func outputDestination(_ output: String) throws -> ExportTarget {
+    if output == "-" { return .file(URL(fileURLWithPath: "/dev/stdout")) }
+    let url = URL(fileURLWithPath: output)
+    var isFolder: ObjCBool = false
+    if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue) {
+        return .folder(try Workspace.outputFolder(url))
+    }
+    return .file(url)
+}
+
+/// When `argument`, given where a note or a file may be, matched no note: the error to give instead of
+/// "no note matches" if it was meant as a file: a path (with a `/` or a pen file's extension) that does
+/// not exist, or a shell pattern the shell passed on unexpanded because nothing matched it.
+func missingFile(_ argument: String) -> Error? {
+    let isPattern = argument.contains("*") || argument.contains("?") || argument.contains("[")
+    if isPattern, argument.contains(".") || argument.contains("/") {
+        return RenderCommand.Failure("\(argument): no file matches this pattern (the shell passed it on unexpanded)")
+    }
+    let ext = URL(fileURLWithPath: argument).pathExtension.lowercased()
+    guard argument.contains("/") || Workspace.penFileExtensions.contains(ext) || ["pdf", "xml", "metadata", "content"].contains(ext),
+          !FileManager.default.fileExists(atPath: argument) else { return nil }
+    return RenderCommand.Failure("\(argument): no such file")
+}
