@@ -91,10 +91,10 @@ struct OutputSafetyTests {
         #expect(rendered.status == 0, "\(rendered.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: slash.path) == ["two.pdf"])
 
-        let library = cli.root.appendingPathComponent("lib").path
-        _ = try cli.ok(["import", input, "--no-recognize", "--library", library])
+        try cli.ok(["init"])
+        _ = try cli.ok(["import", input, "--no-recognize"])
         let vault = cli.root.appendingPathComponent("vault")
-        let exported = try cli.run(["export", "--all", "--format", "md", "-o", vault.path, "--library", library])
+        let exported = try cli.run(["export", "--all", "--format", "md", "-o", vault.path])
         #expect(exported.status == 0, "\(exported.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: vault.path).sorted()
         #expect(files.count == 3 && files.filter { $0.hasSuffix(".png") }.count == 2 && files.filter { $0.hasSuffix(".md") }.count == 1, "\(files)")
@@ -107,13 +107,13 @@ struct OutputSafetyTests {
 
     @Test("a missing file given where a note or a file may be is \"no such file\", a pattern the shell left is said so")
     func missingInput() throws {
-        let library = cli.root.appendingPathComponent("lib").path
-        _ = try cli.ok(["import", try recording(), "--no-recognize", "--library", library])
-        let missing = try cli.run(["render", "page.rm", "-o", cli.root.appendingPathComponent("page.svg").path, "--library", library])
+        try cli.ok(["init"])
+        _ = try cli.ok(["import", try recording(), "--no-recognize"])
+        let missing = try cli.run(["render", "page.rm", "-o", cli.root.appendingPathComponent("page.svg").path])
         #expect(missing.status == 1 && missing.stderr.contains("page.rm: no such file"), "\(missing.stderr)")
-        let pattern = try cli.run(["export", "*.rm", "-o", cli.root.path + "/", "--library", library])
+        let pattern = try cli.run(["export", "*.rm", "-o", cli.root.path + "/"])
         #expect(pattern.status == 1 && pattern.stderr.contains("no file matches this pattern"), "\(pattern.stderr)")
-        let none = try cli.run(["export", "--tag", "nothing", "-o", cli.root.path + "/", "--library", library])
+        let none = try cli.run(["export", "--tag", "nothing", "-o", cli.root.path + "/"])
         #expect(none.status == 1 && none.stderr.contains("no notes match"), "\(none.stderr)")
     }
 }
