@@ -138,7 +138,7 @@ struct ExportCommand: ParsableCommand {
         let report = try workspace.export(selected, as: settings, to: try destination()) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
-        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failed: !report.failed.isEmpty)
+        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failures: report.failed.count)
     }
 
     /// Converts pen files without a library (``FileExport``).
@@ -158,12 +158,12 @@ struct ExportCommand: ParsableCommand {
         progress.finish()
         for warning in report.warnings { printError("warning: \(warning)") }
         for failure in report.failed { printError("error: \(failure.reason)") }
-        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failed: !report.failed.isEmpty)
+        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failures: report.failed.count)
     }
 
     /// What an export wrote: the report as JSON, or the archive (or each file) and what was skipped;
-    /// exits 1 when anything failed (the failures were printed already).
-    private func printOutcome(_ report: some Encodable, archive: String?, written: [String], skipped: [String], failed: Bool) throws {
+    /// exits 2 when some failed, 1 when all did (the failures were printed already).
+    private func printOutcome(_ report: some Encodable, archive: String?, written: [String], skipped: [String], failures: Int) throws {
         if json.json {
             try printJSON(report)
         } else {
@@ -174,7 +174,7 @@ struct ExportCommand: ParsableCommand {
             }
             for path in skipped { print("skipped \(path) (exists)") }
         }
-        if failed { throw ExitCode.failure }
+        try finish(done: written.count + skipped.count, failed: failures)
     }
 
     /// The notes the arguments choose.
@@ -247,7 +247,7 @@ struct ExportCommand: ParsableCommand {
                 print("\(report.unchanged) note\(report.unchanged == 1 ? "" : "s") already pushed and unchanged")
             }
         }
-        if !report.failed.isEmpty { throw ExitCode.failure }
+        try finish(done: report.dailyNotes.count + report.unchanged, failed: report.failed.count)
     }
 
     /// -o FILE, -o FOLDER (default: the current folder) or --zip FILE; an existing file is settled

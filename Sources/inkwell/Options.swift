@@ -125,6 +125,18 @@ func printError(_ text: String) {
 var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+/// Ends a command that worked on several items: exit 0 when none failed, 2 (partly done) when some
+/// were done and some failed, 1 when all failed. The failures were printed already.
+func finish(done: Int, failed: Int) throws {
+    guard failed > 0 else { return }
+    throw done > 0 ? ExitCode.partlyDone : ExitCode.failure
+}
+
+extension ExitCode {
+    /// Some items were done and some failed (README, "Exit codes").
+    static let partlyDone = ExitCode(2)
+}
+
 /// Where `-o PATH` sends outputs: `-` is standard output; a path ending in `/` or an existing folder is a
 /// folder (created when missing); any other path is one file, or a folder when several files result
 /// (decided by the exporter, which knows how many).
