@@ -114,7 +114,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         if let files = try penFiles() { return try exportFiles(files) }
         let workspace = self.index.workspace(try library.open())
-        let selection = try self.selection()
+        let selection = try self.selection(in: workspace)
         // Recognised text comes from the index where there is one; exporting never creates it.
         announceIndex(try workspace.openExistingIndex())
         if let catalog { return try writeCatalog(catalog, of: selection, in: workspace) }
@@ -178,8 +178,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// The notes the arguments choose.
-    private func selection() throws -> NoteSelection {
-        NoteSelection(names: notes, notebook: try notebook.map(notebookPath), tags: try Set(tags.map(parseTag)),
+    private func selection(in workspace: Workspace) throws -> NoteSelection {
+        NoteSelection(names: notes, notebook: try notebook.map { try existingNotebook($0, in: workspace) }, tags: try Set(tags.map(parseTag)),
                       query: query, all: all)
     }
 

@@ -76,6 +76,16 @@ func notebookPath(_ text: String) throws -> NotebookPath {
     }
 }
 
+/// The notebook `text` names, which must exist unless `create` is set (where a command has `--create`,
+/// the notebook is then made where it is used): an unknown one is refused with the notebooks near it
+/// ("did you mean"), so a typo never creates a notebook nor lists nothing without a word.
+func existingNotebook(_ text: String, in workspace: Workspace, create: Bool? = nil) throws -> NotebookPath {
+    let path = try notebookPath(text)
+    guard create != true, let near = try workspace.notebookSuggestions(for: path) else { return path }
+    let hint = near.isEmpty ? "" : "; did you mean " + near.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+    throw RenderCommand.Failure("no notebook \"\(path)\"\(hint)\(create == nil ? "" : " (--create makes it)")")
+}
+
 /// The one JSON encoder of the command line (docs/cli-json.md): sorted keys, ISO 8601 dates in
 /// UTC, slashes unescaped; pretty for a document, one compact line per record for a stream.
 func jsonEncoder(pretty: Bool) -> JSONEncoder {
