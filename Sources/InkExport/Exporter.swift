@@ -33,7 +33,7 @@ extension ConflictPolicy {
     /// said no); `refuse` throws naming the file. Exports to one file or one ZIP archive and the
     /// catalog all settle their file here; a folder export settles each file the same way.
     public func settle(_ url: URL, ask: (String) -> Bool) throws -> URL? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return url }
+        guard FileManager.default.fileExists(atPath: url.path), !OutputFile.isStream(url) else { return url }
         switch self {
         case .overwrite: return url
         case .skip: return nil
@@ -55,9 +55,10 @@ extension ConflictPolicy {
 
 /// Where the files go.
 public enum ExportDestination: Sendable, Equatable {
-    /// One file with exactly this path (one note, one output file).
+    /// One file with exactly this path when the export makes one file; a folder (created if missing)
+    /// when it makes several.
     case file(URL)
-    /// Files written into this existing folder.
+    /// Files written into this folder.
     case folder(URL)
     /// One ZIP archive; notebooks become folders inside it.
     case zip(URL)
@@ -143,10 +144,13 @@ public struct Exporter: Sendable {
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ExportReport {
         let started = Date()
         var report = ExportReport()
-        if case .file = destination, notes.count != 1 || (format.isPerPage && notes.first.map { $0.note.pages.count != 1 } ?? true) {
-            throw ExportError(path: "-o", reason: "several files would be written: give a folder or --zip")
-        }
         var destination = destination
+        // Several outputs for one path make it a folder (a Markdown note's page images too), so two
+        // outputs never share a path.
+        if case .file(let url) = destination {
+            let count = try NamePlan(notes: notes, format: format, destination: destination).names.joined().count
+            if count != 1 { destination = .folder(try OutputFile.folder(url, holding: count)) }
+        }
         switch destination {
         case .file(let url), .zip(let url):
             guard let settled = try conflicts.settle(url, ask: ask) else {

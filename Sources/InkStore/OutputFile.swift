@@ -40,6 +40,34 @@ public enum OutputFile {
         try write([(url, bytes)])
     }
 
+    /// The folder a command puts its outputs in when given `url` as a folder (a path ending in `/`), or
+    /// as the one path for `count` files: several outputs mean a folder, created when missing (with its
+    /// parents), so no two outputs ever land on one path. Refused naming `url` when it is a file, a FIFO
+    /// or a device (standard output takes one file).
+    public static func folder(_ url: URL, holding count: Int? = nil) throws(StoreError) -> URL {
+        let several = count.map { "\($0) files would be written and " } ?? ""
+        var info = stat()
+        if stat(url.path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: return url
+            case S_IFCHR, S_IFIFO: throw StoreError.io(url, "\(several)this takes one file: give a folder or --zip")
+            default: throw StoreError.io(url, "\(several)this is a file, not a folder: give a folder (ending in /) or --zip")
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.io(url, "cannot create the folder: \(error.localizedDescription)")
+        }
+        return url
+    }
+
+    /// True when `url` is written into rather than replaced (a FIFO or a character device such as
+    /// `/dev/stdout`, directly or through links): writing there overwrites no file.
+    public static func isStream(_ url: URL) -> Bool {
+        (try? destination(of: url)) == .stream
+    }
+
     /// Where an output given as `url` really goes.
     public enum Destination: Equatable {
         /// A regular file at this path, replaced atomically (a link's target, or the path itself).

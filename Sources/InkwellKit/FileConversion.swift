@@ -110,8 +110,10 @@ public struct FileExport {
     /// others are exported; `progress` hears (done, total).
     public func run(_ files: [URL], to destination: ExportDestination, progress: (Int, Int) -> Void = { _, _ in }) throws -> Report {
         var report = Report()
+        var destination = destination
+        // Several outputs for one path make it a folder, so two outputs never share a path.
         if case .file(let url) = destination, files.count != 1 {
-            throw ExportError(path: url.path, reason: "several files would be written: give a folder or --zip")
+            destination = .folder(try OutputFile.folder(url, holding: files.count))
         }
         let staging = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-convert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -130,7 +132,7 @@ public struct FileExport {
                     parts.append((output.ending, part))
                 }
                 if case .file(let url) = destination, parts.count != 1 {
-                    throw ExportError(path: url.path, reason: "\(parts.count) files would be written: give a folder or --zip")
+                    destination = .folder(try OutputFile.folder(url, holding: parts.count))
                 }
                 converted.append(Converted(file: file, parts: parts))
             } catch {
@@ -172,7 +174,8 @@ public struct FileExport {
             if conflicts == .refuse {
                 for item in converted {
                     for name in item.names {
-                        if let url = destination.fileURL(for: name), FileManager.default.fileExists(atPath: url.path) {
+                        if let url = destination.fileURL(for: name), FileManager.default.fileExists(atPath: url.path),
+                           !OutputFile.isStream(url) {
                             throw ExportError(path: url.path, reason: ConflictPolicy.refusal)
                         }
                     }
@@ -192,7 +195,7 @@ public struct FileExport {
                         }
                         writes.append((url, [UInt8](try Data(contentsOf: part))))
                     }
-                    try DurableFile.replace(writes)
+                    try OutputFile.write(writes)
                     report.written += writes.map(\.url.path)
                 } catch {
                     report.failed.append(Report.Failure(file: item.file.path, reason: "\(error)"))

@@ -154,6 +154,12 @@ extension Workspace {
     /// kept), a FIFO or device (`/dev/stdout`) written into.
     public static func writeFile(_ url: URL, _ bytes: [UInt8]) throws { try OutputFile.write(url, bytes) }
 
+    /// The folder `url` names as an output folder, created when missing (``OutputFile/folder(_:holding:)``).
+    public static func outputFolder(_ url: URL) throws -> URL { try OutputFile.folder(url) }
+
+    /// A file name for a note titled `title`: its slug (as exports name files) and `ext`.
+    public static func fileName(title: String, extension ext: String) -> String { ExportNaming.slug(title) + "." + ext }
+
     /// `notes.png` → `notes-p02.png`: page `page`'s file when pages go to several files.
     public static func pageFile(_ url: URL, page: Int) -> URL { ExportNaming.pageFile(url, page: page) }
 }

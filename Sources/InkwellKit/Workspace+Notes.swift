@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkIndex
 import InkStore
 
 /// A note and the notebook it is in, as front ends see it (where it lies on disk is the library's
@@ -103,6 +104,16 @@ extension Workspace {
 
     /// Every notebook, in listing order.
     public func notebooks() throws -> [NotebookPath] { try library.notebooks() }
+
+    /// Nil when the notebook `path` exists (the Inbox and the root always do); else the notebooks
+    /// whose paths are near it by the search's typo rule (case aside), closest first, for "did you mean".
+    public func notebookSuggestions(for path: NotebookPath) throws -> [NotebookPath]? {
+        let existing = try library.notebooks()
+        guard path != .root, path != .inbox, !existing.contains(path) else { return nil }
+        let byName = Dictionary(existing.map { ($0.description.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        if let sameButCase = byName[path.description.lowercased()] { return [sameButCase] }
+        return SearchPlan.nearest(to: path.description.lowercased(), among: byName.keys.map { (term: $0, uses: 1) }).compactMap { byName[$0] }
+    }
 
     /// `title` as a note's title (trimmed), or the reason it cannot be one.
     public static func validTitle(_ title: String) throws -> String { try Library.validTitle(title) }

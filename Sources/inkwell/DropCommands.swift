@@ -84,9 +84,10 @@ struct IngestCommand: ParsableCommand {
         // Files would wait in the drop folder forever: say so at once.
         try opened.checkWritable()
         let dropFolder = drop.dropFolder(opened)
-        var failed = 0
+        var failed = 0, imported = 0
         let report = { (event: DropEvent) in
             if event.kind == .failed { failed += 1 }
+            if event.kind == .imported { imported += 1 }
             drop.emit(event)
         }
         // Two looks --settle apart: the first notes each file's size and time, the second imports the unchanged.
@@ -96,7 +97,7 @@ struct IngestCommand: ParsableCommand {
         if !waiting.isEmpty, !drop.json {
             printError("left \(waiting.count) file\(waiting.count == 1 ? "" : "s") still being written (or empty): \(waiting.joined(separator: ", "))")
         }
-        if failed > 0 { throw ExitCode.failure }
+        try finish(done: imported, failed: failed)
     }
 
     private func busy(_ dropFolder: DropFolder) -> Error {

@@ -56,7 +56,7 @@ struct ExportCommand: ParsableCommand {
     var format: NoteFormat?
     @Option(help: "PNG scale: 1, 2 or 3 (1x is the page size in pixels); also of the page images pushed to a vault.") var scale: Int?
     @Option(help: "Write the notes' metadata and recognised text as one csv or json file instead.") var catalog: CatalogKind?
-    @Option(name: .shortAndLong, help: "The output file, or an existing folder to write into (default: the current folder); - is standard output for --catalog.")
+    @Option(name: .shortAndLong, help: "The output file, or a folder to write into (an existing one, one ending in /, or any path when several files result; default: the current folder); - is standard output where one file results.")
     var output: String?
     @Option(help: "Write everything into this ZIP archive; notebooks become folders.") var zip: String?
     @Option(help: "When an output file, ZIP or catalog exists: ask, overwrite, skip or suffix (default: ask on a terminal, else refuse).")
@@ -78,7 +78,6 @@ struct ExportCommand: ParsableCommand {
             return
         }
         guard [1, 2, 3].contains(scale ?? 1) else { throw ValidationError("--scale is 1, 2 or 3") }
-        guard output != "-" else { throw ValidationError("-o - (standard output) is for --catalog; give a file or a folder") }
         guard !notes.isEmpty || notebook != nil || !tags.isEmpty || query != nil || all else {
             throw ValidationError("choose notes: NOTE…, --notebook, --tag, --query or --all")
         }
@@ -115,12 +114,17 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         if let files = try penFiles() { return try exportFiles(files) }
         let workspace = self.index.workspace(try library.open())
-        let selection = try self.selection()
+        let selection = try self.selection(in: workspace)
         // Recognised text comes from the index where there is one; exporting never creates it.
         announceIndex(try workspace.openExistingIndex())
         if let catalog { return try writeCatalog(catalog, of: selection, in: workspace) }
-        let selected = try workspace.select(selection)
-        guard !selected.isEmpty else { throw ValidationError("no notes match") }
+        let selected: [NoteEntry]
+        do {
+            selected = try workspace.select(selection)
+        } catch {
+            throw notes.lazy.compactMap(missingFile).first ?? error
+        }
+        guard !selected.isEmpty else { throw RenderCommand.Failure("no notes match") }
         if let obsidianVault { return try push(selected, workspace: workspace, vault: obsidianVault) }
 
         var settings = ExportSettings(format: format ?? .pdf)
@@ -134,7 +138,7 @@ struct ExportCommand: ParsableCommand {
         let report = try workspace.export(selected, as: settings, to: try destination()) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
-        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failed: !report.failed.isEmpty)
+        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failures: report.failed.count)
     }
 
     /// Converts pen files without a library (``FileExport``).
@@ -154,12 +158,12 @@ struct ExportCommand: ParsableCommand {
         progress.finish()
         for warning in report.warnings { printError("warning: \(warning)") }
         for failure in report.failed { printError("error: \(failure.reason)") }
-        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failed: !report.failed.isEmpty)
+        try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failures: report.failed.count)
     }
 
     /// What an export wrote: the report as JSON, or the archive (or each file) and what was skipped;
-    /// exits 1 when anything failed (the failures were printed already).
-    private func printOutcome(_ report: some Encodable, archive: String?, written: [String], skipped: [String], failed: Bool) throws {
+    /// exits 2 when some failed, 1 when all did (the failures were printed already).
+    private func printOutcome(_ report: some Encodable, archive: String?, written: [String], skipped: [String], failures: Int) throws {
         if json.json {
             try printJSON(report)
         } else {
@@ -170,12 +174,12 @@ struct ExportCommand: ParsableCommand {
             }
             for path in skipped { print("skipped \(path) (exists)") }
         }
-        if failed { throw ExitCode.failure }
+        try finish(done: written.count + skipped.count, failed: failures)
     }
 
     /// The notes the arguments choose.
-    private func selection() throws -> NoteSelection {
-        NoteSelection(names: notes, notebook: try notebook.map(notebookPath), tags: try Set(tags.map(parseTag)),
+    private func selection(in workspace: Workspace) throws -> NoteSelection {
+        NoteSelection(names: notes, notebook: try notebook.map { try existingNotebook($0, in: workspace) }, tags: try Set(tags.map(parseTag)),
                       query: query, all: all)
     }
 
@@ -243,7 +247,7 @@ struct ExportCommand: ParsableCommand {
                 print("\(report.unchanged) note\(report.unchanged == 1 ? "" : "s") already pushed and unchanged")
             }
         }
-        if !report.failed.isEmpty { throw ExitCode.failure }
+        try finish(done: report.dailyNotes.count + report.unchanged, failed: report.failed.count)
     }
 
     /// -o FILE, -o FOLDER (default: the current folder) or --zip FILE; an existing file is settled
@@ -254,12 +258,7 @@ struct ExportCommand: ParsableCommand {
             guard url.pathExtension.lowercased() == "zip" else { throw ValidationError("--zip names a .zip file") }
             return .zip(url)
         }
-        let path = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue {
-            return .folder(path)
-        }
-        guard output != nil else { throw ValidationError("the current folder is not writable") }
-        return .file(path)
+        guard let output else { return .folder(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) }
+        return try outputDestination(output)
     }
 }

@@ -74,7 +74,7 @@ struct ImportCommand: ParsableCommand {
                 printError("nothing imported: \(report.failures.count) of \(files.count) file\(files.count == 1 ? "" : "s") failed")
             }
         }
-        if !report.failures.isEmpty { throw ExitCode.failure }
+        try finish(done: report.imported.count, failed: report.failures.count)
     }
 }
 

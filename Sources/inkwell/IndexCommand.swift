@@ -75,7 +75,7 @@ struct IndexCommand: ParsableCommand {
             }
             for routed in report.routed { print(routed.line) }
         }
-        if !report.failed.isEmpty { throw ExitCode.failure }
+        try finish(done: report.recognized + report.unchanged, failed: report.failed.count)
     }
 
     /// Progress across every worker: from the queue on PostgreSQL, from the page states on SQLite.

@@ -10,6 +10,10 @@ struct Inkwell: AsyncParsableCommand {
         discussion: """
             The library lives in --library DIR, else $INKWELL_LIBRARY, else $XDG_DATA_HOME/inkwell \
             (~/.local/share/inkwell). Listing commands take --json for scripts.
+
+            Exit status: 0 done; 1 failed (the error says why, naming the file and position); 2 partly \
+            done (some files, notes or pages failed and were reported, the others were done); 64 the \
+            command line is wrong (usage printed).
             """,
         version: InkwellVersion.current,
         subcommands: [

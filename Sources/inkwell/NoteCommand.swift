@@ -45,7 +45,7 @@ struct NoteCommand: ParsableCommand {
 
         func run() throws {
             let library = try library.open()
-            let scope = try notebook.map(notebookPath) ?? .root
+            let scope = try notebook.map { try existingNotebook($0, in: library) } ?? .root
             let wanted = try Set(tags.map(parseTag))
             let notes = try library.notes(in: scope)
                 .filter { wanted.isSubset(of: $0.note.tags) && (!pinned || $0.note.pinned) }
@@ -123,7 +123,7 @@ struct NoteCommand: ParsableCommand {
 
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Move a note to another notebook (created if missing), to a place in its notebook's order, or both.",
+            abstract: "Move a note to another notebook (with --create, made if missing), to a place in its notebook's order, or both.",
             discussion: """
                 inkwell note move NOTE Archive              another notebook; listed first there, with new notes
                 inkwell note move NOTE --first               top of its notebook (pinned notes stay above unpinned)
@@ -139,6 +139,8 @@ struct NoteCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Just below this note.", valueName: "note")) var after: String?
         @Flag(help: "At the top of the notebook.") var first = false
         @Flag(help: "At the bottom of the notebook.") var last = false
+        @Flag(help: "Create the destination notebook when it does not exist (else a name not found is refused, with the names near it).")
+        var create = false
 
         func validate() throws {
             let places = [before != nil, after != nil, first, last].filter { $0 }.count
@@ -159,7 +161,8 @@ struct NoteCommand: ParsableCommand {
             } else {
                 placement = first ? .first : last ? .last : nil
             }
-            let moved = try workspace.moveNote(id, to: try notebook.map(notebookPath), place: placement)
+            let moved = try workspace.moveNote(id, to: try notebook.map { try existingNotebook($0, in: workspace, create: create) },
+                                               place: placement)
             let place = before.map { " above \"\($0)\"" } ?? after.map { " below \"\($0)\"" }
                 ?? (first ? " at the top" : last ? " at the bottom" : "")
             print("moved note \(moved.note.id) \"\(moved.note.title)\"\(place) in \(moved.notebook)")

@@ -76,6 +76,16 @@ func notebookPath(_ text: String) throws -> NotebookPath {
     }
 }
 
+/// The notebook `text` names, which must exist unless `create` is set (where a command has `--create`,
+/// the notebook is then made where it is used): an unknown one is refused with the notebooks near it
+/// ("did you mean"), so a typo never creates a notebook nor lists nothing without a word.
+func existingNotebook(_ text: String, in workspace: Workspace, create: Bool? = nil) throws -> NotebookPath {
+    let path = try notebookPath(text)
+    guard create != true, let near = try workspace.notebookSuggestions(for: path) else { return path }
+    let hint = near.isEmpty ? "" : "; did you mean " + near.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+    throw RenderCommand.Failure("no notebook \"\(path)\"\(hint)\(create == nil ? "" : " (--create makes it)")")
+}
+
 /// The one JSON encoder of the command line (docs/cli-json.md): sorted keys, ISO 8601 dates in
 /// UTC, slashes unescaped; pretty for a document, one compact line per record for a stream.
 func jsonEncoder(pretty: Bool) -> JSONEncoder {
@@ -124,3 +134,42 @@ func printError(_ text: String) {
 /// True when standard output is a terminal (so progress and prompts make sense).
 var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+/// Ends a command that worked on several items: exit 0 when none failed, 2 (partly done) when some
+/// were done and some failed, 1 when all failed. The failures were printed already.
+func finish(done: Int, failed: Int) throws {
+    guard failed > 0 else { return }
+    throw done > 0 ? ExitCode.partlyDone : ExitCode.failure
+}
+
+extension ExitCode {
+    /// Some items were done and some failed (README, "Exit codes").
+    static let partlyDone = ExitCode(2)
+}
+
+/// Where `-o PATH` sends outputs: `-` is standard output; a path ending in `/` or an existing folder is a
+/// folder (created when missing); any other path is one file, or a folder when several files result
+/// (decided by the exporter, which knows how many).
+func outputDestination(_ output: String) throws -> ExportTarget {
+    if output == "-" { return .file(URL(fileURLWithPath: "/dev/stdout")) }
+    let url = URL(fileURLWithPath: output)
+    var isFolder: ObjCBool = false
+    if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue) {
+        return .folder(try Workspace.outputFolder(url))
+    }
+    return .file(url)
+}
+
+/// When `argument`, given where a note or a file may be, matched no note: the error to give instead of
+/// "no note matches" if it was meant as a file: a path (with a `/` or a pen file's extension) that does
+/// not exist, or a shell pattern the shell passed on unexpanded because nothing matched it.
+func missingFile(_ argument: String) -> Error? {
+    let isPattern = argument.contains("*") || argument.contains("?") || argument.contains("[")
+    if isPattern, argument.contains(".") || argument.contains("/") {
+        return RenderCommand.Failure("\(argument): no file matches this pattern (the shell passed it on unexpanded)")
+    }
+    let ext = URL(fileURLWithPath: argument).pathExtension.lowercased()
+    guard argument.contains("/") || Workspace.penFileExtensions.contains(ext) || ["pdf", "xml", "metadata", "content"].contains(ext),
+          !FileManager.default.fileExists(atPath: argument) else { return nil }
+    return RenderCommand.Failure("\(argument): no such file")
+}

@@ -12,6 +12,7 @@ struct RenderCommand: ParsableCommand {
             inkwell render k3m9 --format svg -o retro.svg              retro-p01.svg, retro-p02.svg, …
             inkwell render "Sprint retro" --thumbnail -o thumb.png     small PNG of page 1
             inkwell render page.rm -o page.svg                         a file, converted without a library
+            inkwell render "Sprint retro" --format pdf | lp            standard output, when it is not a terminal
 
             NOTE is a note id, a unique id prefix (4+ characters) or an exact title. A path to a file \
             (.rm, .xopp, .xoj, .inkml, .rnote, .jsonl) is converted without a library: read, replayed as \
@@ -32,9 +33,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Render only this page (1 is the first).", valueName: "n")) var page: Int?
     @Option(help: "png, pdf or svg (default: from the extension of the output).") var format: Format?
     @Option(help: ArgumentHelp("PNG pixels per page unit: 1, 2 or 3.", valueName: "1|2|3")) var scale: Int = 1
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The file to write.", valueName: "path"),
+    @Option(name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("The file to write, a folder (ending in /, or existing) to write it in, or - for standard output (the default when it is not a terminal).",
+                               valueName: "path"),
             completion: .file())
-    var output: String
+    var output: String?
     @Flag(help: "Write a small PNG (256 pixels wide) of page 1, or of --page.") var thumbnail = false
     @Flag(help: "An SVG that plays the writing back stroke by stroke at its recorded speed (pauses over 1.5 s shortened).")
     var animate = false
@@ -73,8 +76,13 @@ struct RenderCommand: ParsableCommand {
         if let page, page < 1 { throw ValidationError("--page counts from 1") }
         if thumbnail, let format, format != .png { throw ValidationError("--thumbnail writes a PNG; leave out --format or use png") }
         if ![1, 2, 3].contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
+        if output == nil, standardOutputIsTerminal {
+            throw ValidationError("give -o FILE (or - to write to the terminal anyway, or a pipe)")
+        }
         if !thumbnail, resolvedFormat == nil {
-            throw ValidationError("give --format png|pdf|svg (the output \"\(output)\" has no extension Inkwell knows)")
+            throw ValidationError(isStandardOutput || isFolder
+                ? "give --format png|pdf|svg (the output has no name to take it from)"
+                : "give --format png|pdf|svg (the output \"\(output ?? "")\" has no extension Inkwell knows)")
         }
         if scale != 1, !thumbnail, resolvedFormat != .png { throw ValidationError("--scale applies to PNG only") }
         if animate, thumbnail || resolvedFormat != .svg { throw ValidationError("--animate writes an SVG: use --format svg") }
@@ -82,7 +90,31 @@ struct RenderCommand: ParsableCommand {
 
     var resolvedFormat: Format? {
         if thumbnail { return .png }
+        guard !isStandardOutput, !isFolder, let output else { return format }
         return format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased())
+    }
+
+    /// No -o (not on a terminal) or -o -.
+    var isStandardOutput: Bool { output == nil || output == "-" }
+
+    /// -o names a folder: it ends in / or is an existing folder.
+    var isFolder: Bool {
+        guard let output, !isStandardOutput else { return false }
+        var folder: ObjCBool = false
+        return output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &folder) && folder.boolValue)
+    }
+
+    /// The file to write: standard output, the title's name in the folder given, or the path given.
+    func target(title: String, format: Format, files: Int) throws -> URL {
+        if isStandardOutput {
+            guard files == 1 else {
+                throw Failure("\(files) files would be written (a \(format.rawValue.uppercased()) a page) and standard output takes one: give --page N or -o FOLDER/")
+            }
+            return URL(fileURLWithPath: "/dev/stdout")
+        }
+        let path = output ?? "-"
+        guard isFolder else { return URL(fileURLWithPath: path) }
+        return try Workspace.outputFolder(URL(fileURLWithPath: path)).appendingPathComponent(Workspace.fileName(title: title, extension: format.rawValue))
     }
 
     /// The pages to render and whose they are: a file converted in memory, else a note of the library.
@@ -94,7 +126,12 @@ struct RenderCommand: ParsableCommand {
             guard !converted.pages.isEmpty else { throw Failure("\(note): holds no pages") }
             return (converted.source, note)
         }
-        let source = try library.open().pageSource(of: note)
+        let source: PageSource
+        do {
+            source = try library.open().pageSource(of: note)
+        } catch {
+            throw missingFile(note) ?? error
+        }
         guard !source.pages.isEmpty else { throw Failure("note \"\(source.title)\" has no pages") }
         return (source, nil)
     }
@@ -115,7 +152,8 @@ struct RenderCommand: ParsableCommand {
 
         let renderer = PageRenderer(source, eraser: eraser, smoothing: smoothing, pressureCurve: pressureCurve)
         let format = resolvedFormat ?? .png
-        let target = URL(fileURLWithPath: output)
+        let files = thumbnail || format == .pdf ? 1 : pages.count
+        let target = try target(title: title, format: format, files: files)
 
         var written: [Written.File] = []
         func write(_ bytes: [UInt8], to url: URL, pages: [Int]) throws {

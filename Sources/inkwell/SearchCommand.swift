@@ -31,7 +31,7 @@ struct SearchCommand: ParsableCommand {
         let workspace = index.workspace(try library.open())
         announceIndex(try workspace.openIndex())
         let hits = try workspace.search(words.joined(separator: " "), tags: try tags.map(parseTag),
-                                        notebook: try notebook.map(notebookPath), limit: limit)
+                                        notebook: try notebook.map { try existingNotebook($0, in: workspace) }, limit: limit)
         if output.json { return try printJSON(hits) }
         if hits.isEmpty { printError("no notes match") }
         for hit in hits {

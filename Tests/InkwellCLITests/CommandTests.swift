@@ -52,7 +52,9 @@ struct CommandTests {
         try cli.ok(["note", "pin", String(id.prefix(6))])
         #expect(try titles(["--pinned"]) == ["Budget"])
         try cli.ok(["note", "rename", id, "Budget 2027"])
-        try cli.ok(["note", "move", "Budget 2027", "Archive"])
+        let typo = try cli.run(["note", "move", "Budget 2027", "Archive"])
+        #expect(typo.status == 1 && typo.stderr.contains("no notebook \"Archive\"") && typo.stderr.contains("--create"), "\(typo.stderr)")
+        try cli.ok(["note", "move", "Budget 2027", "Archive", "--create"])
         try cli.ok(["note", "tag", id, "--add", "#Final", "--remove", "money"])
         let shown = try cli.json(["note", "show", id]) as! [String: Any]
         let note = shown["note"] as! [String: Any]
@@ -60,6 +62,10 @@ struct CommandTests {
         #expect(note["notebook"] as? String == "Archive")
         #expect(note["tags"] as? [String] == ["final", "q3"])
         #expect(note["pinned"] as? Bool == true)
+        for command in [["note", "list", "--notebook", "Achive"], ["export", "--notebook", "archive", "-o", cli.root.path + "/"]] {
+            let misspelt = try cli.run(command)
+            #expect(misspelt.status == 1 && misspelt.stderr.contains("did you mean \"Archive\"?"), "\(command): \(misspelt.stderr)")
+        }
     }
 
     @Test("mistakes get a clear error and a non-zero exit")

@@ -26,7 +26,7 @@ struct ConcurrentUseTests {
             importer() { n=0; while [ $SECONDS -lt $end ]; do n=$((n + 1))
                 "$INKWELL" import "$EXTRA" --no-recognize > /dev/null 2>> "$OUT/import.err" && echo ok >> "$OUT/import.ok" || echo fail >> "$OUT/import.fail"; done; }
             mover() { n=0; while [ $SECONDS -lt $end ]; do n=$((n + 1)); id=${ids[$((n % ${#ids[@]}))]}
-                "$INKWELL" note move "$id" "Shelf/$((n % 3))" > /dev/null 2>> "$OUT/move.err" || echo fail >> "$OUT/move.fail"; done; }
+                "$INKWELL" note move --create "$id" "Shelf/$((n % 3))" > /dev/null 2>> "$OUT/move.err" || echo fail >> "$OUT/move.fail"; done; }
             tagger() { n=0; while [ $SECONDS -lt $end ]; do n=$((n + 1)); id=${ids[$(((n * 7) % ${#ids[@]}))]}
                 "$INKWELL" note tag "$id" --add "t$n" > /dev/null 2>> "$OUT/tag.err" || echo fail >> "$OUT/tag.fail"; done; }
             exporter() { n=0; while [ $SECONDS -lt $end ]; do n=$((n + 1)); mkdir -p "$OUT/export-$n"

@@ -84,16 +84,16 @@ struct ImportTests {
         #expect(try cli.snapshot() == before)
     }
 
-    @Test("one bad file among good ones imports nothing, unless --keep-going")
+    @Test("one bad file among good ones imports nothing (exit 1), unless --keep-going (exit 2, partly done)")
     func allOrNothing() throws {
         try cli.ok(["init"])
         let good = try cli.write("good.jsonl", strokeLines(at: 0).joined(separator: "\n"))
         let bad = try cli.write("bad.jsonl", "{\"type\":\"down\"}")
         let before = try cli.snapshot()
-        #expect(try cli.run(["import", good, bad]).status != 0)
+        #expect(try cli.run(["import", good, bad]).status == 1)
         #expect(try cli.snapshot() == before)
         let kept = try cli.run(["import", good, bad, "--keep-going"])
-        #expect(kept.status != 0)
+        #expect(kept.status == 2, "\(kept.stderr)")
         #expect((try cli.json(["note", "list"]) as! [Any]).count == 1)
     }
 }

@@ -145,7 +145,8 @@ struct OrderCommandTests {
             (["Gamma", "--first", "--last"], "choose one of --before, --after, --first and --last"),
             (["Gamma"], "give a notebook to move the note to, or --before, --after, --first or --last"),
             (["Gamma", "--before", "Old"], "\"Old\" is in \"Archive\", not in \"Work\""),
-            (["Gamma", "Elsewhere", "--after", "Old"], "\"Old\" is in \"Archive\", not in \"Elsewhere\""),
+            (["Gamma", "Elsewhere", "--after", "Old"], "no notebook \"Elsewhere\""),
+            (["Gamma", "Elsewhere", "--after", "Old", "--create"], "\"Old\" is in \"Archive\", not in \"Elsewhere\""),
             (["Gamma", "--after", "Gamma"], "a note cannot be placed before or after itself"),
             (["Gamma", "--before", "no such note"], "no note matches \"no such note\""),
         ] {

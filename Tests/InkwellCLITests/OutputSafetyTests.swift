@@ -62,4 +62,58 @@ struct OutputSafetyTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("\(output.path): cannot write: the folder") && !result.stderr.contains(".tmp"), "\(result.stderr)")
     }
+
+    /// A replay log of two pages, one stroke each.
+    func twoPages() throws -> String {
+        try cli.write("two.jsonl", (strokeLines(at: 0) + [line(["type": "page", "t": 1.0])] + strokeLines(at: 2)).joined(separator: "\n"))
+    }
+
+    @Test("-o - and no -o write one file to standard output; several files are refused there")
+    func dash() throws {
+        let input = try recording()
+        let dashed = try cli.run(["render", input, "--format", "svg", "-o", "-"])
+        #expect(dashed.status == 0, "\(dashed.stderr)")
+        #expect(dashed.stdout.hasPrefix("<svg") || dashed.stdout.hasPrefix("<?xml"), "\(dashed.stdout.prefix(40))")
+        #expect(!FileManager.default.fileExists(atPath: cli.root.appendingPathComponent("-").path))
+        let bare = try cli.run(["render", input, "--format", "pdf"])
+        #expect(bare.status == 0 && bare.stdout.hasPrefix("%PDF-"), "\(bare.stderr)")
+        let many = try cli.run(["render", try twoPages(), "--format", "png", "-o", "-"])
+        #expect(many.status == 1 && many.stderr.contains("standard output takes one"), "\(many.stderr)")
+        let exported = try cli.run(["export", input, "--format", "pdf", "-o", "-"])
+        #expect(exported.status == 0 && exported.stdout.hasPrefix("%PDF-"), "\(exported.stderr)")
+    }
+
+    @Test("a trailing / is a folder, created; several outputs for one path make it a folder, never one file written twice")
+    func folders() throws {
+        let input = try twoPages()
+        let slash = cli.root.appendingPathComponent("new/deeper")
+        let rendered = try cli.run(["render", input, "--format", "pdf", "-o", slash.path + "/"])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: slash.path) == ["two.pdf"])
+
+        try cli.ok(["init"])
+        _ = try cli.ok(["import", input, "--no-recognize"])
+        let vault = cli.root.appendingPathComponent("vault")
+        let exported = try cli.run(["export", "--all", "--format", "md", "-o", vault.path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: vault.path).sorted()
+        #expect(files.count == 3 && files.filter { $0.hasSuffix(".png") }.count == 2 && files.filter { $0.hasSuffix(".md") }.count == 1, "\(files)")
+
+        let file = try cli.write("taken.png", "mine")
+        let refused = try cli.run(["export", input, "--format", "png", "-o", file])
+        #expect(refused.status == 1 && refused.stderr.contains("is a file, not a folder"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "mine")
+    }
+
+    @Test("a missing file given where a note or a file may be is \"no such file\", a pattern the shell left is said so")
+    func missingInput() throws {
+        try cli.ok(["init"])
+        _ = try cli.ok(["import", try recording(), "--no-recognize"])
+        let missing = try cli.run(["render", "page.rm", "-o", cli.root.appendingPathComponent("page.svg").path])
+        #expect(missing.status == 1 && missing.stderr.contains("page.rm: no such file"), "\(missing.stderr)")
+        let pattern = try cli.run(["export", "*.rm", "-o", cli.root.path + "/"])
+        #expect(pattern.status == 1 && pattern.stderr.contains("no file matches this pattern"), "\(pattern.stderr)")
+        let none = try cli.run(["export", "--tag", "nothing", "-o", cli.root.path + "/"])
+        #expect(none.status == 1 && none.stderr.contains("no notes match"), "\(none.stderr)")
+    }
 }
