@@ -65,7 +65,11 @@ public struct WebServer: Sendable {
     /// Serves until the process is told to stop (SIGINT, SIGTERM), then saves and closes every note open
     /// in a browser; `onRunning` hears the port it listens on.
     public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await application(logger: logger, onRunning: onRunning).runService()
+        do {
+            try await application(logger: logger, onRunning: onRunning).runService()
+        } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {
+            throw ServeError(bindFailure: error.errnoCode, options: options)
+        }
         await closeOpenNotes()
     }
 
@@ -189,3 +193,20 @@ func noteID(_ context: some RequestContext) throws -> NoteID {
     }
     return NoteID(rawValue: raw)
 }
+
+/// Why the server could not start, said as the user can act on it.
+public struct ServeError: Error, CustomStringConvertible {
+    public let description: String
+
+    /// The address could not be bound: taken by another program, a port that needs privileges, or an
+    /// address this machine does not have.
+    init(bindFailure errno: CInt, options: ServeOptions) {
+        let address = "\(options.host):\(options.port)"
+        switch errno {
+        case EADDRINUSE: description = "\(address) is in use by another program: choose another port with --port (or stop the other server)"
+        case EACCES: description = "\(address): permission denied (ports below 1024 need privileges): choose another port with --port"
+        default: description = "\(address): this machine has no such address: choose another with --host"
+        }
+    }
+}
+

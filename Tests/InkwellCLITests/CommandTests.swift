@@ -68,6 +68,27 @@ struct CommandTests {
         }
     }
 
+    @Test("serve on a port another program holds says so and names --port")
+    func portTaken() throws {
+        try cli.ok(["init"])
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let result = try cli.run(["serve", "--port", String(port), "--no-recognize"])
+        #expect(result.status == 1 && result.stderr.contains("127.0.0.1:\(port) is in use by another program: choose another port with --port"),
+                "\(result.stderr)")
+    }
+
     @Test("mistakes get a clear error and a non-zero exit")
     func errors() throws {
         try cli.ok(["init"])
