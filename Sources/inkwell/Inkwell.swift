@@ -8,7 +8,7 @@ struct Inkwell: AsyncParsableCommand {
         commandName: "inkwell",
         abstract: "A handwriting notebook engine: import pen recordings, organise notes, check the library.",
         discussion: """
-            The library lives in --library DIR, else $INKWELL_LIBRARY, else $XDG_DATA_HOME/inkwell \
+            The library lives in --library DIR (before or after the command), else $INKWELL_LIBRARY, else $XDG_DATA_HOME/inkwell \
             (~/.local/share/inkwell). Listing commands take --json for scripts.
 
             Exit status: 0 done; 1 failed (the error says why, naming the file and position); 2 partly \
@@ -23,4 +23,31 @@ struct Inkwell: AsyncParsableCommand {
             ServeCommand.self,
         ]
     )
+
+    /// Runs the command line, with `--library DIR` accepted before the command as well as after it.
+    static func main() async {
+        await main(libraryBeforeCommand(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// `inkwell --library DIR note list` means `inkwell note list` on DIR: the option before the
+    /// command is taken out and becomes `$INKWELL_LIBRARY` for this run (which `--library` after the
+    /// command still overrides). Only the words before the command are looked at.
+    static func libraryBeforeCommand(_ arguments: [String]) -> [String] {
+        var rest = arguments[...]
+        var library: String?
+        while let first = rest.first, first.hasPrefix("-") {
+            if first == "--library", rest.count > 1 {
+                library = rest[rest.startIndex + 1]
+                rest = rest.dropFirst(2)
+            } else if first.hasPrefix("--library=") {
+                library = String(first.dropFirst("--library=".count))
+                rest = rest.dropFirst()
+            } else {
+                break
+            }
+        }
+        guard let library else { return arguments }
+        setenv("INKWELL_LIBRARY", library, 1)
+        return Array(rest)
+    }
 }

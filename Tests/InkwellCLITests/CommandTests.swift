@@ -68,6 +68,17 @@ struct CommandTests {
         }
     }
 
+    @Test("--library goes before or after the command")
+    func libraryAnywhere() throws {
+        let other = cli.root.appendingPathComponent("other library").path
+        try cli.ok(["--library", other, "init"])
+        try cli.ok(["--library=\(other)", "note", "create", "Before"])
+        try cli.ok(["note", "create", "After", "--library", other])
+        let titles = (try cli.json(["--library", other, "note", "list"]) as! [[String: Any]]).compactMap { $0["title"] as? String }
+        #expect(titles.sorted() == ["After", "Before"])
+        #expect(!FileManager.default.fileExists(atPath: cli.library.path), "the default library was not touched")
+    }
+
     @Test("serve on a port another program holds says so and names --port")
     func portTaken() throws {
         try cli.ok(["init"])
