@@ -62,9 +62,12 @@ public struct WebServer: Sendable {
         )
     }
 
-    /// Serves until the process is told to stop (SIGINT, SIGTERM), then saves and closes every note open
-    /// in a browser; `onRunning` hears the port it listens on.
+    /// Replays the journals a stopped server left, serves until the process is told to stop (SIGINT,
+    /// SIGTERM), then saves and closes every note open in a browser; `onRunning` hears the port it
+    /// listens on.
     public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        // What a server killed before saving kept in the notes' journals goes into the pages first.
+        for line in workspace.replayJournals() { logger.notice("\(line)") }
         try await application(logger: logger, onRunning: onRunning).runService()
         await closeOpenNotes()
     }

@@ -98,6 +98,7 @@ struct CheckCommand: ParsableCommand {
                   + (damaged.count(where: { $0.kind == "background" }) == 0 ? ""
                      : "; \(damaged.count(where: { $0.kind == "background" })) drawn on a missing PDF"))
             for row in rows where row.kind == "link" { print("\(row.file): \(row.problems.joined(separator: "; "))") }
+            for row in rows where row.kind == "journal" { print("\(row.file): \(row.problems.joined(separator: "; "))") }
             let other = damaged.filter { ["note", "trash", "duplicate", "conflict"].contains($0.kind) }
             if !other.isEmpty {
                 print(["note": "unreadable note", "trash": "unreadable trash entry", "duplicate": "folder of a note found twice",
