@@ -88,6 +88,7 @@ def main():
             time.sleep(0.3)
         time.sleep(1)
         done.set()
+        ws.close()
     finally:
         server.terminate()
         server.wait(timeout=30)
