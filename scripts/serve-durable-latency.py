@@ -3,7 +3,7 @@
 `page` message carrying its key (which the server sends once the stroke is synced to the note's
 journal), one writer, on a page that already holds N strokes (imported from a generated InkML file).
 
-    /usr/bin/python3 scripts/serve-durable-latency.py INKWELL [--strokes 0] [--writes 60]
+    /usr/bin/python3 scripts/serve-durable-latency.py INKWELL [--strokes 0] [--writes 60] [--pause 0.3]
 
 Prints one JSON object: p50/p99/max in milliseconds and the page message's size.
 """
@@ -35,6 +35,7 @@ def main():
     parser.add_argument("inkwell")
     parser.add_argument("--strokes", type=int, default=0, help="strokes on the page before writing")
     parser.add_argument("--writes", type=int, default=60)
+    parser.add_argument("--pause", type=float, default=0.3, help="seconds between strokes")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="inkwell-latency.")
     library = os.path.join(work, "library")
@@ -64,7 +65,10 @@ def main():
 
         def reader():
             while not done.is_set():
-                text = ws.receive()
+                try:
+                    text = ws.receive()
+                except (ConnectionError, OSError):
+                    return
                 if text is None:
                     return
                 arrived = time.perf_counter()
@@ -85,7 +89,7 @@ def main():
                 ws.send(json.dumps({"t": "move", "k": key, "pts": [[x + j, y + (j % 5), 0.6]]}))
             sent[key] = time.perf_counter()
             ws.send(json.dumps({"t": "up", "k": key}))
-            time.sleep(0.3)
+            time.sleep(args.pause)
         time.sleep(1)
         done.set()
         ws.close()

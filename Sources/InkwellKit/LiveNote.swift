@@ -122,8 +122,12 @@ public actor LiveNote {
     /// Journal appends not yet on disk, and the keys of the strokes they hold.
     private var journalWritesInFlight = 0
     private var undurable: Set<String> = []
-    /// The journal's last entry when the save in flight started: the entries that save holds.
+    /// Keys of strokes whose journal append failed: on disk, and confirmed, only once a save holds them.
+    private var unjournaled: [PageID: Set<String>] = [:]
+    /// The journal's last entry when the save in flight started (the entries that save holds), and
+    /// the unjournaled keys it holds.
     private var savingThrough: UInt64 = 0
+    private var savingUnjournaled: [PageID: Set<String>] = [:]
     /// What replaying the journal a previous run left did when the note was opened.
     public nonisolated let replayed: JournalReplay
     /// Callers of ``settled()`` and ``close()`` waiting for that work.
@@ -393,6 +397,7 @@ public actor LiveNote {
             emit(.saving(.saving))
             savesInFlight += 1
             savingThrough = journal.lastSequence
+            savingUnjournaled = unjournaled
             let library = workspace.library
             Task {
                 let outcome = await BlockingExecutor.shared.run { Result { try library.save(request.pages, to: request.noteID) } }
@@ -424,7 +429,15 @@ public actor LiveNote {
     private func saved(_ request: SaveRequestID, _ outcome: Result<Void, any Error>) {
         savesInFlight -= 1
         switch outcome {
-        case .success: journal.compact(through: savingThrough)
+        case .success:
+            journal.compact(through: savingThrough)
+            for (page, keys) in savingUnjournaled {
+                unjournaled[page]?.subtract(keys)
+                if unjournaled[page]?.isEmpty == true { unjournaled[page] = nil }
+                undurable.subtract(keys)
+                emit(.pageChanged(page, strokeKeys: keys.sorted()))
+            }
+            savingUnjournaled = [:]
         case .failure(let error): lastFailure = "\(error)"
         }
         if isClosed { wake() } else { send(SessionRunner.saved(request, outcome, at: now)) }
@@ -526,12 +539,13 @@ public actor LiveNote {
     /// A journal append is on disk (or failed): the writers are told.
     private func journaled(_ pageIDs: [PageID], keys: [String], _ outcome: Result<Void, StoreError>) {
         journalWritesInFlight -= 1
-        undurable.subtract(keys)
         switch outcome {
         case .success:
+            undurable.subtract(keys)
             for page in pageIDs { emit(.pageChanged(page, strokeKeys: keys)) }
         case .failure(let error):
-            // Not confirmed: the browser keeps the stroke; the autosave still stores it.
+            // Not confirmed (the browser keeps the stroke) until the next completed save holds it.
+            if let page = pageIDs.first, !keys.isEmpty { unjournaled[page, default: []].formUnion(keys) }
             for page in pageIDs { emit(.pageChanged(page, strokeKeys: [])) }
             emit(.error("Couldn't keep the change safe on disk: \(error)"))
         }

@@ -168,6 +168,29 @@ import InkStore
         #expect(heard.all.contains(.pageChanged(page, strokeKeys: ["a:2"])))
     }
 
+    @Test func aStrokeTheJournalCouldNotKeepIsConfirmedOnlyByTheSaveThatHoldsIt() async throws {
+        let note = try workspace.library.createNote(title: "Unjournaled").note.id
+        // The journal's folder cannot be made: a file has its name.
+        try Data().write(to: root.appendingPathComponent(".journal"))
+        let live = try LiveNote(note, in: workspace, config: SessionConfig(autosaveDelay: 0.2), recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        await live.start()
+        let page = try #require(await live.pages.first?.id)
+        await write(live, key: "a:1", from: "a", page: page, x: 10)
+        await live.settled()
+        #expect(heard.all.contains { if case .error(let text) = $0 { text.contains("safe on disk") } else { false } })
+        // Sent again before any save: still not confirmed.
+        await write(live, key: "a:1", from: "a-again", page: page, x: 10)
+        await live.settled()
+        #expect(!heard.all.contains(.pageChanged(page, strokeKeys: ["a:1"])))
+        clock.advance(by: 0.3)
+        await live.settled()
+        #expect(try storedPages(note).first?.strokes.count == 1)
+        #expect(heard.all.contains(.pageChanged(page, strokeKeys: ["a:1"])), "the save holds it: confirmed")
+        await live.close()
+    }
+
     @Test func aCompletedSaveEmptiesTheJournalOfWhatItHolds() async throws {
         let note = try workspace.library.createNote(title: "Compacted").note.id
         let live = try LiveNote(note, in: workspace, config: SessionConfig(autosaveDelay: 0.2), recognition: nil, clock: clock)
