@@ -187,7 +187,8 @@ public final class NoteJournal: @unchecked Sendable {
         }
     }
 
-    /// Appends `bytes` and syncs; a new file's folder is synced too, so the file stays.
+    /// Appends `bytes` and syncs; a new file's folder is synced too, so the file stays. A failed
+    /// write is cut off again.
     private func write(_ bytes: [UInt8]) throws(StoreError) {
         let existed = FileManager.default.fileExists(atPath: url.path)
         if !existed {
@@ -200,9 +201,12 @@ public final class NoteJournal: @unchecked Sendable {
         let fd = url.path.withCString { systemOpen($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw StoreError.io(url, "cannot open the journal: \(errnoText())") }
         defer { close(fd) }
+        let end = lseek(fd, 0, SEEK_END)
         do {
             try DurableFile.writeAndSync(fd, bytes)
         } catch {
+            // A part written would end the journal there for the reader: later entries would be cut with it.
+            if end >= 0 { _ = ftruncate(fd, end) }
             throw StoreError.io(url, "journal \(error.step): \(error.reason)")
         }
         if !existed { try DurableFile.syncFolder(url.deletingLastPathComponent()) }
