@@ -89,6 +89,8 @@ public final class NoteJournal: @unchecked Sendable {
         var written: [Record] = []
         /// Keys of entries compacted away, newest last (at most ``keptKeys``).
         var keys: [String]
+        /// Batches written (one write and one sync each).
+        var batches = 0
 
         /// True when the caller must start a flush (none is running).
         mutating func startFlush() -> Bool {
@@ -106,6 +108,9 @@ public final class NoteJournal: @unchecked Sendable {
         self.executor = executor
         state = Locked(State(keys: Array(keys.suffix(Self.keptKeys))))
     }
+
+    /// How many batches were written, each with one sync (for tests of the group commit).
+    var batchesWritten: Int { state.withLock { $0.batches } }
 
     /// The sequence number of the latest entry handed to ``append(_:done:)`` (0: none).
     public var lastSequence: UInt64 { state.withLock { $0.nextSequence - 1 } }
@@ -176,7 +181,10 @@ public final class NoteJournal: @unchecked Sendable {
                 var result: Result<Void, StoreError> = .success(())
                 do throws(StoreError) {
                     try write(batch.flatMap(\.record.line))
-                    state.withLock { $0.written += batch.map(\.record) }
+                    state.withLock { state in
+                        state.written += batch.map(\.record)
+                        state.batches += 1
+                    }
                 } catch {
                     result = .failure(error)
                 }

@@ -31,7 +31,7 @@ struct JournalTests {
         try library.pages(of: library.note(matching: note.rawValue)).map { $0.strokes.map(\.id.rawValue) }
     }
 
-    @Test("appends are on disk when confirmed and read back in order; many at once share syncs")
+    @Test("appends are on disk when confirmed and read back")
     func appendAndRead() async throws {
         let (library, note, page) = try noteWithPage()
         let journal = NoteJournal(url: library.journalURL(of: note))
@@ -44,6 +44,28 @@ struct JournalTests {
         #expect(Set(contents.entries.flatMap(\.keys)) == Set((3...52).map { "w:\($0)" }))
         #expect(contents.entries.flatMap { $0.pages.flatMap(\.added) }.count == 50)
         #expect(journal.lastSequence == 50)
+    }
+
+    @Test("group commit: appends that arrive while a sync is under way share the next one")
+    func groupCommit() async throws {
+        let (library, note, page) = try noteWithPage()
+        // The journal's one thread is busy (as during a sync) while fifty writers append.
+        let executor = BlockingExecutor(width: 1, name: "journal-test")
+        let busy = DispatchSemaphore(value: 0)
+        executor.submit { busy.wait() }
+        let journal = NoteJournal(url: library.journalURL(of: note), executor: executor)
+        let confirmed = Locked(0)
+        for id in UInt64(3)...52 {
+            journal.append(added(page, stroke(id, x: Float(id)), key: "w:\(id)")) { result in
+                if case .success = result { confirmed.withLock { $0 += 1 } }
+            }
+        }
+        #expect(confirmed.withLock { $0 } == 0, "nothing is confirmed before it is synced")
+        busy.signal()
+        await journal.drain()
+        #expect(confirmed.withLock { $0 } == 50)
+        #expect(journal.batchesWritten == 1, "one write and one sync for all fifty")
+        #expect(try NoteJournal.read(journal.url).entries.count == 50)
     }
 
     @Test("replay adds what the pages lack once, applies removals, and replaying again changes nothing")
