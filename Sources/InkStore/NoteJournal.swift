@@ -290,6 +290,40 @@ extension Library {
         journalFolder.appendingPathComponent(note.rawValue + ".journal")
     }
 
+    /// The lock live writers hold shared while they run (``holdLiveLease()``).
+    var liveLockURL: URL { journalFolder.appendingPathComponent(".live.lock") }
+
+    /// Marks this process as writing the library live (a server) for as long as the lease lives: the
+    /// journals of its open notes are its own, and ``replayJournalsIfIdle()`` in another process
+    /// leaves them alone. Several servers may hold it at once.
+    public func holdLiveLease() throws -> LiveLease {
+        try FileManager.default.createDirectory(at: journalFolder, withIntermediateDirectories: true)
+        let fd = liveLockURL.path.withCString { systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw StoreError.io(liveLockURL, "cannot open: \(errnoText())") }
+        do {
+            try LibraryLock.acquire(fd, LOCK_SH, timeout: 30)
+        } catch {
+            close(fd)
+            throw StoreError.locked(journalFolder)
+        }
+        return LiveLease(fd: fd)
+    }
+
+    /// Replays every journal with changes, unless a live writer holds its lease (then nil: a running
+    /// server owns those journals and saves them itself).
+    public func replayJournalsIfIdle() -> [(note: NoteID, outcome: Result<JournalReplay, any Error>)]? {
+        let notes = notesWithJournal()
+        guard !notes.isEmpty else { return [] }
+        let fd = liveLockURL.path.withCString { systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else {
+            return notes.map { ($0, .failure(StoreError.io(liveLockURL, "cannot open: \(errnoText())"))) }
+        }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        defer { flock(fd, LOCK_UN) }
+        return notes.map { note in (note, Result { try replayJournal(of: note) }) }
+    }
+
     /// The notes that have a journal with changes in it (left by a server that stopped before saving).
     public func notesWithJournal() -> [NoteID] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: journalFolder.path)) ?? []
@@ -353,6 +387,14 @@ extension Library {
         }
         return replay
     }
+}
+
+/// A live writer's hold on the library's journals (``Library/holdLiveLease()``), released when it
+/// is dropped.
+public final class LiveLease: Sendable {
+    private let fd: Int32
+    init(fd: Int32) { self.fd = fd }
+    deinit { close(fd) }
 }
 
 /// What ``Library/replayJournal(of:)`` did.

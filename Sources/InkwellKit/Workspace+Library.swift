@@ -78,8 +78,8 @@ extension Workspace {
         rows += library.notesWithJournal().map { note in
             CheckRow(kind: "journal", note: note.rawValue, title: "", page: "", file: library.journalURL(of: note).path,
                      missing: false, damaged: false, readableStrokes: 0,
-                     problems: ["changes `inkwell serve` kept safe but had not saved into the pages when it stopped; "
-                                + "it applies them when it starts or opens the note"])
+                     problems: ["changes `inkwell serve` kept in the note's journal and has not saved into its pages yet; "
+                                + "a running server saves them, a killed one's are applied by the next `inkwell check` or `inkwell serve`"])
         }
         return LibraryCheck(rows: rows, pages: reports.count, unreadableTexts: texts.count,
                             leftovers: leftovers.map { ($0.path, $0.bytes) })
