@@ -24,13 +24,16 @@ demo: release
 # Tests write libraries, exports and samples under a temporary folder of their own, removed
 # afterwards whatever the outcome, so repeated runs do not pile folders up in /tmp. The peers the
 # renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH. Then the web
-# notebook in a real browser (headless Chromium against `inkwell serve`, Tests/Browser).
+# notebook in a real browser (headless Chromium against `inkwell serve`, Tests/Browser), and the
+# server killed with SIGKILL at random moments while a driver writes (about a minute, 30+ kills):
+# every stroke it confirmed must be in the page files exactly once (scripts/serve-crash.py).
 test: deps
 	$(SWIFT) build --build-tests
 	tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") && \
 	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" $(SWIFT) test --skip-build; status=$$?; rm -rf "$$tmp"; \
 	  [ $$status -eq 0 ] || exit $$status
 	/usr/bin/python3 Tests/Browser/browser_test.py $(CURDIR)/.build/debug/inkwell
+	/usr/bin/python3 scripts/serve-crash.py $(CURDIR)/.build/debug/inkwell --seconds 30
 
 bench: release
 	./scripts/bench.sh

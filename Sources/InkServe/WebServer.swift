@@ -62,9 +62,21 @@ public struct WebServer: Sendable {
         )
     }
 
-    /// Serves until the process is told to stop (SIGINT, SIGTERM), then saves and closes every note open
-    /// in a browser; `onRunning` hears the port it listens on.
+    /// Replays the journals a stopped server left, serves until the process is told to stop (SIGINT,
+    /// SIGTERM), then saves and closes every note open in a browser; `onRunning` hears the port it
+    /// listens on.
     public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        // The journals of notes open here are this process's: `check` elsewhere leaves them alone.
+        let lease: AnyObject?
+        do {
+            lease = try workspace.holdLiveLease()
+        } catch {
+            lease = nil
+            logger.warning("cannot mark the library as served live (\(error)): `inkwell check` may apply open notes' journals")
+        }
+        defer { withExtendedLifetime(lease) {} }
+        // What a server killed before saving kept in the notes' journals goes into the pages first.
+        for line in workspace.replayJournals() { logger.notice("\(line)") }
         do {
             try await application(logger: logger, onRunning: onRunning).runService()
         } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {

@@ -32,6 +32,8 @@ public struct OpenNote: Sendable, Equatable {
     var saveInFlight: SaveInFlight?
     /// Failed saves in a row; selects the next retry delay.
     var failedSaves = 0
+    /// When the first change not yet in a save was made: the autosave ceiling counts from it.
+    var unsavedSince: Double?
     /// Save as soon as no save is in flight, ignoring the autosave delay.
     var flushRequested = false
 

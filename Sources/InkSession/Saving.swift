@@ -13,6 +13,7 @@ extension OpenNote {
     mutating func startSave(id: SaveRequestID, _ step: inout Step) -> Bool {
         deadlines.autosave = nil
         deadlines.retry = nil
+        unsavedSince = nil
         var deltas: [PageDelta] = []
         var indices: [Int] = []
         for index in tracking.indices where !tracking[index].unsaved.isEmpty {

@@ -2,6 +2,9 @@
 public struct SessionConfig: Sendable, Equatable {
     /// Quiet time after the last drawing change before the note is saved.
     public var autosaveDelay: Double
+    /// The ceiling on the debounce: while changes keep coming, a save starts at most this long after
+    /// the first change it will hold (so steady writing is still saved regularly).
+    public var autosaveCeiling: Double
     /// How long navigation stays visible after a note is entered.
     public var navigationHideAfterEnter: Double
     /// How long navigation stays visible after a double tap reveals it.
@@ -13,10 +16,11 @@ public struct SessionConfig: Sendable, Equatable {
     /// How long a backgrounded session is kept as it is before its draft is finalised.
     public var draftRetention: Double
 
-    public init(autosaveDelay: Double = 2, navigationHideAfterEnter: Double = 3,
+    public init(autosaveDelay: Double = 2, autosaveCeiling: Double = 10, navigationHideAfterEnter: Double = 3,
                 navigationHideAfterReveal: Double = 5, topEdgeBand: Double = 120,
                 retryDelays: [Double] = [0.5, 1, 2, 4, 8], draftRetention: Double = 30) {
         self.autosaveDelay = autosaveDelay
+        self.autosaveCeiling = autosaveCeiling
         self.navigationHideAfterEnter = navigationHideAfterEnter
         self.navigationHideAfterReveal = navigationHideAfterReveal
         self.topEdgeBand = topEdgeBand

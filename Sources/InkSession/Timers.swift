@@ -43,10 +43,13 @@ extension SessionState {
 }
 
 extension OpenNote {
-    /// Starts the autosave countdown after a drawing change, or restarts it (debouncing). A countdown
-    /// that has already run out is left alone: that save happens as soon as it can.
+    /// Starts the autosave countdown after a drawing change, or restarts it (debouncing), but never
+    /// past `autosaveCeiling` after the first change not yet in a save. A countdown that has already
+    /// run out is left alone: that save happens as soon as it can.
     mutating func scheduleAutosave(_ step: inout Step) {
         if let due = deadlines.autosave, due <= step.now { return }
-        deadlines.autosave = step.now + step.config.autosaveDelay
+        let since = unsavedSince ?? step.now
+        unsavedSince = since
+        deadlines.autosave = min(step.now + step.config.autosaveDelay, since + step.config.autosaveCeiling)
     }
 }

@@ -117,20 +117,36 @@ public actor LiveNote {
     private var recognitionsInFlight = 0
     private var tagWrite: Task<Void, Never>?
     private var tagWritesInFlight = 0
+    /// The note's journal: every change is synced to it before a writer is told it is kept.
+    private let journal: NoteJournal
+    /// Journal appends not yet on disk, and the keys of the strokes they hold.
+    private var journalWritesInFlight = 0
+    private var undurable: Set<String> = []
+    /// Keys of strokes whose journal append failed: on disk, and confirmed, only once a save holds them.
+    private var unjournaled: [PageID: Set<String>] = [:]
+    /// The journal's last entry when the save in flight started (the entries that save holds), and
+    /// the unjournaled keys it holds.
+    private var savingThrough: UInt64 = 0
+    private var savingUnjournaled: [PageID: Set<String>] = [:]
+    /// What replaying the journal a previous run left did when the note was opened.
+    public nonisolated let replayed: JournalReplay
     /// Callers of ``settled()`` and ``close()`` waiting for that work.
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// True once the session has let go of the note.
     public private(set) var isClosed = false
 
-    /// Opens `note` of `workspace` for writing, with `config`'s timings. With `recognition`, saved pages
-    /// are read in the background and their hashtags become tags.
+    /// Opens `note` of `workspace` for writing, with `config`'s timings, first replaying and saving
+    /// what its journal holds (a run that stopped before saving left it). With `recognition`, saved
+    /// pages are read in the background and their hashtags become tags.
     /// `acceptedKeys` are strokes an earlier live session of the note already took (a browser that
     /// reconnects resends them; they are not drawn twice). `clock` is the session's clock (the
     /// machine's, unless a test drives its own).
     public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?,
                 acceptedKeys: Set<String> = [], clock: any LiveClock = SystemLiveClock()) throws {
         id = note
-        accepted = acceptedKeys
+        replayed = try workspace.library.replayJournal(of: note)
+        accepted = acceptedKeys.union(replayed.keys)
+        journal = NoteJournal(url: workspace.library.journalURL(of: note), keys: replayed.keys)
         self.workspace = workspace
         self.clock = clock
         started = clock.now
@@ -142,6 +158,10 @@ public actor LiveNote {
         runner.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags, at: 0)) { _, _ in nil }
         if pages.isEmpty {
             runner.send(.addPage(PageID.random(), at: 0)) { _, _ in nil }
+            // Journaled like any page added, so a stroke on it confirmed before the first save has its page.
+            if let added = runner.state.note?.pages.first {
+                journal.append(JournalEntry(pages: [JournalPageChange(page: added.id, size: added.size, template: added.template)])) { _ in }
+            }
         }
     }
 
@@ -183,15 +203,16 @@ public actor LiveNote {
         observers.append(observer)
     }
 
-    /// Returns once nothing is under way: no timer due on the clock that has not fired, no save or
-    /// tag write in flight, no recognition asked for and not answered.
+    /// Returns once nothing is under way: no timer due on the clock that has not fired, no journal
+    /// append or compaction, save or tag write in flight, no recognition asked for and not answered.
     public func settled() async {
         while isBusy { await withCheckedContinuation { waiters.append($0) } }
+        await journal.drain()
     }
 
     private var isBusy: Bool {
         let due = !isClosed && (session.state.nextDeadline.map { $0 <= now } ?? false)
-        return due || savesInFlight > 0 || recognitionsInFlight > 0 || tagWritesInFlight > 0
+        return due || journalWritesInFlight > 0 || savesInFlight > 0 || recognitionsInFlight > 0 || tagWritesInFlight > 0
     }
 
     /// Lets the callers of ``settled()`` look again.
@@ -207,7 +228,15 @@ public actor LiveNote {
     public func pen(_ input: PenInput, from writer: String) {
         guard !isClosed else { return }
         let key = input.key
-        if accepted.contains(key), penOwner != key { return }
+        if accepted.contains(key), penOwner != key {
+            // Sent again (after a reconnect or a reload, the confirmation lost): confirmed again once
+            // it is on disk (a key still being journaled is confirmed when that append completes).
+            if case .down(_, let page, _, _, _, _) = input, !undurable.contains(key),
+               let shown = pages.first(where: { $0.id == page })?.id ?? pages.first?.id {
+                emit(.pageChanged(shown, strokeKeys: [key]))
+            }
+            return
+        }
         if case .down = input { writerOf[key] = writer }
         if let index = waiting.firstIndex(where: { $0.key == key }) {
             if case .move(_, let points) = input {
@@ -256,7 +285,6 @@ public actor LiveNote {
         let id = PageID.random()
         let size = session.state.note?.pages.last?.size ?? .remarkable
         send(.addPage(id, size: size, template: template, at: now))
-        emit(.pageChanged(id, strokeKeys: []))
         return id
     }
 
@@ -294,7 +322,10 @@ public actor LiveNote {
             send(.leaveRequested(at: now))
             if !isClosed { send(.leaveAnswered(.saveAndLeave, at: now)) }
         }
-        while savesInFlight > 0 || tagWritesInFlight > 0 { await withCheckedContinuation { waiters.append($0) } }
+        while journalWritesInFlight > 0 || savesInFlight > 0 || tagWritesInFlight > 0 {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        if isClosed { await journal.drain() }
     }
 
     // MARK: The session's shell
@@ -319,8 +350,7 @@ public actor LiveNote {
             let page = session.state.note?.strokeInProgress?.pageID
             penOwner = nil
             writerOf[key] = nil
-            send(.penUp(at: now))
-            if let page { emit(.pageChanged(page, strokeKeys: [key])) }
+            send(.penUp(at: now), keys: [key], of: page)
             flushWaiting()
         }
     }
@@ -341,18 +371,14 @@ public actor LiveNote {
         }
     }
 
-    private func send(_ event: SessionEvent) {
+    /// Sends `event` to the session; a change of ink it makes is journaled, and reported (with the
+    /// `keys` of the strokes it accepted, on `page`) once the journal has it on disk.
+    private func send(_ event: SessionEvent, keys: [String] = [], of page: PageID? = nil) {
         guard !isClosed else { return }
-        // Only for events that can change ink other than a pen up (which feed(_:) reports with its
-        // stroke's key): not on every pen move.
-        let before = event.mayChangeOtherInk ? pageSignatures() : nil
+        // Only for events that can change ink: not on every pen move.
+        let before = event.mayChangeInk ? pages : nil
         runner.send(event) { effect, _ in carryOut(effect) }
-        if let before {
-            let after = pageSignatures()
-            for page in session.state.note?.pages ?? [] where before[page.id] != nil && before[page.id] != after[page.id] {
-                emit(.pageChanged(page.id, strokeKeys: []))
-            }
-        }
+        if let before { journalChanges(since: before, keys: keys, of: page) }
         let saving = savingState()
         if saving != lastSaving {
             lastSaving = saving
@@ -370,6 +396,8 @@ public actor LiveNote {
             lastSaving = .saving
             emit(.saving(.saving))
             savesInFlight += 1
+            savingThrough = journal.lastSequence
+            savingUnjournaled = unjournaled
             let library = workspace.library
             Task {
                 let outcome = await BlockingExecutor.shared.run { Result { try library.save(request.pages, to: request.noteID) } }
@@ -400,7 +428,18 @@ public actor LiveNote {
     /// A save's outcome, back from the executor.
     private func saved(_ request: SaveRequestID, _ outcome: Result<Void, any Error>) {
         savesInFlight -= 1
-        if case .failure(let error) = outcome { lastFailure = "\(error)" }
+        switch outcome {
+        case .success:
+            journal.compact(through: savingThrough)
+            for (page, keys) in savingUnjournaled {
+                unjournaled[page]?.subtract(keys)
+                if unjournaled[page]?.isEmpty == true { unjournaled[page] = nil }
+                undurable.subtract(keys)
+                emit(.pageChanged(page, strokeKeys: keys.sorted()))
+            }
+            savingUnjournaled = [:]
+        case .failure(let error): lastFailure = "\(error)"
+        }
         if isClosed { wake() } else { send(SessionRunner.saved(request, outcome, at: now)) }
     }
 
@@ -468,13 +507,49 @@ public actor LiveNote {
         send(.tick(at: now))
     }
 
-    /// A cheap fingerprint of each page's ink: the stroke count and the first and last strokes' ids.
-    private func pageSignatures() -> [PageID: [UInt64]] {
-        var signatures: [PageID: [UInt64]] = [:]
-        for page in session.state.note?.pages ?? [] {
-            signatures[page.id] = [UInt64(page.strokes.count), page.strokes.last?.id.rawValue ?? 0, page.strokes.first?.id.rawValue ?? 0]
+    /// Journals what changed on the pages since `before` (strokes added and removed by id, pages
+    /// added); once it is synced, reports each changed page with `keys`. Keys of strokes that
+    /// changed nothing (the session kept no ink of them) are reported on `page` at once.
+    private func journalChanges(since before: [Page], keys: [String], of page: PageID?) {
+        let old = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes: [JournalPageChange] = []
+        for page in pages {
+            let previous = old[page.id]
+            // Every edit changes its page's stroke count (a drawn stroke, an erasure, undo, redo).
+            if let previous, previous.strokes.count == page.strokes.count { continue }
+            let oldIDs = Set(previous?.strokes.map(\.id) ?? [])
+            let newIDs = Set(page.strokes.map(\.id))
+            changes.append(JournalPageChange(page: page.id, size: page.size, template: page.template,
+                                             added: page.strokes.filter { !oldIDs.contains($0.id) },
+                                             removed: (previous?.strokes ?? []).map(\.id).filter { !newIDs.contains($0) }))
         }
-        return signatures
+        guard !changes.isEmpty else {
+            if let page, !keys.isEmpty { emit(.pageChanged(page, strokeKeys: keys)) }
+            return
+        }
+        journalWritesInFlight += 1
+        undurable.formUnion(keys)
+        let pageIDs = changes.map(\.page)
+        journal.append(JournalEntry(pages: changes, keys: keys)) { [weak self] outcome in
+            guard let self else { return }
+            Task { await self.journaled(pageIDs, keys: keys, outcome) }
+        }
+    }
+
+    /// A journal append is on disk (or failed): the writers are told.
+    private func journaled(_ pageIDs: [PageID], keys: [String], _ outcome: Result<Void, StoreError>) {
+        journalWritesInFlight -= 1
+        switch outcome {
+        case .success:
+            undurable.subtract(keys)
+            for page in pageIDs { emit(.pageChanged(page, strokeKeys: keys)) }
+        case .failure(let error):
+            // Not confirmed (the browser keeps the stroke) until the next completed save holds it.
+            if let page = pageIDs.first, !keys.isEmpty { unjournaled[page, default: []].formUnion(keys) }
+            for page in pageIDs { emit(.pageChanged(page, strokeKeys: [])) }
+            emit(.error("Couldn't keep the change safe on disk: \(error)"))
+        }
+        wake()
     }
 }
 
@@ -488,11 +563,11 @@ extension PenInput {
 }
 
 extension SessionEvent {
-    /// Whether the event can change a page's ink in a way the pen-up report does not cover: an
-    /// erasure, undo, redo, or a pen down that finishes a stroke whose pen up was missed.
-    fileprivate var mayChangeOtherInk: Bool {
+    /// Whether the event can change a page's ink or add a page: a pen up, an erasure, undo, redo, a
+    /// page added, or a pen down that finishes a stroke whose pen up was missed.
+    fileprivate var mayChangeInk: Bool {
         switch self {
-        case .erase, .undo, .redo, .penDown: true
+        case .penUp, .erase, .undo, .redo, .penDown, .addPage: true
         default: false
         }
     }

@@ -47,7 +47,8 @@ extension Workspace {
         return counts.map { (tag: $0.key, notes: $0.value) }.sorted { ($1.notes, $0.tag) < ($0.notes, $1.tag) }
     }
 
-    /// Verifies every page file and typed text, and lists leftovers of interrupted writes.
+    /// Verifies every page file and typed text, and lists leftovers of interrupted writes and the
+    /// journals of changes a stopped server had not saved yet.
     public func check() throws -> LibraryCheck {
         let reports = try library.check()
         var rows = reports.map { report in
@@ -80,6 +81,12 @@ extension Workspace {
         rows += leftovers.map { leftover in
             CheckRow(kind: "leftover", note: "", title: "", page: "", file: leftover.path, missing: false, damaged: false, readableStrokes: 0,
                      problems: ["left by an interrupted write (\(leftover.bytes) bytes); `inkwell compact` removes it"])
+        }
+        rows += library.notesWithJournal().map { note in
+            CheckRow(kind: "journal", note: note.rawValue, title: "", page: "", file: library.journalURL(of: note).path,
+                     missing: false, damaged: false, readableStrokes: 0,
+                     problems: ["changes `inkwell serve` kept in the note's journal and has not saved into its pages yet; "
+                                + "a running server saves them, a killed one's are applied by the next `inkwell check` or `inkwell serve`"])
         }
         return LibraryCheck(rows: rows, pages: reports.count, unreadableTexts: texts.count,
                             leftovers: leftovers.map { ($0.path, $0.bytes) })

@@ -44,7 +44,9 @@ struct CheckCommand: ParsableCommand {
             (`inkwell resolve NOTE` merges them) and symbolic links (never followed). Exits 1 when anything is \
             damaged. Also lists leftovers of interrupted writes (temporary files whose writer is gone, staging \
             folders of imports that died): they are not part of any note, do no harm and are removed by \
-            `inkwell compact` or when their note is next written.
+            `inkwell compact` or when their note is next written. Changes `inkwell serve` had kept in a note's \
+            journal but not saved when it was killed are put into the pages first (said on standard error), \
+            unless a server is running on the library: then they are listed, and that server saves them.
 
             --repair first rebuilds what can be rebuilt without losing anything (an unreadable note.json or \
             trash.json from what its folder holds, keeping the old file beside it; the later-changed copy of a \
@@ -66,6 +68,8 @@ struct CheckCommand: ParsableCommand {
             }
             if repairs.isEmpty { printError("nothing to repair") }
         }
+        // Changes a killed server journaled go into the pages first, unless a server is running.
+        for line in workspace.replayJournalsIfIdle() ?? [] { printError(line) }
         let check = try workspace.check()
         let rows = check.rows, leftovers = check.leftovers
         let damaged = rows.filter(\.damaged)
@@ -99,6 +103,7 @@ struct CheckCommand: ParsableCommand {
                      : "; \(damaged.count(where: { $0.kind == "background" })) drawn on a missing PDF"))
             for row in rows where row.kind == "link" { print("\(row.file): \(row.problems.joined(separator: "; "))") }
             for row in rows where row.kind == "placeholder" { print("\(row.file): \(row.problems.joined(separator: "; ")) (note \(row.note) \"\(row.title)\")") }
+            for row in rows where row.kind == "journal" { print("\(row.file): \(row.problems.joined(separator: "; "))") }
             let other = damaged.filter { ["note", "trash", "duplicate", "conflict"].contains($0.kind) }
             if !other.isEmpty {
                 print(["note": "unreadable note", "trash": "unreadable trash entry", "duplicate": "folder of a note found twice",

@@ -11,7 +11,10 @@ hashtag becomes a tag in the library view; Ctrl+Shift+Z redoes; a search shows i
 the notes; a second browser context sees the strokes; a screenshot
 of the page matches `inkwell render`; leaving with unsaved strokes asks first; a note imported from a
 PDF (chosen in the library view) shows its PDF page under the ink; a live stroke is as wide as the
-saved one. Exits 1 when any check fails, naming it.
+saved one; with the server killed (SIGKILL) mid-writing, strokes written while it is down (and in a tab
+closed and opened again meanwhile) show an offline banner, are kept in IndexedDB, and are all saved
+once it is back, the status never saying "Saved" before the server does. Exits 1 when any check
+fails, naming it.
 """
 import base64
 import io
@@ -407,6 +410,113 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
 
     # 11. The live stroke is as wide as the saved one, with pressure from the pen and made up from speed.
     check_live_width(browser, base, failures)
+
+    # 12. Offline: the server killed mid-stroke, 20 strokes written while it is down, a tab closed and
+    # opened again while it is down; all of it saved once it is back, "Saved" never before its word.
+    check_offline(browser, inkwell, work, failures)
+
+
+def check_offline(browser, inkwell, work, failures):
+    """A server of its own on a fixed port (the page reconnects to the address it came from), killed and started again."""
+    import signal
+    import socket
+    import urllib.request
+    library = os.path.join(work, "offline-library")
+    subprocess.run([inkwell, "init", "--library", library], check=True, stdout=subprocess.DEVNULL)
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    base = f"http://127.0.0.1:{port}/"
+
+    def start():
+        server = subprocess.Popen([inkwell, "serve", "--library", library, "--port", str(port), "--no-recognize"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        server.stdout.readline()
+        return server
+
+    def kill(server):
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+
+    server = start()
+    try:
+        request = urllib.request.Request(f"{base}api/notes", data=json.dumps({"title": "Offline"}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        note_id = json.load(urllib.request.urlopen(request))["id"]
+        context = browser.call("Target.createBrowserContext")["browserContextId"]
+        tab = Tab(browser, f"{base}notes/{note_id}", context=context)
+        tab.wait_for("document.body.dataset.connection === 'open'")
+        # Every time the status says "Saved": what the server had last said, and how many strokes it had not confirmed.
+        tab.js("""window.savedShown = []; new MutationObserver(() => {
+            if (document.getElementById('saving').textContent === 'Saved')
+                window.savedShown.push([window.inkwell.saving.state, window.inkwell.unacknowledged.size]); })
+            .observe(document.getElementById('saving'), { childList: true, characterData: true, subtree: true })""")
+        rect = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
+        k = rect[2] / 1404.0
+
+        def stroke(i, until=None):
+            x, y = 100 + (i % 10) * 120, 300 + (i // 10) * 150
+            tab.pen("mousePressed", rect[0] + x * k, rect[1] + y * k, 0.5)
+            for j in range(1, 12):
+                if until is not None and j == until:
+                    return x, y, j
+                tab.pen("mouseMoved", rect[0] + (x + 6 * j) * k, rect[1] + (y + 4 * j) * k, 0.5)
+            tab.pen("mouseReleased", rect[0] + (x + 72) * k, rect[1] + (y + 48) * k, 0.5, buttons=0)
+
+        for i in range(3):
+            stroke(i)
+        confirmed = tab.wait_for("window.inkwell.unacknowledged.size === 0", timeout=5)
+        failures.check("offline: strokes are confirmed while the server is up", confirmed)
+        # Killed in the middle of a stroke, which goes on and ends while the server is down.
+        x, y, j = stroke(3, until=6)
+        kill(server)
+        for j in range(6, 12):
+            tab.pen("mouseMoved", rect[0] + (x + 6 * j) * k, rect[1] + (y + 4 * j) * k, 0.5)
+        tab.pen("mouseReleased", rect[0] + (x + 72) * k, rect[1] + (y + 48) * k, 0.5, buttons=0)
+        banner = tab.wait_for("document.getElementById('offline')?.hidden === false", timeout=5)
+        for i in range(4, 24):
+            stroke(i)
+        failures.check("offline: the banner shows while the server is down",
+                       banner and tab.js("document.getElementById('offline')?.hidden === false"),
+                       tab.js("document.getElementById('offline')?.textContent ?? 'no banner'"))
+        kept = tab.js("""new Promise(resolve => { const open = indexedDB.open('inkwell-offline');
+            open.onsuccess = () => { try { const all = open.result.transaction('strokes').objectStore('strokes').getAll();
+              all.onsuccess = () => resolve(all.result.filter(s => s.note === location.pathname.split('/')[2]).length); }
+              catch (error) { resolve(String(error)); } }; })""")
+        failures.check("offline: the 21 unconfirmed strokes are kept in IndexedDB", kept == 21, f"{kept}")
+        status = tab.js("document.getElementById('saving').textContent")
+        failures.check("offline: the status does not say Saved", status != "Saved", status)
+        warns = tab.js("(() => { const e = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(e); return e.defaultPrevented; })()")
+        failures.check("offline: closing the page warns while strokes are unconfirmed", warns is True)
+        # The tab is closed and opened again while the server is still down: what it wrote stays in IndexedDB.
+        stroke(24)
+        shown_before = tab.js("window.savedShown")
+        tab.js("window.inkwell.leaving = true")  # the writer answers the warning: leave
+        tab.call("Page.navigate", url="about:blank")
+        time.sleep(0.3)
+        server = start()
+        tab.go(f"{base}notes/{note_id}")
+        tab.wait_for("document.body.dataset.connection === 'open'")
+        tab.js("""window.savedShown = []; new MutationObserver(() => {
+            if (document.getElementById('saving').textContent === 'Saved')
+                window.savedShown.push([window.inkwell.saving.state, window.inkwell.unacknowledged.size]); })
+            .observe(document.getElementById('saving'), { childList: true, characterData: true, subtree: true })""")
+        back = tab.wait_for("window.inkwell.unacknowledged.size === 0", timeout=15)
+        failures.check("offline: after the server is back (and a reopened tab), every stroke is confirmed", back,
+                       f"{tab.js('window.inkwell.unacknowledged.size')} left")
+        hidden = tab.js("document.getElementById('offline')?.hidden")
+        failures.check("offline: the banner goes when the server is back", hidden is True, str(hidden))
+        saved = tab.wait_for("document.getElementById('saving').textContent === 'Saved'", timeout=15)
+        shown = shown_before + tab.js("window.savedShown")
+        failures.check('offline: "Saved" shows only on the server\'s word, with nothing unconfirmed',
+                       saved and shown and all(state == "saved" and waiting == 0 for state, waiting in shown), str(shown))
+        strokes = json.loads(subprocess.run([inkwell, "note", "show", note_id, "--library", library, "--json"],
+                                            capture_output=True, text=True, check=True).stdout)["pages"][0]["strokes"]
+        failures.check("offline: all 25 strokes are saved, none twice", strokes == 25, f"{strokes} strokes")
+        browser.call("Target.disposeBrowserContext", browserContextId=context)
+    finally:
+        kill(server)
 
 
 def check_live_width(browser, base, failures):

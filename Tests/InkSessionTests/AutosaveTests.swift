@@ -134,4 +134,54 @@ struct AutosaveTests {
         t.send(.background(at: 2), [])
         #expect(t.state.nextDeadline == 32)
     }
+
+    @Test("steady writing that never pauses 2 s is saved 10 s after its first change, and again 10 s later")
+    func ceilingUnderSteadyWriting() throws {
+        var t = SessionTester()
+        t.enterStoredNote()
+        // A stroke every 0.6 s, 0.2 s long: the 2 s debounce alone would never save.
+        var strokes: [Stroke] = []
+        for k in 0..<17 {
+            let start = 0.5 + 0.6 * Double(k)
+            strokes.append(try t.draw(start, start + 0.2, down: k == 0 ? [.hideNavigation] : []))
+        }
+        #expect(try t.note().deadlines.autosave == 10.7)  // first change at 0.7, ceiling 10 s
+        // The ceiling falls at the next pen down (10.7): the save holds the 17 strokes drawn so far.
+        t.send(.penDown(InkPoint(x: 100, y: 300), at: 10.7), [save(1, delta(added: strokes))])
+        t.send(.penUp(InkPoint(x: 140, y: 310), at: 10.9), [])
+        t.send(saveFinished(1, at: 11), [recognize(page1)])
+        // The next save's ceiling counts from the first change not in that save (10.9).
+        #expect(try t.note().deadlines.autosave == 12.9)
+        for k in 0..<16 {
+            let start = 11.3 + 0.6 * Double(k)
+            try t.draw(start, start + 0.2)
+        }
+        #expect(try t.note().deadlines.autosave == 20.9)
+        t.send(.tick(at: 20.899), [])
+        t.send(.tick(at: 20.9), [save(2, delta(added: try t.note().pages[0].strokes.filter { $0.id.rawValue > 17 }))])
+    }
+
+    @Test("a quiet pause still saves 2 s after the last change, well before the ceiling")
+    func debounceBeforeCeiling() throws {
+        var t = SessionTester()
+        t.enterStoredNote()
+        let first = try t.draw(0.5, 1, down: [.hideNavigation])
+        let second = try t.draw(1.5, 2)
+        #expect(try t.note().deadlines.autosave == 4)
+        t.send(.tick(at: 4), [save(1, delta(added: [first, second]))])
+    }
+
+    @Test("the ceiling applies to erasures and undo too: changes every second save by 10 s after the first")
+    func ceilingCountsEveryChange() throws {
+        var t = SessionTester()
+        t.enterStoredNote()
+        try t.draw(0.5, 1, down: [.hideNavigation])
+        for k in 0..<9 {
+            t.send(k % 2 == 0 ? .undo(at: 2 + Double(k)) : .redo(at: 2 + Double(k)), [])
+        }
+        // Last change at 10 (an undo): the debounce says 12, the ceiling 11.
+        #expect(try t.note().deadlines.autosave == 11)
+        t.send(.tick(at: 11), [])  // the stroke was undone last: nothing to store
+        #expect(try t.note().hasUnsavedChanges == false)
+    }
 }

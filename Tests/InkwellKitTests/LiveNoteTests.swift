@@ -127,6 +127,87 @@ import InkStore
         await live.close()
     }
 
+    @Test func aStrokeIsConfirmedOnlyOnceItsJournalEntryIsOnDisk() async throws {
+        let note = try workspace.library.createNote(title: "Durable").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let journal = workspace.library.journalURL(of: note)
+        // What the journal file held at the moment each confirmation went out.
+        let onDisk = Locked<[String: Bool]>([:])
+        await live.observe { update in
+            guard case .pageChanged(_, let keys) = update else { return }
+            let entries = (try? NoteJournal.read(journal).entries) ?? []
+            for key in keys { onDisk.withLock { $0[key] = entries.contains { $0.keys.contains(key) && !$0.pages.isEmpty } } }
+        }
+        let page = try #require(await live.pages.first?.id)
+        await write(live, key: "a:1", from: "a", page: page, x: 10)
+        await write(live, key: "a:2", from: "a", page: page, x: 200)
+        await live.settled()
+        #expect(onDisk.withLock { $0 } == ["a:1": true, "a:2": true])
+        #expect(try storedPages(note).isEmpty, "confirmed by the journal, not yet saved")
+    }
+
+    @Test func aCrashBeforeTheSaveLosesNothingConfirmedAndASecondSendingIsConfirmedNotDrawn() async throws {
+        let note = try workspace.library.createNote(title: "Crash").note.id
+        let crashed = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let page = try #require(await crashed.pages.first?.id)
+        await write(crashed, key: "a:1", from: "a", page: page, x: 10)
+        await write(crashed, key: "a:2", from: "a", page: page, x: 200)
+        await crashed.erase([StrokeID(1)], on: page)
+        await crashed.settled()
+        // The process dies here: no autosave, no close. The next one opens the note.
+        let reopened = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        #expect(reopened.replayed.strokesAdded == 1 && reopened.replayed.pagesAdded == 1)
+        #expect(try storedPages(note).map { $0.strokes.map(\.points[0].x) } == [[200]])
+        #expect(await reopened.pages.map { $0.strokes.map(\.points[0].x) } == [[200]])
+        // The browser never heard the confirmation of a:2 and sends it again: not drawn, confirmed.
+        let heard = Heard()
+        await reopened.observe { heard.add($0) }
+        await write(reopened, key: "a:2", from: "a-again", page: page, x: 200)
+        await reopened.settled()
+        #expect(await reopened.pages.first?.strokes.count == 1)
+        #expect(heard.all.contains(.pageChanged(page, strokeKeys: ["a:2"])))
+    }
+
+    @Test func aStrokeTheJournalCouldNotKeepIsConfirmedOnlyByTheSaveThatHoldsIt() async throws {
+        let note = try workspace.library.createNote(title: "Unjournaled").note.id
+        // The journal's folder cannot be made: a file has its name.
+        try Data().write(to: root.appendingPathComponent(".journal"))
+        let live = try LiveNote(note, in: workspace, config: SessionConfig(autosaveDelay: 0.2), recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        await live.start()
+        let page = try #require(await live.pages.first?.id)
+        await write(live, key: "a:1", from: "a", page: page, x: 10)
+        await live.settled()
+        #expect(heard.all.contains { if case .error(let text) = $0 { text.contains("safe on disk") } else { false } })
+        // Sent again before any save: still not confirmed.
+        await write(live, key: "a:1", from: "a-again", page: page, x: 10)
+        await live.settled()
+        #expect(!heard.all.contains(.pageChanged(page, strokeKeys: ["a:1"])))
+        clock.advance(by: 0.3)
+        await live.settled()
+        #expect(try storedPages(note).first?.strokes.count == 1)
+        #expect(heard.all.contains(.pageChanged(page, strokeKeys: ["a:1"])), "the save holds it: confirmed")
+        await live.close()
+    }
+
+    @Test func aCompletedSaveEmptiesTheJournalOfWhatItHolds() async throws {
+        let note = try workspace.library.createNote(title: "Compacted").note.id
+        let live = try LiveNote(note, in: workspace, config: SessionConfig(autosaveDelay: 0.2), recognition: nil, clock: clock)
+        await live.start()
+        let page = try #require(await live.pages.first?.id)
+        await write(live, key: "a:1", from: "a", page: page, x: 10)
+        await live.settled()
+        #expect(workspace.library.notesWithJournal() == [note])
+        clock.advance(by: 0.3)
+        await live.settled()
+        #expect(try storedPages(note).first?.strokes.count == 1)
+        #expect(workspace.library.notesWithJournal().isEmpty)
+        // The key stays known: a later session (a restarted server) confirms it without drawing it.
+        #expect(try NoteJournal.read(workspace.library.journalURL(of: note)).entries.flatMap(\.keys) == ["a:1"])
+        await live.close()
+    }
+
     @Test func aWholeStrokeEraserRemovesWhatItCrossesAndUndoBringsItBack() async throws {
         let note = try workspace.library.createNote(title: "Erase").note.id
         let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)

@@ -1,7 +1,51 @@
-// The connection: a WebSocket to the note's editor session, sent messages logged, strokes kept
-// until the server confirms them (and sent again after a reconnect).
+// The connection: a WebSocket to the note's editor session, sent messages logged, and every stroke
+// kept (in memory and in IndexedDB) until the server confirms it is on disk, then sent again after a
+// reconnect or a reload. The server ignores a stroke whose key it has, and confirms it again.
 import { toast } from "/assets/api.js";
 import { noteID, state } from "/assets/note-state.js";
+
+const DATABASE = "inkwell-offline";
+const STROKES = "strokes";
+/** While a stroke is being drawn, it is written to IndexedDB at most this often (ms); whole at pen up. */
+const KEEP_EVERY = 250;
+let database = null;
+const keptAt = new Map(); // key → when the stroke was last written to IndexedDB
+
+function request(r) {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+}
+
+/** Opens the browser's store of unconfirmed strokes and takes this note's into memory (a reload's). */
+export async function loadKept() {
+  try {
+    const open = indexedDB.open(DATABASE, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore(STROKES, { keyPath: "key" });
+    database = await request(open);
+    const all = await request(database.transaction(STROKES).objectStore(STROKES).getAll());
+    for (const stroke of all) if (stroke.note === noteID) state.unacknowledged.set(stroke.key, stroke.messages);
+  } catch (error) {
+    database = null;
+    toast(`This browser cannot keep strokes while offline (${error?.message ?? error})`, "error");
+  }
+  showConnection();
+}
+
+function keep(key, final) {
+  if (!database) return;
+  const now = performance.now();
+  if (!final && now - (keptAt.get(key) ?? -Infinity) < KEEP_EVERY) return;
+  keptAt.set(key, now);
+  const messages = state.unacknowledged.get(key);
+  if (messages) database.transaction(STROKES, "readwrite").objectStore(STROKES).put({ key, note: noteID, messages });
+}
+
+function forget(key) {
+  keptAt.delete(key);
+  database?.transaction(STROKES, "readwrite").objectStore(STROKES).delete(key);
+}
 
 /** Opens the note's WebSocket; `receive` gets each message, parsed. Reconnects a second after a loss. */
 export function connect(receive) {
@@ -11,7 +55,9 @@ export function connect(receive) {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     log({ at: performance.now(), ...message, svg: undefined, pts: undefined });
+    if (message.t === "hello") state.connection = "open";
     receive(message);
+    showConnection();
   });
   socket.addEventListener("close", (event) => {
     if (state.socket !== socket || state.leaving) return;
@@ -19,7 +65,8 @@ export function connect(receive) {
       toast(`The server closed this note: ${event.reason || "refused"}`, "error");
       return;
     }
-    document.body.dataset.connection = "lost";
+    state.connection = "lost";
+    showConnection();
     setTimeout(() => connect(receive), 1000);
   });
 }
@@ -29,12 +76,14 @@ export function send(message) {
   if (state.socket?.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
-/** Sends a message of a stroke, keeping it until the server confirms the stroke. */
+/** Sends a message of a stroke, keeping the stroke until the server confirms it. */
 export function sendStroke(key, message) {
   const kept = state.unacknowledged.get(key) ?? [];
   kept.push(message);
   state.unacknowledged.set(key, kept);
+  keep(key, message.t !== "move");
   send(message);
+  showConnection();
 }
 
 /** After a reconnect: whatever the server never confirmed goes again (it ignores strokes it has). */
@@ -42,9 +91,42 @@ export function resendUnconfirmed() {
   for (const messages of state.unacknowledged.values()) for (const m of messages) send(m);
 }
 
-/** The server confirmed the strokes of `keys`. */
+/** The server has the strokes of `keys` on disk. */
 export function confirmed(keys) {
-  for (const key of keys) state.unacknowledged.delete(key);
+  for (const key of keys) {
+    if (state.unacknowledged.delete(key)) forget(key);
+  }
+  showConnection();
+}
+
+/** Strokes written here that the server has not confirmed yet. */
+export function unconfirmedCount() {
+  return state.unacknowledged.size;
+}
+
+/**
+ * Shows the connection and what is kept: the offline banner while the server is out of reach, and the
+ * saving status, which says "Saved" only on the server's word with nothing of ours unconfirmed.
+ */
+export function showConnection() {
+  const waiting = unconfirmedCount();
+  const offline = state.connection === "lost";
+  document.body.dataset.connection = state.connection;
+  const banner = document.getElementById("offline");
+  banner.hidden = !offline;
+  banner.textContent = `Offline — ${waiting} stroke${waiting === 1 ? "" : "s"} kept on this device, sent when the server is back`;
+  const server = state.saving; // the server's last word
+  let shown = server.state;
+  if (offline || (waiting > 0 && shown === "saved")) shown = "unsaved";
+  document.body.dataset.saving = shown;
+  const node = document.getElementById("saving");
+  node.textContent = offline && waiting > 0 ? "Not saved — offline" : {
+    saved: "Saved",
+    unsaved: "Edited",
+    saving: "Saving…",
+    retrying: `Couldn't save — retrying in ${Math.ceil(server.in ?? 0)} s`,
+  }[shown] ?? "";
+  node.title = server.reason ?? "";
 }
 
 /** Keeps what came and went, with times (the newest 5,000 entries), for tests and diagnostics. */

@@ -24,7 +24,8 @@ export const state = {
   others: new Map(),    // strokes other writers are drawing now, by key (drawn live, as they come)
   zoom: 1,
   unacknowledged: new Map(), // key → messages of strokes the server has not confirmed
-  saving: "saved",
+  saving: { state: "" }, // the server's last word on saving ({ state, in, reason })
+  connection: "connecting", // "open" once the session said hello, "lost" while the server is out of reach
   leaving: false,
   log: [],              // what arrived, with times (for tests and diagnostics)
 };

@@ -6,7 +6,7 @@
 // is at a pressure), note-input.js (pen, touch, zoom, keys), note-replay.js and note-download.js.
 import { el, toast } from "/assets/api.js";
 import { othersStroke, showPages, updatePage } from "/assets/note-canvas.js";
-import { connect, resendUnconfirmed, send } from "/assets/note-connection.js";
+import { connect, loadKept, resendUnconfirmed, send, showConnection, unconfirmedCount } from "/assets/note-connection.js";
 import { download } from "/assets/note-download.js";
 import { listenForInput } from "/assets/note-input.js";
 import { replay } from "/assets/note-replay.js";
@@ -15,7 +15,6 @@ import { COLORS, TOOLS, WIDTHS, state } from "/assets/note-state.js";
 function receive(message) {
   switch (message.t) {
     case "hello":
-      document.body.dataset.connection = "open";
       document.title = `${message.note.title} — Inkwell`;
       document.getElementById("title").textContent = message.note.title;
       state.notebook = message.note.notebook;
@@ -42,18 +41,10 @@ function showNavigation(visible) {
   document.body.dataset.nav = visible ? "shown" : "hidden";
 }
 
+/** The server's word on saving; what the status shows also depends on strokes not yet confirmed. */
 function showSaving(saving) {
-  state.saving = saving.state;
-  document.body.dataset.saving = saving.state;
-  const text = {
-    saved: "Saved",
-    unsaved: "Edited",
-    saving: "Saving…",
-    retrying: `Couldn't save — retrying in ${Math.ceil(saving.in ?? 0)} s`,
-  }[saving.state];
-  const node = document.getElementById("saving");
-  node.textContent = text;
-  node.title = saving.reason ?? "";
+  state.saving = saving;
+  showConnection();
 }
 
 function showTags(tags) {
@@ -90,7 +81,7 @@ function markPressed(container, selector, index) {
 
 // MARK: Start
 
-function start() {
+async function start() {
   buildToolbar();
   listenForInput(document.getElementById("pages"));
   document.getElementById("undo").onclick = () => send({ t: "undo" });
@@ -106,8 +97,10 @@ function start() {
   });
   document.addEventListener("visibilitychange", () => send({ t: "visibility", hidden: document.hidden }));
   window.addEventListener("beforeunload", (event) => {
-    if (state.saving !== "saved" && !state.leaving) event.preventDefault();
+    // Strokes not yet on the server's disk, or changes it has not saved: closing now may lose them.
+    if ((unconfirmedCount() > 0 || state.saving.state !== "saved") && !state.leaving) event.preventDefault();
   });
+  await loadKept(); // a reload's unconfirmed strokes, sent again on hello
   connect(receive);
 }
 
