@@ -28,6 +28,7 @@ extension SessionState {
 
     /// Lets go of the note, with whatever it held that wasn't saved, and of its save in flight.
     mutating func closeNote(_ step: inout Step) {
+        note?.recognizeDeferredPages(&step)
         note = nil
         step.effects.append(.leave)
     }

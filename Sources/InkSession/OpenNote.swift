@@ -34,6 +34,12 @@ public struct OpenNote: Sendable, Equatable {
     var failedSaves = 0
     /// When the first change not yet in a save was made: the autosave ceiling counts from it.
     var unsavedSince: Double?
+    /// When the last drawing change was made: a save started sooner than the autosave delay after it
+    /// was forced by the ceiling while the writer is still writing.
+    var lastChange: Double?
+    /// Pages a ceiling save stored whose recognition waits for the writer's pause (the next quiet
+    /// save, or the quiet time after the last change), so a half-written word is never read.
+    var recognitionDeferred: [PageID] = []
     /// Save as soon as no save is in flight, ignoring the autosave delay.
     var flushRequested = false
 
@@ -109,4 +115,6 @@ public struct Deadlines: Sendable, Equatable {
 struct SaveInFlight: Sendable, Equatable {
     let id: SaveRequestID
     let pageIndices: [Int]
+    /// Started by the autosave ceiling while writing went on: its pages are recognised at the pause.
+    var atCeiling = false
 }

@@ -3,14 +3,15 @@ import InkCore
 extension SessionState {
     /// Saves every unsaved change of the open note, which has no save in flight; clears the autosave
     /// and retry timers either way.
-    mutating func startSave(_ step: inout Step) {
-        if note?.startSave(id: SaveRequestID(nextRequestID), &step) == true { nextRequestID += 1 }
+    mutating func startSave(_ step: inout Step, atCeiling: Bool = false) {
+        if note?.startSave(id: SaveRequestID(nextRequestID), atCeiling: atCeiling, &step) == true { nextRequestID += 1 }
     }
 }
 
 extension OpenNote {
-    /// Emits a save request with id `id`; false, and nothing emitted, when nothing is unsaved.
-    mutating func startSave(id: SaveRequestID, _ step: inout Step) -> Bool {
+    /// Emits a save request with id `id`; false, and nothing emitted, when nothing is unsaved (then
+    /// the recognition a ceiling save deferred is asked for: the writer has paused).
+    mutating func startSave(id: SaveRequestID, atCeiling: Bool, _ step: inout Step) -> Bool {
         deadlines.autosave = nil
         deadlines.retry = nil
         unsavedSince = nil
@@ -22,20 +23,35 @@ extension OpenNote {
         }
         guard !deltas.isEmpty else {
             failedSaves = 0
+            recognizeDeferredPages(&step)
             return false
         }
-        saveInFlight = SaveInFlight(id: id, pageIndices: indices)
+        saveInFlight = SaveInFlight(id: id, pageIndices: indices, atCeiling: atCeiling)
         step.effects.append(.save(SaveRequest(id: id, noteID: self.id, pages: deltas)))
         return true
     }
 
-    /// The save is stored: asks for recognition of its pages. Outcomes of other requests are ignored.
+    /// The save is stored: asks for recognition of its pages (with those a ceiling save deferred), or,
+    /// for a save the ceiling forced while writing went on, defers it to the pause: the next quiet
+    /// save, or the autosave delay after the last change. Outcomes of other requests are ignored.
     mutating func saveFinished(_ id: SaveRequestID, _ step: inout Step) {
         guard let save = saveInFlight, save.id == id else { return }
         saveInFlight = nil
         failedSaves = 0
         for index in save.pageIndices { tracking[index].saving = nil }
-        step.effects.append(.recognize(self.id, pages: save.pageIndices.map { pages[$0].id }))
+        for page in save.pageIndices.map({ pages[$0].id }) where !recognitionDeferred.contains(page) { recognitionDeferred.append(page) }
+        if save.atCeiling, let lastChange {
+            if deadlines.autosave == nil { deadlines.autosave = lastChange + step.config.autosaveDelay }
+        } else {
+            recognizeDeferredPages(&step)
+        }
+    }
+
+    /// Asks for the recognition of the saved pages that wait for it.
+    mutating func recognizeDeferredPages(_ step: inout Step) {
+        guard !recognitionDeferred.isEmpty else { return }
+        step.effects.append(.recognize(id, pages: recognitionDeferred))
+        recognitionDeferred = []
     }
 
     /// The save failed: its changes are unsaved again and a retry is scheduled, or, when the retries

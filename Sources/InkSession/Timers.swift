@@ -12,7 +12,11 @@ extension SessionState {
             switch timer {
             case .draftFinalization: finalizeDraft(&step)
             case .navigationHide: note?.hideNavigation(&step)
-            case .autosave, .retry: startSave(&step)
+            case .autosave:
+                // Sooner than the delay after the last change: the ceiling, while writing goes on.
+                let writing = note?.lastChange.map { step.now < $0 + step.config.autosaveDelay } ?? false
+                startSave(&step, atCeiling: writing)
+            case .retry: startSave(&step)
             }
         }
     }
@@ -47,6 +51,7 @@ extension OpenNote {
     /// past `autosaveCeiling` after the first change not yet in a save. A countdown that has already
     /// run out is left alone: that save happens as soon as it can.
     mutating func scheduleAutosave(_ step: inout Step) {
+        lastChange = step.now
         if let due = deadlines.autosave, due <= step.now { return }
         let since = unsavedSince ?? step.now
         unsavedSince = since

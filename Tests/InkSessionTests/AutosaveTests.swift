@@ -149,7 +149,8 @@ struct AutosaveTests {
         // The ceiling falls at the next pen down (10.7): the save holds the 17 strokes drawn so far.
         t.send(.penDown(InkPoint(x: 100, y: 300), at: 10.7), [save(1, delta(added: strokes))])
         t.send(.penUp(InkPoint(x: 140, y: 310), at: 10.9), [])
-        t.send(saveFinished(1, at: 11), [recognize(page1)])
+        // Writing goes on: recognition waits for the pause, so a half-written word is never read.
+        t.send(saveFinished(1, at: 11), [])
         // The next save's ceiling counts from the first change not in that save (10.9).
         #expect(try t.note().deadlines.autosave == 12.9)
         for k in 0..<16 {
@@ -159,6 +160,41 @@ struct AutosaveTests {
         #expect(try t.note().deadlines.autosave == 20.9)
         t.send(.tick(at: 20.899), [])
         t.send(.tick(at: 20.9), [save(2, delta(added: try t.note().pages[0].strokes.filter { $0.id.rawValue > 17 }))])
+        // The writer stops (last change 20.5): the page is recognised once, at the pause (22.5).
+        t.send(saveFinished(2, at: 21), [])
+        #expect(try t.note().deadlines.autosave == 22.5)
+        t.send(.tick(at: 22.499), [])
+        t.send(.tick(at: 22.5), [recognize(page1)])
+        t.send(.tick(at: 30), [])
+    }
+
+    @Test("after a ceiling save, the next quiet save recognises its pages and the deferred ones; leaving recognises what waits")
+    func deferredRecognitionJoinsTheQuietSave() throws {
+        var t = SessionTester()
+        t.enterStoredNote()
+        var strokes: [Stroke] = []
+        for k in 0..<17 {
+            let start = 0.5 + 0.6 * Double(k)
+            strokes.append(try t.draw(start, start + 0.2, down: k == 0 ? [.hideNavigation] : []))
+        }
+        t.send(.penDown(InkPoint(x: 100, y: 300), at: 10.7), [save(1, delta(added: strokes))])
+        t.send(.penUp(InkPoint(x: 140, y: 310), at: 10.9), [])
+        t.send(saveFinished(1, at: 11), [])
+        // A pause after the stroke drawn during the save: the quiet save at 12.9 holds it.
+        t.send(.tick(at: 12.9), [save(2, delta(added: [try t.note().pages[0].strokes.last!]))])
+        t.send(saveFinished(2, at: 13), [recognize(page1)])
+
+        var u = SessionTester()
+        u.enterStoredNote()
+        var more: [Stroke] = []
+        for k in 0..<17 {
+            let start = 0.5 + 0.6 * Double(k)
+            more.append(try u.draw(start, start + 0.2, down: k == 0 ? [.hideNavigation] : []))
+        }
+        u.send(.tick(at: 10.7), [save(1, delta(added: more))])
+        u.send(saveFinished(1, at: 10.8), [])
+        // Leaving before the pause ends: nothing is unsaved, the waiting page is recognised, then the note closes.
+        u.send(.leaveRequested(at: 11), [recognize(page1), .leave])
     }
 
     @Test("a quiet pause still saves 2 s after the last change, well before the ceiling")

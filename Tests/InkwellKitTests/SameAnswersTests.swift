@@ -151,12 +151,7 @@ struct SameAnswersTests {
         let page = PageID.random()
         try workspace.library.save([PageDelta(pageID: page, size: size, template: template, isNew: true)], to: stored.note.id)
         let clock = TestClock()
-        // The import reads each page once, finished; live, each save's page is read when its turn comes,
-        // so a save part way through (the 10 s autosave ceiling, as a generated page is written with no
-        // 2 s pause) may be read before or after the page is finished, by the load on the machine. The
-        // paths are compared on the finished pages: live, the one save comes at the end.
-        let config = SessionConfig(autosaveCeiling: .infinity)
-        let note = try LiveNote(stored.note.id, in: workspace, config: config, recognition: LiveRecognition(workspace: workspace), clock: clock)
+        let note = try LiveNote(stored.note.id, in: workspace, recognition: LiveRecognition(workspace: workspace), clock: clock)
         await note.start()
         let start = recorded.events.first?.time ?? 0
         var strokes = 0
