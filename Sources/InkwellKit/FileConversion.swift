@@ -23,7 +23,7 @@ public struct ConvertedFile {
     /// Decodes `url` and replays its notes in memory. Errors name the file, the position and the reason.
     public static func read(_ url: URL, replayer: NoteReplayer = NoteReplayer()) throws -> ConvertedFile {
         let recording = try Importer.decode(url)
-        let fallback = url.deletingPathExtension().lastPathComponent
+        let fallback = Library.cleanTitle(url.deletingPathExtension().lastPathComponent)
         var pages: [Page] = []
         var documents: [String: Data] = [:]
         for var recorded in recording.notes {

@@ -369,10 +369,11 @@ public struct Importer {
         }
     }
 
-    /// The title of the `index`th note of a recording read from `url`.
+    /// The title of the `index`th note of a recording read from `url`, cleaned: a file's name or a
+    /// recorded title may hold line breaks or escapes.
     private func noteTitle(_ recorded: RecordedNote, index: Int, from url: URL) -> String {
         let fallback = title ?? url.deletingPathExtension().lastPathComponent
-        return recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
+        return Library.cleanTitle(recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))"))
     }
 
     private func summary(of stored: StoredNote, recognized: Int) throws -> ImportedNote {

@@ -218,7 +218,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     @Sendable private static func askToOverwrite(_ path: String) -> Bool {
-        FileHandle.standardError.write(Data("\(path) exists. Overwrite? [y/N] ".utf8))
+        FileHandle.standardError.write(Data(terminalSafe("\(path) exists. Overwrite? [y/N] ").utf8))
         return readLine()?.lowercased().hasPrefix("y") ?? false
     }
 

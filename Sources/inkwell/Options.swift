@@ -116,9 +116,9 @@ func printWritten(_ line: String, paths: [String]) {
     if intoStandardOutput { printError(line) } else { print(line) }
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, ``terminalSafe(_:)``.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((terminalSafe(text) + "\n").utf8))
 }
 
 /// True when standard output is a terminal (so progress and prompts make sense).
