@@ -123,10 +123,25 @@ public final class ZipWriter {
             }
             return
         }
+        // libzip does not sync what it wrote: without this, a crash after the rename could leave the
+        // name pointing at an archive whose data never reached the disk.
+        let file = open(temporary.path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0, fsync(file) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if file >= 0 { close(file) }
+            discard()
+            throw ExportError(path: destination.path, reason: "cannot write the archive: fsync failed: \(reason)")
+        }
+        close(file)
         guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
             throw ExportError(path: destination.path, reason: "cannot move the archive into place: \(reason)")
+        }
+        do {
+            try DurableFile.syncFolder(target.deletingLastPathComponent())
+        } catch {
+            throw ExportError(path: destination.path, reason: "the archive is in place, but \(error)")
         }
     }
 
