@@ -99,24 +99,20 @@ public struct Importer {
 
     public init(library: Library) { self.library = library }
 
-    /// The files to import for `paths`: files as given, folders searched for known extensions.
+    /// The files to import for `paths`: files as given, folders searched for known extensions. Names
+    /// that are not UTF-8 are found and read too (``RawPath``).
     public static func expand(_ paths: [URL]) throws -> [URL] {
         var files: [URL] = []
         for path in paths {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else {
+            switch RawPath.kind(of: path) {
+            case .missing:
                 throw ImportError(file: path.path, reason: "no such file or folder")
-            }
-            guard isFolder.boolValue else {
+            case .file:
                 files.append(path)
-                continue
+            case .folder:
+                let found = RawPath.files(under: path).filter { RecordingFormat.knownExtensions.contains($0.pathExtension.lowercased()) }
+                files += RecordingFormat.importable(found)
             }
-            let walker = FileManager.default.enumerator(at: path, includingPropertiesForKeys: [.isRegularFileKey])
-            var found: [URL] = []
-            while let url = walker?.nextObject() as? URL {
-                if RecordingFormat.knownExtensions.contains(url.pathExtension.lowercased()) { found.append(url) }
-            }
-            files += RecordingFormat.importable(found.sorted { $0.path < $1.path })
         }
         return files
     }
@@ -125,7 +121,7 @@ public struct Importer {
     public static func decode(_ url: URL) throws(ImportError) -> Recording {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try RawPath.read(url)
         } catch {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// File and folder names hold whatever other software put there: a line break, an escape sequence
 /// a terminal would obey. Such files are read like any other, titles made from their names are
@@ -57,6 +58,56 @@ struct FileNameTests {
         let export = try cli.run(["export", "--all", "--format", "svg", "--zip", hostile.appendingPathComponent("all\u{1B}.zip").path])
         #expect(export.status == 0, "\(export.stderr)")
         expectNoControl(export, "export --zip")
+
+        // The drop folder takes such names too, and titles its note cleanly.
+        try FileManager.default.copyItem(at: broken, to: cli.dropFolder.appendingPathComponent("dropped\u{1B}[2J\nname.jsonl"))
+        let ingest = try cli.run(["ingest", "--settle", "0.2"])
+        #expect(ingest.status == 0, "\(ingest.stdout) \(ingest.stderr)")
+        expectNoControl(ingest, "ingest")
+        #expect(ingest.stdout.contains("imported dropped\\x1B[2J"), "\(ingest.stdout)")
+        let titles = (try cli.json(["note", "list"]) as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(titles.contains("dropped [2J name"), "\(titles)")
+    }
+
+    @Test("names that are not UTF-8 are read: import FILE, import FOLDER (a folder so named too), render, export FILE; titles hold U+FFFD")
+    func namesNotUTF8() throws {
+        try cli.ok(["init"])
+        let samples = cli.root.appendingPathComponent("samples")
+        try cli.ok(["sample", "-o", samples.path, "--notes", "2", "--jitter", "none"])
+        let logs = try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { $0.hasSuffix(".jsonl") }.sorted()
+        let untitled = try String(contentsOf: samples.appendingPathComponent(logs[0]), encoding: .utf8)
+            .replacing(/"title":"[^"]*",/, with: "")
+        try untitled.write(to: cli.root.appendingPathComponent("untitled.jsonl"), atomically: false, encoding: .utf8)
+        // Foundation cannot make such names: the shell does. \351 is é in Latin-1, \377 no character at all.
+        let script = """
+            set -u
+            mkdir "$ROOT/raw" "$(printf "$ROOT/raw/d\\377")"
+            cp "$ROOT/untitled.jsonl" "$(printf "$ROOT/raw/caf\\351 notes.jsonl")"
+            cp "$SAMPLE" "$(printf "$ROOT/raw/d\\377/inner.jsonl")"
+            "$INKWELL" import --no-recognize "$(printf "$ROOT/raw/caf\\351 notes.jsonl")" > "$ROOT/file.out" 2>&1; echo $? > "$ROOT/file.status"
+            "$INKWELL" import --no-recognize "$ROOT/raw" > "$ROOT/folder.out" 2>&1; echo $? > "$ROOT/folder.status"
+            "$INKWELL" render "$(printf "$ROOT/raw/caf\\351 notes.jsonl")" -o "$ROOT/page.png" > "$ROOT/render.out" 2>&1; echo $? > "$ROOT/render.status"
+            "$INKWELL" export "$(printf "$ROOT/raw/d\\377/inner.jsonl")" -o "$ROOT/inner.pdf" > "$ROOT/export.out" 2>&1; echo $? > "$ROOT/export.status"
+            """
+        let run = try tool(["env", "ROOT=\(cli.root.path)", "SAMPLE=\(samples.appendingPathComponent(logs[1]).path)", "INKWELL=\(CLI.executable.path)",
+                            "INKWELL_LIBRARY=\(cli.library.path)", "bash", "-c", script])
+        #expect(run.status == 0, "\(run.output)")
+        func result(_ name: String) -> (status: String, output: String) {
+            let read = { (suffix: String) in
+                ((try? String(contentsOf: cli.root.appendingPathComponent(name + suffix), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return (read(".status"), read(".out"))
+        }
+        for name in ["file", "folder", "render", "export"] {
+            #expect(result(name).status == "0", "\(name): \(result(name).output)")
+            #expect(!result(name).output.contains("no such file"), "\(name): \(result(name).output)")
+        }
+        let notes = try #require(try cli.json(["note", "list"]) as? [[String: Any]])
+        let titles = notes.compactMap { $0["title"] as? String }
+        #expect(titles.contains("caf\u{FFFD} notes"), "\(titles)")
+        #expect(notes.count == 3, "one note from the file, two from the folder (the file again and the one inside d\\377): \(titles)")
+        #expect(FileManager.default.fileExists(atPath: cli.root.appendingPathComponent("page.png").path))
+        #expect(FileManager.default.fileExists(atPath: cli.root.appendingPathComponent("inner.pdf").path))
     }
 
     @Test("an error naming a file with an escape sequence prints it escaped")
