@@ -420,6 +420,15 @@ def scenarios(inkwell, work):
                 return "trash/%s holds %r but is not a trash entry" % (entry, sorted(os.listdir(os.path.join(folder, entry))))
         return None
 
+    def created_at_most_once(library, _):
+        listed, error = notes(library)
+        if error:
+            return error
+        fresh = [n for n in listed if n["title"] == "Fresh"]
+        if len(fresh) > 1 or (fresh and fresh[0]["notebook"] != "Work"):
+            return "Fresh is listed %d times, in %r" % (len(fresh), [n["notebook"] for n in fresh])
+        return None
+
     def exporting(library):
         base(library)
         os.makedirs(exports_tmp(library), exist_ok=True)
@@ -459,6 +468,7 @@ def scenarios(inkwell, work):
         ("trash restore", deleted, ["trash", "restore", "Plan"], delete_invariant),
         ("trash empty", deleted, ["trash", "empty", "--yes"], trash_whole_or_gone),
         ("notebook rename", base, ["notebook", "rename", "Work", "Projects"], listed_once_in("Work", "Projects")),
+        ("note create", base, ["note", "create", "Fresh", "--notebook", "Work"], created_at_most_once),
         ("export --zip", exporting, ["export", "--all", "--format", "svg", "--zip", os.path.join(work, "library", "exports", "all.zip")],
          export_whole_and_swept),
     ]
