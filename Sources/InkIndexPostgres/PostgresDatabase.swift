@@ -149,9 +149,10 @@ struct NoAnswer: Error, CustomStringConvertible {
 extension PostgresConnection {
     /// Runs `query` and collects its rows. PostgresNIO sends a statement on a connection that has just
     /// closed into nothing and never answers it (1.33: `channel.write(…, promise: nil)`), so the answer
-    /// is given up when the connection was closed as the statement was sent, and after `timeout`
-    /// (a server gone without closing the socket).
-    func rows(_ query: PostgresQuery, timeout: TimeAmount = PostgresDatabase.statementTimeout) throws -> [PostgresRow] {
+    /// is given up when the connection was closed as the statement was sent, and after
+    /// ``PostgresDatabase/statementTimeout`` (a server gone without closing the socket).
+    func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+        let timeout = PostgresDatabase.statementTimeout
         let answer = eventLoop.makePromise(of: PostgresQueryResult.self)
         let timer = eventLoop.scheduleTask(in: timeout) {
             answer.fail(NoAnswer(description: "PostgreSQL gave no answer in \(timeout.nanoseconds / 1_000_000_000) s (connection closed)"))

@@ -64,7 +64,7 @@ public struct Reconnector: Sendable {
         self.report = report
     }
 
-    /// Never retries: an unreachable index fails the call at once.
+    /// Never retries: an unreachable index fails the call at once, with its own error.
     public static let never = Reconnector(backoff: Backoff(giveUpAfter: 0), report: { _ in })
 
     /// The index stayed unreachable for longer than ``Backoff/giveUpAfter``.
@@ -92,6 +92,8 @@ public struct Reconnector: Sendable {
                 let elapsed = clock.now - start
                 switch backoff.decide(failures: failures, unreachableFor: elapsed) {
                 case .giveUp:
+                    // Not retried at all (``never``): the error as it was.
+                    if failures == 1 { throw error }
                     throw GaveUp(seconds: elapsed, last: error)
                 case .retry(let wait):
                     report("database unreachable, retrying in \(Reconnector.format(wait)): \(error)")

@@ -69,6 +69,18 @@ struct ReconnectorTests {
         #expect(calls == 5)
     }
 
+    @Test("Reconnector.never fails at once with the index's own error")
+    func never() {
+        var calls = 0
+        #expect(throws: IndexUnreachable.self) {
+            try Reconnector.never.run { () throws -> Int in
+                calls += 1
+                throw IndexUnreachable("db: cannot connect to PostgreSQL: connection refused")
+            }
+        }
+        #expect(calls == 1)
+    }
+
     @Test("any other error is not retried")
     func otherErrorsFail() {
         let clock = SteppedClock()
