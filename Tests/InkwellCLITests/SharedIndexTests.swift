@@ -125,13 +125,19 @@ struct SharedIndexTests {
         Thread.sleep(forTimeInterval: 3)
         try server.up()
 
+        var said = 0
         for (number, worker) in workers.enumerated() {
             let ended = try SharedIndexTests.ends(worker, within: 60)
             let log = SharedIndexTests.log(cli, "worker-\(number).log")
             #expect(ended, "worker \(number) should finish by itself: \(log)")
             #expect(worker.terminationStatus == 0, "worker \(number): \(log)")
-            #expect(log.contains("database unreachable, retrying in 0.5 s"), "worker \(number) should say the database went away: \(log)")
+            // A worker busy recognising through the whole outage may never meet it; one that does says so, and says when it is over.
+            if log.contains("database unreachable, retrying in 0.5 s") {
+                said += 1
+                #expect(log.contains("database reachable again after"), "worker \(number): \(log)")
+            }
         }
+        #expect(said >= 2, "the workers should say the database went away")
         #expect(try SharedIndexTests.count(server.url, where: "true") == 24)
         #expect(try SharedIndexTests.count(server.url, where: "status = 'recognised'") == 24)
         #expect(try SharedIndexTests.count(server.url, where: "recognitions <> 1") == 0, "every page recognised exactly once")
