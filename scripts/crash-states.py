@@ -26,9 +26,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 
 SYSCALLS = ("openat,open,creat,write,pwrite64,writev,ftruncate,fsync,fdatasync,rename,renameat,renameat2,"
-            "mkdir,mkdirat,unlink,unlinkat,rmdir,close,dup,dup2,dup3,fcntl,copy_file_range,sendfile,link,linkat,symlink")
+            "mkdir,mkdirat,unlink,unlinkat,rmdir,close,dup,dup2,dup3,fcntl,lseek,read,copy_file_range,sendfile,link,linkat,symlink")
 LINE = re.compile(r'^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+|\?)')
 
 
@@ -184,6 +185,12 @@ class Model:
             if old in self.fds:
                 self.fds[int(result)] = self.fds[old]
             return False
+        if name in ("lseek", "read"):
+            # Where the next write lands: libzip reads its archive back and seeks to fill in headers.
+            fd = self.fds.get(int(args[0]))
+            if fd is not None:
+                fd["offset"] = int(result) if name == "lseek" else fd["offset"] + int(result)
+            return False
         if name == "close":
             self.fds.pop(int(args[0]), None)
             return False
@@ -300,7 +307,15 @@ def tree_digest(root):
 
 def run(inkwell, library, *args, stdin=None):
     env = dict(os.environ, INKWELL_LIBRARY=library)
+    if os.path.isdir(exports_tmp(library)):
+        env["TMPDIR"] = exports_tmp(library)
     return subprocess.run([inkwell, *args], env=env, capture_output=True, text=True, input=stdin)
+
+
+def exports_tmp(library):
+    """$TMPDIR of every command where the scenario made it: a folder inside the library, so that the
+    model sees what is written there (an export's temporaries must not be left in it)."""
+    return os.path.join(library, "exports", "tmp")
 
 
 def without_index(folder):
@@ -405,6 +420,36 @@ def scenarios(inkwell, work):
                 return "trash/%s holds %r but is not a trash entry" % (entry, sorted(os.listdir(os.path.join(folder, entry))))
         return None
 
+    def created_at_most_once(library, _):
+        listed, error = notes(library)
+        if error:
+            return error
+        fresh = [n for n in listed if n["title"] == "Fresh"]
+        if len(fresh) > 1 or (fresh and fresh[0]["notebook"] != "Work"):
+            return "Fresh is listed %d times, in %r" % (len(fresh), [n["notebook"] for n in fresh])
+        return None
+
+    def exporting(library):
+        base(library)
+        os.makedirs(exports_tmp(library), exist_ok=True)
+        return {}
+
+    def export_whole_and_swept(library, _):
+        """Compound: the archive is whole or absent, and no temporary of the export (beside it or in
+        $TMPDIR) outlives the next export into the same folder."""
+        exports = os.path.join(library, "exports")
+        archive = os.path.join(exports, "all.zip")
+        if os.path.exists(archive) and not zipfile.is_zipfile(archive):
+            return "exports/all.zip is not a whole archive"
+        again = run(inkwell, library, "export", "--all", "--format", "svg", "--zip", archive, "--on-conflict", "overwrite")
+        if again.returncode != 0:
+            return "exporting again failed: " + again.stderr.strip()
+        left = sorted(os.path.relpath(os.path.join(d, n), exports) for d, folders, files in os.walk(exports) for n in folders + files)
+        left = [n for n in left if n not in ("all.zip", "tmp")]
+        if left:
+            return "the export's temporaries outlive the next export: %r" % left
+        return None
+
     def tag_invariant(library, _):
         listed, error = notes(library)
         if error:
@@ -423,6 +468,9 @@ def scenarios(inkwell, work):
         ("trash restore", deleted, ["trash", "restore", "Plan"], delete_invariant),
         ("trash empty", deleted, ["trash", "empty", "--yes"], trash_whole_or_gone),
         ("notebook rename", base, ["notebook", "rename", "Work", "Projects"], listed_once_in("Work", "Projects")),
+        ("note create", base, ["note", "create", "Fresh", "--notebook", "Work"], created_at_most_once),
+        ("export --zip", exporting, ["export", "--all", "--format", "svg", "--zip", os.path.join(work, "library", "exports", "all.zip")],
+         export_whole_and_swept),
     ]
 
 
@@ -436,7 +484,9 @@ def explore(inkwell, work, name, prepare, command, invariant, keep):
     shutil.copytree(library, before)
     trace = os.path.join(work, "trace")
     traced = subprocess.run(["strace", "-f", "-qq", "-xx", "-s", "16777216", "-o", trace, "-e", "trace=" + SYSCALLS,
-                             inkwell, *command], env=dict(os.environ, INKWELL_LIBRARY=library), capture_output=True, text=True)
+                             inkwell, *command], env=dict(os.environ, INKWELL_LIBRARY=library,
+                                                          **({"TMPDIR": exports_tmp(library)} if os.path.isdir(exports_tmp(library)) else {})),
+                            capture_output=True, text=True)
     if traced.returncode != 0:
         return {"scenario": name, "error": "the command failed: " + traced.stderr.strip()}
     model = Model(before)
@@ -481,8 +531,8 @@ def explore(inkwell, work, name, prepare, command, invariant, keep):
             check(False, points)
     without_index(library)
     # Compound: no temporary file or staging area outlives the command that made it.
-    left = [os.path.relpath(os.path.join(d, f), library) for d, _, files in os.walk(library) for f in files
-            if f.endswith(".tmp") or os.path.relpath(d, library).startswith(".staging")]
+    left = [os.path.relpath(os.path.join(d, f), library) for d, folders, files in os.walk(library) for f in files + folders
+            if f.endswith(".tmp") or "inkwell-export-" in f or os.path.relpath(d, library).startswith(".staging")]
     left += [os.path.relpath(os.path.join(library, ".staging", a), library)
              for a in (os.listdir(os.path.join(library, ".staging")) if os.path.isdir(os.path.join(library, ".staging")) else [])]
     if left:

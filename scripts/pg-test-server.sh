@@ -5,6 +5,8 @@
 #
 #   scripts/pg-test-server.sh start      starts one; prints its folder, then its URL (postgres://inkwell@127.0.0.1:PORT/inkwell)
 #   scripts/pg-test-server.sh stop DIR   stops the one in DIR and removes DIR
+#   scripts/pg-test-server.sh down DIR   stops it as an administrator would (pg_ctl stop -m fast), keeping DIR
+#   scripts/pg-test-server.sh up DIR     starts it again, on the same port
 #
 # The server's output goes to files in the folder, never to this script's output: a caller reading
 # that until it closes would otherwise wait for the server to stop.
@@ -19,6 +21,13 @@ bin=$(pg_config --bindir 2>/dev/null || true)
 [ -x "$bin/initdb" ] || { echo "PostgreSQL's initdb was not found: run scripts/install-deps.sh (Debian package postgresql)" >&2; exit 2; }
 as=()
 [ "$(id -u)" -eq 0 ] && as=(runuser -u postgres --)
+
+# Starts the cluster in $1 on port $2.
+start_server() {
+    "${as[@]}" "$bin/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 30 \
+        -o "-p $2 -k $1 -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        start </dev/null >>"$1/pg_ctl.log" 2>&1
+}
 
 case "${1:-}" in
 start)
@@ -39,9 +48,8 @@ start)
     # A free port: bind to port 0 and see what the kernel gave; retried if another process takes it first.
     for attempt in 1 2 3 4 5; do
         port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-        if "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
-            start </dev/null >>"$dir/pg_ctl.log" 2>&1; then
+        if start_server "$dir" "$port"; then
+            echo "$port" >"$dir/port"
             break
         fi
         [ "$attempt" -eq 5 ] && { cat "$dir/server.log" >&2; exit 1; }
@@ -56,8 +64,20 @@ stop)
     "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     rm -rf "$dir"
     ;;
+down)
+    dir=${2:?down needs the folder start printed}
+    "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >>"$dir/pg_ctl.log" 2>&1
+    ;;
+up)
+    dir=${2:?up needs the folder start printed}
+    for fd in /proc/$$/fd/*; do
+        fd=${fd##*/}
+        [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-" 2>/dev/null || true
+    done
+    start_server "$dir" "$(cat "$dir/port")" || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
 *)
-    echo "usage: $0 start | stop DIR" >&2
+    echo "usage: $0 start | stop DIR | down DIR | up DIR" >&2
     exit 2
     ;;
 esac

@@ -170,9 +170,6 @@ public struct Exporter: Sendable {
         }
         let zip: ZipWriter?
         if case .zip(let url) = destination { zip = try ZipWriter(destination: url) } else { zip = nil }
-        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-export-\(UUID().uuidString)")
-        if zip != nil { try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true) }
-        defer { try? FileManager.default.removeItem(at: staging) }
 
         var done = 0
         var zipSeconds = 0.0
@@ -194,10 +191,11 @@ public struct Exporter: Sendable {
                     }
                 case .zip:
                     for output in kept {
+                        guard let zip else { break }
                         let zipStart = Date()
-                        let file = staging.appendingPathComponent("\(report.written.count).part")
+                        let file = zip.partsFolder.appendingPathComponent("\(report.written.count).part")
                         try Data(output.bytes).write(to: file)
-                        try zip?.add(file: file, as: output.path, compress: output.compresses)
+                        try zip.add(file: file, as: output.path, compress: output.compresses)
                         zipSeconds += Date().timeIntervalSince(zipStart)
                         report.written.append(output.path)
                     }

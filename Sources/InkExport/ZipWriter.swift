@@ -15,7 +15,11 @@ public struct ExportError: Error, CustomStringConvertible, Sendable, Equatable {
 
 /// Writes a ZIP archive with libzip, all or nothing: entries go to a temporary file beside the
 /// destination, which replaces it only when the archive is complete. Entries added from files are
-/// read when the archive is closed, so memory stays bounded however large the archive grows.
+/// read when the archive is closed, so memory stays bounded however large the archive grows; those
+/// files are kept in ``partsFolder``, beside the destination too.
+///
+/// Every temporary name carries `.inkwell-export-PID.`: the temporaries of an export that was
+/// killed are swept by the next export into the same folder (``sweep(_:)``), never left to pile up.
 ///
 /// The destination is an output as ``OutputFile`` describes: a symbolic link keeps being a link (its
 /// target is replaced), a FIFO or device (`/dev/stdout`) gets the finished archive written into it.
@@ -24,6 +28,8 @@ public final class ZipWriter {
     /// The regular file the finished archive replaces (a link's target); nil to write it into a stream.
     private let target: URL?
     private let temporary: URL
+    /// A folder for the files of entries added with ``add(file:as:compress:)``; removed with the archive.
+    public let partsFolder: URL
     private var archive: OpaquePointer?
 
     public init(destination: URL) throws(ExportError) {
@@ -38,9 +44,17 @@ public final class ZipWriter {
             throw ExportError(path: destination.path, reason: reason)
         }
         let folder = target?.deletingLastPathComponent() ?? FileManager.default.temporaryDirectory
-        temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).partial")
+        let stem = ".\(destination.lastPathComponent)\(ZipWriter.marker)\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        temporary = folder.appendingPathComponent(stem + ".partial")
+        partsFolder = folder.appendingPathComponent(stem + ".parts")
         guard FileManager.default.isWritableFile(atPath: folder.path) else {
             throw ExportError(path: destination.path, reason: "cannot write into \(folder.path) (missing or not writable)")
+        }
+        ZipWriter.sweep(folder)
+        do {
+            try FileManager.default.createDirectory(at: partsFolder, withIntermediateDirectories: false)
+        } catch {
+            throw ExportError(path: destination.path, reason: "cannot make a temporary folder beside it: \(error)")
         }
         var error: Int32 = 0
         archive = zip_open(temporary.path, ZIP_CREATE | ZIP_EXCL, &error)
@@ -95,12 +109,11 @@ public final class ZipWriter {
         guard let archive else { throw failure("the archive is closed") }
         guard zip_close(archive) == 0 else {
             let reason = String(cString: zip_strerror(archive))
-            zip_discard(archive)
-            self.archive = nil
-            try? FileManager.default.removeItem(at: temporary)
+            discard()
             throw ExportError(path: destination.path, reason: "cannot write the archive: \(reason)")
         }
         self.archive = nil
+        try? FileManager.default.removeItem(at: partsFolder)
         guard let target else {
             defer { try? FileManager.default.removeItem(at: temporary) }
             do {
@@ -110,10 +123,25 @@ public final class ZipWriter {
             }
             return
         }
+        // libzip does not sync what it wrote: without this, a crash after the rename could leave the
+        // name pointing at an archive whose data never reached the disk.
+        let file = open(temporary.path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0, fsync(file) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if file >= 0 { close(file) }
+            discard()
+            throw ExportError(path: destination.path, reason: "cannot write the archive: fsync failed: \(reason)")
+        }
+        close(file)
         guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
             throw ExportError(path: destination.path, reason: "cannot move the archive into place: \(reason)")
+        }
+        do {
+            try DurableFile.syncFolder(target.deletingLastPathComponent())
+        } catch {
+            throw ExportError(path: destination.path, reason: "the archive is in place, but \(error)")
         }
     }
 
@@ -124,6 +152,24 @@ public final class ZipWriter {
             self.archive = nil
         }
         try? FileManager.default.removeItem(at: temporary)
+        try? FileManager.default.removeItem(at: partsFolder)
+    }
+
+    /// What every temporary name of an export holds, followed by the writer's pid.
+    static let marker = ".inkwell-export-"
+
+    /// Removes from `folder` the temporaries of exports whose process no longer runs (the archive
+    /// being written, its entries' files, libzip's own temporary), and returns their names.
+    @discardableResult
+    public static func sweep(_ folder: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let stale = names.filter { name in
+            guard name.hasPrefix("."), let found = name.range(of: marker) else { return false }
+            guard let pid = Int32(name[found.upperBound...].prefix(while: \.isNumber)), pid != getpid() else { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }
+        for name in stale { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        return stale
     }
 
     private func failure(_ what: String) -> ExportError {

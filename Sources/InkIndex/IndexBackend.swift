@@ -118,3 +118,13 @@ public protocol PageQueue: IndexBackend {
     /// Counts across all workers.
     func status() throws -> QueueStatus
 }
+
+/// A shared index's server could not be reached: the connection was refused, lost (the server
+/// stopped or restarted) or a statement got no answer in time. Nothing of the statement that failed
+/// is kept by the server, so it may be tried again once the server is back.
+public struct IndexUnreachable: Error, CustomStringConvertible {
+    /// Where and why, e.g. "127.0.0.1:5432/inkwell: cannot connect to PostgreSQL: connection refused".
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkIndex
 import Logging
 import PostgresNIO
 
@@ -15,7 +16,7 @@ final class PostgresDatabase: Sendable {
     private static let logger = Logger(label: "inkwell.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// Connects once, so that a wrong address, a refused connection or a refused login is reported
-    /// at once and by name.
+    /// at once and by name (a server that cannot be reached as ``IndexUnreachable``).
     init(_ location: PostgresLocation) throws {
         self.location = location
         var configuration: PostgresConnection.Configuration
@@ -47,13 +48,23 @@ final class PostgresDatabase: Sendable {
             return try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
                                                   id: Int.random(in: 0..<Int.max), logger: logger).wait()
         } catch {
-            throw PostgresIndexError.cannotConnect(location.description, PostgresDatabase.reason(error))
+            throw IndexUnreachable("\(location.description): cannot connect to PostgreSQL: \(PostgresDatabase.reason(error))")
         }
     }
 
-    /// Runs `body` on a connection of its own.
+    /// Runs `body` on a connection of its own. When the connection is lost meanwhile (the server
+    /// stopped, restarted or did not answer in time) it throws ``IndexUnreachable``: the server rolled
+    /// back whatever `body` had not committed, and the next call connects anew.
     func run<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? PostgresDatabase.connect(configuration, location)
+        // A connection the server closed while it was idle (a restart) is dropped: PostgresNIO would
+        // wait forever for the answer to a statement sent on it.
+        let reusable = idle.withLock { idle -> PostgresConnection? in
+            while let connection = idle.popLast() {
+                if !connection.isClosed { return connection }
+            }
+            return nil
+        }
+        let connection = try reusable ?? PostgresDatabase.connect(configuration, location)
         // A connection that broke is closed for good: it is dropped (closing it again is harmless).
         defer {
             if connection.isClosed { try? (connection.close() as EventLoopFuture<Void>).wait() } else { idle.withLock { $0.append(connection) } }
@@ -61,9 +72,31 @@ final class PostgresDatabase: Sendable {
         do {
             return try body(connection)
         } catch let error as PSQLError {
+            if connection.isClosed || PostgresDatabase.isLostConnection(error) {
+                _ = connection.close() as EventLoopFuture<Void>
+                throw IndexUnreachable("\(location.description): connection to PostgreSQL lost: \(PostgresDatabase.reason(error))")
+            }
             throw PostgresIndexError.server(PostgresDatabase.reason(error))
+        } catch let error as NoAnswer {
+            throw IndexUnreachable("\(location.description): \(error)")
         }
     }
+
+    /// True for errors that end the connection rather than the statement: the socket failed or closed,
+    /// or the server said it is shutting down or cannot take connections (SQLSTATE classes 08 and 57P).
+    static func isLostConnection(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown: return true
+        default:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57P")
+        }
+    }
+
+    /// How long a statement may take before its connection is given up as lost: a server that went
+    /// away without closing the socket (a host down, a network cut) would otherwise be waited for forever.
+    /// Statements are short; the longest wait is for the index's write lock, held a moment by each writer.
+    static let statementTimeout = TimeAmount.seconds(60)
 
     /// Runs `body` in a transaction (rolled back if it throws), holding the index's write lock:
     /// changes to notes, pages and the vocabulary are made one transaction at a time across every
@@ -107,10 +140,36 @@ final class PostgresDatabase: Sendable {
     static var log: Logger { logger }
 }
 
+/// A statement that will never be answered: its connection closed (the server went away), or it got
+/// no answer within ``PostgresDatabase/statementTimeout`` (then its connection is closed).
+struct NoAnswer: Error, CustomStringConvertible {
+    let description: String
+}
+
 extension PostgresConnection {
-    /// Runs `query` and collects its rows.
+    /// Runs `query` and collects its rows. PostgresNIO sends a statement on a connection that has just
+    /// closed into nothing and never answers it (1.33: `channel.write(…, promise: nil)`), so the answer
+    /// is given up when the connection was closed as the statement was sent, and after
+    /// ``PostgresDatabase/statementTimeout`` (a server gone without closing the socket).
     func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try (self.query(query, logger: PostgresDatabase.log) as EventLoopFuture<PostgresQueryResult>).wait().rows
+        let timeout = PostgresDatabase.statementTimeout
+        let answer = eventLoop.makePromise(of: PostgresQueryResult.self)
+        let timer = eventLoop.scheduleTask(in: timeout) {
+            answer.fail(NoAnswer(description: "PostgreSQL gave no answer in \(timeout.nanoseconds / 1_000_000_000) s (connection closed)"))
+            _ = self.close() as EventLoopFuture<Void>
+        }
+        (self.query(query, logger: PostgresDatabase.log) as EventLoopFuture<PostgresQueryResult>).whenComplete { result in
+            timer.cancel()
+            answer.completeWith(result)
+        }
+        // Runs on the connection's event loop after the statement was handed to the channel: if the
+        // channel had closed, it was dropped unsent. (Failing an answered statement does nothing.)
+        eventLoop.execute {
+            guard self.isClosed else { return }
+            timer.cancel()
+            answer.fail(NoAnswer(description: "the server closed the connection"))
+        }
+        return try answer.futureResult.wait().rows
     }
 
     /// Runs `query`, ignoring any rows.

@@ -65,8 +65,6 @@ public struct PostgresLocation: Sendable, Equatable {
 public enum PostgresIndexError: Error, CustomStringConvertible, Equatable {
     /// The URL is not one Inkwell can use.
     case badURL(String, String)
-    /// The server could not be reached or refused the login.
-    case cannotConnect(String, String)
     /// The database holds an index made by a newer Inkwell.
     case newerSchema(database: String, found: Int, supported: Int)
     /// The server refused a statement.
@@ -76,8 +74,6 @@ public enum PostgresIndexError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .badURL(let url, let reason):
             return "\(PostgresIndexError.redacted(url)): not a PostgreSQL index URL: \(reason)"
-        case .cannotConnect(let location, let reason):
-            return "\(location): cannot connect to PostgreSQL: \(reason)"
         case .newerSchema(let database, let found, let supported):
             return "\(database): the index there was made by a newer Inkwell (schema version \(found); this one knows up to \(supported)): "
                 + "upgrade Inkwell, or point --index at another database; nothing was changed"

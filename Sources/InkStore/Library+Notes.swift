@@ -200,6 +200,26 @@ extension Library {
         return found
     }
 
+    /// `text` made a valid title (``validTitle(_:)``): control characters (a line break, an escape)
+    /// and runs of white space become one space, the ends are trimmed, and what is left is cut to
+    /// 1,000 characters (a title of nothing else stays empty, and is refused as such). For titles
+    /// taken from file names and from other software's files, which may hold anything (bytes that
+    /// are not UTF-8 arrive as U+FFFD).
+    public static func cleanTitle(_ text: String) -> String {
+        var cleaned = ""
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace {
+                pendingSpace = !cleaned.isEmpty
+                continue
+            }
+            if pendingSpace { cleaned.append(" ") }
+            pendingSpace = false
+            cleaned.unicodeScalars.append(scalar)
+        }
+        return String(cleaned.prefix(1_000))
+    }
+
     /// Titles are free text, but not empty, not over 1,000 characters and without control characters.
     /// Returns the title trimmed, or throws ``StoreError/invalid(_:)`` saying what is wrong with it.
     public static func validTitle(_ title: String) throws -> String {

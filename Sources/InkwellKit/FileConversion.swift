@@ -20,10 +20,14 @@ public struct ConvertedFile {
     /// The PDFs the pages are drawn on (a `.xopp` annotating a PDF, a PDF), for the renderer.
     public var backgrounds: BackgroundDocuments
 
+    /// True when `url` names a file (or a link to one), its name UTF-8 or not (``RawPath``): what
+    /// `render` and `export` convert rather than look up in the library.
+    public static func isFile(_ url: URL) -> Bool { RawPath.kind(of: url) == .file }
+
     /// Decodes `url` and replays its notes in memory. Errors name the file, the position and the reason.
     public static func read(_ url: URL, replayer: NoteReplayer = NoteReplayer()) throws -> ConvertedFile {
         let recording = try Importer.decode(url)
-        let fallback = url.deletingPathExtension().lastPathComponent
+        let fallback = Library.cleanTitle(url.deletingPathExtension().lastPathComponent)
         var pages: [Page] = []
         var documents: [String: Data] = [:]
         for var recorded in recording.notes {

@@ -102,25 +102,20 @@ public struct Importer {
 
     public init(library: Library) { self.library = library }
 
-    /// The files to import for `paths`: files as given, folders searched for known extensions; a
-    /// reMarkable document's parts left to its `.content` (``RecordingFormat/importable(_:)``).
+    /// The files to import for `paths`: files as given, folders searched for known extensions (names
+    /// that are not UTF-8 found and read too, ``RawPath``); a reMarkable document's parts left to its
+    /// `.content` (``RecordingFormat/importable(_:)``).
     public static func expand(_ paths: [URL]) throws -> [URL] {
         var files: [URL] = []
         for path in paths {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else {
+            switch RawPath.kind(of: path) {
+            case .missing:
                 throw ImportError(file: path.path, reason: "no such file or folder")
-            }
-            guard isFolder.boolValue else {
+            case .file:
                 files.append(path)
-                continue
+            case .folder:
+                files += RawPath.files(under: path).filter { RecordingFormat.knownExtensions.contains($0.pathExtension.lowercased()) }
             }
-            let walker = FileManager.default.enumerator(at: path, includingPropertiesForKeys: [.isRegularFileKey])
-            var found: [URL] = []
-            while let url = walker?.nextObject() as? URL {
-                if RecordingFormat.knownExtensions.contains(url.pathExtension.lowercased()) { found.append(url) }
-            }
-            files += found.sorted { $0.path < $1.path }
         }
         return RecordingFormat.importable(files)
     }
@@ -129,7 +124,7 @@ public struct Importer {
     public static func decode(_ url: URL) throws(ImportError) -> Recording {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try RawPath.read(url)
         } catch {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
@@ -383,10 +378,11 @@ public struct Importer {
         }
     }
 
-    /// The title of the `index`th note of a recording read from `url`.
+    /// The title of the `index`th note of a recording read from `url`, cleaned: a file's name or a
+    /// recorded title may hold line breaks or escapes.
     private func noteTitle(_ recorded: RecordedNote, index: Int, from url: URL) -> String {
         let fallback = title ?? url.deletingPathExtension().lastPathComponent
-        return recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))")
+        return Library.cleanTitle(recorded.title ?? (index == 0 ? fallback : "\(fallback) (\(index + 1))"))
     }
 
     private func summary(of stored: StoredNote, recognized: Int) throws -> ImportedNote {

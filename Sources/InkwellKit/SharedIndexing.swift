@@ -16,8 +16,13 @@ extension Indexer {
     /// scanned once more (pages edited meanwhile are queued again); the run ends when that finds
     /// nothing new. With `adoptTags`, hashtags found become tags and the routing rules apply, as
     /// ``run(jobs:shard:only:progress:)`` does; workers leave that to a run that can write the library.
+    ///
+    /// Every call to the queue goes through `reconnect`: when the database goes away (a restart, a
+    /// failover) the run waits for it, trying again with backoff, and goes on where it was; a page
+    /// claimed under a transaction that died is claimed again when its lease runs out, so each page is
+    /// still recognised once. Past the backoff's limit the run fails with ``Reconnector/GaveUp``.
     public func work(_ queue: any PageQueue, jobs: Int, lease: TimeInterval = Indexer.defaultLease, batch: Int = 2,
-                     adoptTags: Bool, only: Set<NoteID>? = nil,
+                     adoptTags: Bool, only: Set<NoteID>? = nil, reconnect: Reconnector = .never,
                      progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> IndexingReport {
         let started = Date()
         var report = IndexingReport()
@@ -29,21 +34,22 @@ extension Indexer {
             // Only a run that owns the library removes notes missing from its view: a worker's view
             // of a shared mount may be older than another host's, and must not undo its notes.
             let all = try library.notes()
-            try queue.update(all, library: library, complete: adoptTags)
+            try reconnect.run { try queue.update(all, library: library, complete: adoptTags) }
             notes = only.map { wanted in all.filter { wanted.contains($0.note.id) } } ?? all
-            let scan = try self.scan(notes, queue)
+            let scan = try reconnect.run { try self.scan(notes, queue) }
             if firstPass {
                 report.pages = scan.pages
                 report.unchanged = scan.pages - scan.changed.count
             }
             let new = scan.changed.filter { !attempted.contains($0.page.rawValue + ":" + $0.hash) }
-            try queue.enqueue(new)
+            try reconnect.run { try queue.enqueue(new) }
             attempted.formUnion(new.map { $0.page.rawValue + ":" + $0.hash })
             // The first pass drains even when it queued nothing: other workers may have queued pages, or left leases behind.
             if new.isEmpty, !firstPass { break }
             firstPass = false
             let byID = Dictionary(all.map { ($0.note.id, $0) }, uniquingKeysWith: { $1 })
-            drain(queue, notes: byID, jobs: max(1, jobs), lease: lease, batch: max(1, batch), total: new.count, outcome: outcome, progress: progress)
+            drain(queue, notes: byID, jobs: max(1, jobs), lease: lease, batch: max(1, batch), total: new.count, reconnect: reconnect,
+                  outcome: outcome, progress: progress)
             if new.isEmpty { break }
         }
         let result = outcome.withLock { $0 }
@@ -99,7 +105,7 @@ extension Indexer {
     /// Claims and recognises pages on `jobs` threads (one recogniser each) until the queue is empty
     /// and no lease is held anywhere.
     private func drain(_ queue: any PageQueue, notes: [NoteID: StoredNote], jobs: Int, lease: TimeInterval, batch: Int, total: Int,
-                       outcome: Locked<Outcome>, progress: @escaping @Sendable (Int, Int) -> Void) {
+                       reconnect: Reconnector, outcome: Locked<Outcome>, progress: @escaping @Sendable (Int, Int) -> Void) {
         let library = self.library, makeRecognizer = self.makeRecognizer
         Parallel.forEach(jobs, workers: jobs, makeWorker: { Result { try makeRecognizer() } }) { recognizer, _ in
             guard case .success(let recognizer) = recognizer else {
@@ -109,9 +115,9 @@ extension Indexer {
             while outcome.withLock({ $0.fatal == nil }) {
                 let claimed: [QueuedPage]
                 do {
-                    claimed = try queue.claim(limit: batch, lease: lease)
+                    claimed = try reconnect.run { try queue.claim(limit: batch, lease: lease) }
                     if claimed.isEmpty {
-                        guard let wait = try queue.nextLeaseExpiry() else { return }
+                        guard let wait = try reconnect.run({ try queue.nextLeaseExpiry() }) else { return }
                         Thread.sleep(forTimeInterval: min(max(wait, 0.1), 1))
                         continue
                     }
@@ -120,7 +126,7 @@ extension Indexer {
                     return
                 }
                 for page in claimed {
-                    let result = Indexer.recognize(page, notes: notes, library: library, queue: queue, recognizer: recognizer)
+                    let result = Indexer.recognize(page, notes: notes, library: library, queue: queue, reconnect: reconnect, recognizer: recognizer)
                     outcome.withLock { outcome in
                         outcome.done += 1
                         switch result {
@@ -143,15 +149,15 @@ extension Indexer {
         case failed(String)
         /// Changed since it was queued (queued again), or the claim was lost: nothing filed.
         case superseded
-        /// The index could not be reached: the run stops.
+        /// The index refused a statement, or stayed unreachable past the backoff's limit: the run stops.
         case fatal(String)
     }
 
     private static func recognize(_ claimed: QueuedPage, notes: [NoteID: StoredNote], library: Library, queue: any PageQueue,
-                                  recognizer: any PageRecognizer) -> PageResult {
+                                  reconnect: Reconnector, recognizer: any PageRecognizer) -> PageResult {
         do {
             func failed(_ reason: String) throws -> PageResult {
-                try queue.fail(claimed, reason: reason) ? .failed(reason) : .superseded
+                try reconnect.run { try queue.fail(claimed, reason: reason) } ? .failed(reason) : .superseded
             }
             guard let stored = notes[claimed.note] ?? (try? library.note(matching: claimed.note.rawValue)) else {
                 return try failed("the note is no longer in the library")
@@ -170,7 +176,7 @@ extension Indexer {
             }
             let hash = ContentHash.of(page: read.decoded.page)
             guard hash == claimed.hash else {
-                try queue.enqueue([(claimed.page, hash)])
+                try reconnect.run { try queue.enqueue([(claimed.page, hash)]) }
                 return .superseded
             }
             let recognition: PageRecognition
@@ -179,7 +185,7 @@ extension Indexer {
             } catch {
                 return try failed("\(error)")
             }
-            return try queue.commit(recognition, of: claimed, signature: read.signature) ? .committed : .superseded
+            return try reconnect.run { try queue.commit(recognition, of: claimed, signature: read.signature) } ? .committed : .superseded
         } catch {
             return .fatal("\(error)")
         }

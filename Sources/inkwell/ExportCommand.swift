@@ -98,11 +98,7 @@ struct ExportCommand: ParsableCommand {
         guard !notes.isEmpty, notebook == nil, tags.isEmpty, query == nil, !all, catalog == nil, obsidianVault == nil else { return nil }
         let known = Workspace.penFileExtensions.union(["pdf", "xml"])
         let urls = notes.map { URL(fileURLWithPath: $0) }
-        let allFiles = urls.allSatisfy { url in
-            var isFolder: ObjCBool = false
-            return known.contains(url.pathExtension.lowercased())
-                && FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
-        }
+        let allFiles = urls.allSatisfy { known.contains($0.pathExtension.lowercased()) && ConvertedFile.isFile($0) }
         guard allFiles else { return nil }
         if let opened = try? library.open(), let both = notes.first(where: { (try? opened.note(matching: $0)) != nil }) {
             throw RenderCommand.Failure("\"\(both)\" is both a file here and a note of the library: give the file as ./\(both) "
@@ -222,7 +218,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     @Sendable private static func askToOverwrite(_ path: String) -> Bool {
-        FileHandle.standardError.write(Data("\(path) exists. Overwrite? [y/N] ".utf8))
+        FileHandle.standardError.write(Data(terminalSafe("\(path) exists. Overwrite? [y/N] ").utf8))
         return readLine()?.lowercased().hasPrefix("y") ?? false
     }
 

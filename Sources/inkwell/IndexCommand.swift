@@ -20,7 +20,9 @@ struct IndexCommand: ParsableCommand {
             $INKWELL_INDEX_URL) and run `inkwell index --worker` on as many machines as you like, each \
             seeing the library folder (read-only is enough): they share the pages through the database's \
             queue, a worker that dies leaves its pages to the others when its lease runs out, and each \
-            exits 0 when no page is left. Then one `inkwell index` where the library can be written gives \
+            exits 0 when no page is left. When the database goes away (a restart), workers say so on \
+            standard error and retry with growing waits (0.5 s doubling up to 30 s), going on where they \
+            were once it is back; after --give-up-after without it they exit 1, for a supervisor to restart. Then one `inkwell index` where the library can be written gives \
             notes their hashtags. --status shows the progress of all of them (docs/scale.md). --shard i/n \
             splits the pages of the library's own SQLite index between machines by hand instead.
             """
@@ -37,6 +39,9 @@ struct IndexCommand: ParsableCommand {
     var worker = false
     @Option(help: "With PostgreSQL: seconds a worker holds the pages it claims before others may take them.")
     var lease = Indexer.defaultLease
+    @Option(help: ArgumentHelp("With PostgreSQL: how long to keep retrying while the database is unreachable before exiting 1 (e.g. 30s, 2m).",
+                               valueName: "duration"))
+    var giveUpAfter = DurationArgument(seconds: Backoff.defaultGiveUpAfter)
     @Flag(help: "Show how far the indexing is (done, leased, pending, failed, pages per second) and exit.") var status = false
     @OptionGroup var output: OutputOptions
 
@@ -50,16 +55,22 @@ struct IndexCommand: ParsableCommand {
             throw ValidationError("--shard is for the library's own SQLite index; with PostgreSQL, run --worker on each machine instead")
         }
         if worker, rebuild { throw ValidationError("--rebuild clears the shared index: run it once without --worker") }
+        if giveUpAfter.seconds != Backoff.defaultGiveUpAfter, index.effectiveURL == nil {
+            throw ValidationError("--give-up-after is for a shared index: --index postgres://… or $INKWELL_INDEX_URL")
+        }
     }
 
     func run() throws {
         let workspace = index.workspace(try library.open())
         if status { return try showStatus(workspace) }
-        announceIndex(try workspace.openIndex())
+        let reconnect = Reconnector(backoff: Backoff(giveUpAfter: giveUpAfter.seconds)) { printError("inkwell: " + $0) }
+        // A worker may start before its database (a supervisor starts both): it waits for it as for a restart.
+        announceIndex(try worker ? reconnect.run { try workspace.openIndex() } : workspace.openIndex())
         if rebuild { try workspace.clearIndex() }
         let shard = try shard.map(Shard.init(parsing:)) ?? .all
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
-        let report = try workspace.runIndexing(jobs: jobs, quality: quality, lease: lease, worker: worker, shard: shard) { done, total in
+        let report = try workspace.runIndexing(jobs: jobs, quality: quality, lease: lease, worker: worker, shard: shard,
+                                               reconnect: reconnect) { done, total in
             progress.update(done, of: total)
         }
         progress.finish()

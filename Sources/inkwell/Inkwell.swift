@@ -24,11 +24,6 @@ struct Inkwell: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command line, with `--library DIR` accepted before the command as well as after it.
-    static func main() async {
-        await main(libraryBeforeCommand(Array(CommandLine.arguments.dropFirst())))
-    }
-
     /// `inkwell --library DIR note list` means `inkwell note list` on DIR: the option before the
     /// command is taken out and becomes `$INKWELL_LIBRARY` for this run (which `--library` after the
     /// command still overrides). Only the words before the command are looked at.

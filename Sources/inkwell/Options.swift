@@ -126,9 +126,9 @@ func printWritten(_ line: String, paths: [String]) {
     if intoStandardOutput { printError(line) } else { print(line) }
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, ``terminalSafe(_:)``.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((terminalSafe(text) + "\n").utf8))
 }
 
 /// True when standard output is a terminal (so progress and prompts make sense).
@@ -172,4 +172,23 @@ func missingFile(_ argument: String) -> Error? {
     guard argument.contains("/") || Workspace.penFileExtensions.contains(ext) || ["pdf", "xml", "metadata", "content"].contains(ext),
           !FileManager.default.fileExists(atPath: argument) else { return nil }
     return RenderCommand.Failure("\(argument): no such file")
+}
+
+/// A length of time on the command line: seconds, or a number with a unit (`30s`, `2m`, `1h`, `1.5m`).
+struct DurationArgument: ExpressibleByArgument, Equatable {
+    let seconds: Double
+
+    init(seconds: Double) { self.seconds = seconds }
+
+    init?(argument: String) {
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("min", 60), ("m", 60), ("h", 3600)]
+        let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
+        let unit = units.first { text.hasSuffix($0.suffix) }
+        guard let number = Double(text.dropLast(unit?.suffix.count ?? 0)), number.isFinite, number >= 0 else { return nil }
+        seconds = number * (unit?.seconds ?? 1)
+    }
+
+    var defaultValueDescription: String {
+        seconds.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(seconds / 60))m" : "\(seconds)s"
+    }
 }

@@ -119,8 +119,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The pages to render and whose they are: a file converted in memory, else a note of the library.
     func source() throws -> (source: PageSource, file: String?) {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: note, isDirectory: &isFolder), !isFolder.boolValue {
+        if ConvertedFile.isFile(URL(fileURLWithPath: note)) {
             let converted = try ConvertedFile.read(URL(fileURLWithPath: note))
             for warning in converted.warnings { printError("warning: \(warning)") }
             guard !converted.pages.isEmpty else { throw Failure("\(note): holds no pages") }

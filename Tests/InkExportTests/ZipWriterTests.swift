@@ -49,6 +49,35 @@ struct ZipWriterTests {
         let unwritable = folder.appendingPathComponent("no-such-folder/out.zip")
         #expect(throws: ExportError.self) { try ZipWriter(destination: unwritable) }
     }
+
+    @Test("temporaries are made beside the archive, never in $TMPDIR; those of an export that was killed are swept by the next, a running one's kept")
+    func temporariesBesideAndSwept() throws {
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = ended.processIdentifier
+        // What a killed export leaves: its archive half written, its entries' files, libzip's own temporary.
+        let leftovers = [".old.zip.inkwell-export-\(dead).17.partial", ".old.zip.inkwell-export-\(dead).17.partial.aB3xYz",
+                         ".other.zip.inkwell-export-\(dead).9.parts"]
+        for name in leftovers where name.hasSuffix(".parts") {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name).appendingPathComponent("sub"), withIntermediateDirectories: true)
+        }
+        for name in leftovers where !name.hasSuffix(".parts") { try Data("half".utf8).write(to: folder.appendingPathComponent(name)) }
+        let running = ".live.zip.inkwell-export-1.5.partial"  // pid 1 always runs
+        try Data("busy".utf8).write(to: folder.appendingPathComponent(running))
+
+        let writer = try ZipWriter(destination: folder.appendingPathComponent("new.zip"))
+        let during = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(Set(leftovers).isDisjoint(with: during), "\(during)")
+        #expect(during.contains(running))
+        #expect(writer.partsFolder.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path)
+        #expect(writer.partsFolder.lastPathComponent.hasPrefix(".new.zip.inkwell-export-\(getpid())."))
+        try Data("part".utf8).write(to: writer.partsFolder.appendingPathComponent("0.part"))
+        try writer.add(file: writer.partsFolder.appendingPathComponent("0.part"), as: "a.txt", compress: true)
+        try writer.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [running, "new.zip"].sorted())
+    }
 }
 
 /// A fresh empty folder under the system temporary folder, removed with this value.

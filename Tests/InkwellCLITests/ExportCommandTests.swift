@@ -65,6 +65,50 @@ struct ExportCommandTests {
         #expect(skipped.contains("skipped \(archive.path)"))
         #expect(try files(out) == ["notes-2.zip", "notes.zip"])
     }
+
+    @Test("export --zip killed half-way leaves its temporaries beside the archive, none in $TMPDIR, and the next export sweeps them")
+    func killedZipExport() throws {
+        try cli.ok(["init"])
+        let samples = cli.root.appendingPathComponent("samples")
+        try cli.ok(["sample", "-o", samples.path, "--notes", "12", "--pages", "2", "--sentences", "1"])
+        try cli.ok(["import", "--no-recognize", samples.path])
+        let out = cli.root.appendingPathComponent("out"), temporary = cli.root.appendingPathComponent("tmp")
+        for folder in [out, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let archive = out.appendingPathComponent("all.zip")
+        let environment = ["TMPDIR": temporary.path]
+
+        let export = Process()
+        export.executableURL = CLI.executable
+        export.arguments = ["export", "--all", "--format", "png", "--scale", "3", "--zip", archive.path]
+        export.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(["INKWELL_LIBRARY": cli.library.path]) { $1 }
+        export.standardOutput = FileHandle.nullDevice
+        export.standardError = FileHandle.nullDevice
+        try export.run()
+        // Killed once it has written a few pages of the archive's entries.
+        func parts() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            return names.filter { $0.hasSuffix(".parts") }.reduce(0) {
+                $0 + ((try? FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent($1).path))?.count ?? 0)
+            }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while parts() < 3, export.isRunning, Date() < deadline { usleep(2_000) }
+        kill(export.processIdentifier, SIGKILL)
+        export.waitUntilExit()
+        try #require(export.terminationReason == .uncaughtSignal, "the export ended before it could be killed")
+        let left = try files(out)
+        #expect(left.contains { $0.hasPrefix(".all.zip.inkwell-export-") }, "\(left)")
+        #expect(!left.contains("all.zip"), "no archive until it is whole")
+        let inTemporary = try files(temporary)
+        #expect(inTemporary.isEmpty, "nothing in $TMPDIR: \(inTemporary)")
+
+        let again = try cli.run(["export", "--all", "--format", "svg", "--zip", archive.path], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try files(out) == ["all.zip"], "the killed export's temporaries are swept")
+        #expect(try files(temporary).isEmpty)
+        let (status, output) = try tool(["unzip", "-t", archive.path])
+        #expect(status == 0, "\(output)")
+    }
 }
 
 @Suite("inkwell export FILE…: converting without a library")

@@ -140,6 +140,59 @@ struct ReadOnlyTests {
         #expect(try cli.snapshot() == before)
     }
 
+    @Test("a library never indexed, read-only or on a full disk: search (titles, tags, typed text), export and listings work from the files; no index is made",
+          arguments: ["readOnly", "fullDisk"])
+    func neverIndexed(where place: String) throws {
+        let disk = cli.root.appendingPathComponent("disk")
+        let out = cli.root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let typed = cli.root.appendingPathComponent("typed.md")
+        try "call the caterer about the budget #catering\n".write(to: typed, atomically: true, encoding: .utf8)
+        let prepare = """
+            run init init
+            run create note create "Project kickoff" --notebook Work
+            run other note create "Groceries"
+            run text note text "Project kickoff" --set "$TYPED"
+            rm -f "$INKWELL_LIBRARY"/index.sqlite*
+            """
+        let reads = """
+            run list note list --json
+            run titleSearch search kickoff --json
+            run typedSearch search caterer --json
+            run tagSearch search --tag catering --json
+            run export export --all --format md -o "$OUT"
+            ls -A "$INKWELL_LIBRARY" > "$RESULTS/files.out"
+            """
+        let results = try MountNamespace.run(place == "readOnly" ? """
+            export INKWELL_LIBRARY="$DISK/library"
+            \(prepare)
+            mount --bind "$INKWELL_LIBRARY" "$INKWELL_LIBRARY"
+            mount -o remount,bind,ro "$INKWELL_LIBRARY"
+            \(reads)
+            """ : """
+            mount -t tmpfs -o size=8m tmpfs "$DISK"
+            export INKWELL_LIBRARY="$DISK/library"
+            \(prepare)
+            cat /dev/zero > "$DISK/filler" 2>/dev/null || true
+            \(reads)
+            """, cli: cli, environment: ["DISK": disk.path, "OUT": out.path, "TYPED": typed.path])
+        try #require(results.status("text") == 0, "\(results.err("text"))")
+        for name in ["list", "titleSearch", "typedSearch", "tagSearch", "export"] {
+            #expect(results.status(name) == 0, "\(place) \(name): \(results.err(name))")
+        }
+        #expect((results.json("list") as? [Any])?.count == 2)
+        for name in ["titleSearch", "typedSearch", "tagSearch"] {
+            let titles = (results.json(name) as? [[String: Any]])?.map { $0["title"] as? String }
+            #expect(titles == ["Project kickoff"], "\(place) \(name): \(results.out(name)) \(results.err(name))")
+        }
+        let exported = (try? FileManager.default.subpathsOfDirectory(atPath: out.path)) ?? []
+        #expect(exported.contains { $0.hasSuffix("project-kickoff.md") } && exported.contains { $0.hasSuffix("groceries.md") }, "\(exported)")
+        // The lock that creating an index takes (index.sqlite.lock, empty) may be made; no index file.
+        let files = results.out("files").split(separator: "\n")
+        #expect(!files.contains { $0.hasPrefix("index.sqlite") && $0 != "index.sqlite.lock" }, "an index was left behind: \(files)")
+    }
+
     @Test("on a full disk, reads work; a write fails naming the file and leaves nothing behind once there is room")
     func fullDisk() throws {
         let disk = cli.root.appendingPathComponent("disk")

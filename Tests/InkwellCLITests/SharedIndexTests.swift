@@ -93,6 +93,94 @@ struct SharedIndexTests {
         #expect(!(try cli.json(["tags"]) as? [Any] ?? []).isEmpty)
     }
 
+    /// The text a worker wrote to its log (standard output and error).
+    static func log(_ cli: CLI, _ name: String) -> String {
+        (try? String(contentsOf: cli.root.appendingPathComponent(name), encoding: .utf8)) ?? ""
+    }
+
+    /// Waits up to `seconds` for `process` to end; false (and the process killed) when it did not.
+    static func ends(_ process: Process, within seconds: Double) throws -> Bool {
+        let ended = try waitUntil(seconds: seconds) { !process.isRunning }
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return ended
+    }
+
+    @Test("the database stopped (pg_ctl stop -m fast) and started again while three workers run: they say so, wait, go on, and every page is recognised exactly once")
+    func workersRideOutARestart() throws {
+        let cli = try SharedIndexTests.library(notes: 12, pages: 2)
+        let server = try PostgresTestServer.ownServer()
+        defer { server.remove() }
+        let workers = try (0..<3).map {
+            try SharedIndexTests.start(cli, ["index", "--worker", "--index", server.url, "--jobs", "1", "--lease", "3", "--quality", "fast"],
+                                       log: "worker-\($0).log")
+        }
+        defer { for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        try #require(try SharedIndexTests.waitUntil(seconds: 60) {
+            (try? SharedIndexTests.count(server.url, where: "status = 'recognised'")) ?? 0 >= 3
+        }, "the workers should have started recognising")
+
+        try server.down()
+        // Down for a few seconds, as a restart by an administrator or a failover is.
+        Thread.sleep(forTimeInterval: 3)
+        try server.up()
+
+        var said = 0
+        for (number, worker) in workers.enumerated() {
+            let ended = try SharedIndexTests.ends(worker, within: 60)
+            let log = SharedIndexTests.log(cli, "worker-\(number).log")
+            #expect(ended, "worker \(number) should finish by itself: \(log)")
+            #expect(worker.terminationStatus == 0, "worker \(number): \(log)")
+            // A worker busy recognising through the whole outage may never meet it; one that does says so, and says when it is over.
+            if log.contains("database unreachable, retrying in 0.5 s") {
+                said += 1
+                #expect(log.contains("database reachable again after"), "worker \(number): \(log)")
+            }
+        }
+        #expect(said >= 2, "the workers should say the database went away")
+        #expect(try SharedIndexTests.count(server.url, where: "true") == 24)
+        #expect(try SharedIndexTests.count(server.url, where: "status = 'recognised'") == 24)
+        #expect(try SharedIndexTests.count(server.url, where: "recognitions <> 1") == 0, "every page recognised exactly once")
+    }
+
+    @Test("a database that stays down: workers running and a worker started meanwhile retry, then exit 1 after --give-up-after 5s")
+    func workersGiveUp() throws {
+        let cli = try SharedIndexTests.library(notes: 12, pages: 2)
+        let server = try PostgresTestServer.ownServer()
+        defer { server.remove() }
+        let arguments = ["index", "--worker", "--index", server.url, "--jobs", "1", "--quality", "fast", "--give-up-after", "5s"]
+        var workers = try (0..<3).map { try SharedIndexTests.start(cli, arguments, log: "worker-\($0).log") }
+        defer { for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        try #require(try SharedIndexTests.waitUntil(seconds: 60) {
+            (try? SharedIndexTests.count(server.url, where: "status = 'recognised'")) ?? 0 >= 3
+        }, "the workers should have started recognising")
+
+        try server.down()
+        let stopped = Date()
+        workers.append(try SharedIndexTests.start(cli, arguments, log: "worker-3.log"))
+        for (number, worker) in workers.enumerated() {
+            let ended = try SharedIndexTests.ends(worker, within: 40)
+            let log = SharedIndexTests.log(cli, "worker-\(number).log")
+            #expect(ended, "worker \(number) should give up by itself: \(log)")
+            #expect(worker.terminationStatus == 1, "worker \(number): \(log)")
+            #expect(log.contains("database unreachable, retrying in"), "worker \(number): \(log)")
+            #expect(log.contains("unreachable for 5 s; giving up"), "worker \(number): \(log)")
+        }
+        #expect(Date().timeIntervalSince(stopped) >= 5, "no worker gives up before the time given")
+    }
+
+    @Test("--give-up-after takes 30s, 2m, plain seconds; anything else is refused by name")
+    func giveUpAfterValues() throws {
+        let cli = CLI()
+        try cli.ok(["init"])
+        let bad = try cli.run(["index", "--worker", "--index", "postgres://inkwell@127.0.0.1:1/inkwell", "--give-up-after", "soon"])
+        #expect(bad.status == 64 && bad.stderr.contains("--give-up-after"), "\(bad.stderr)")
+        let local = try cli.run(["index", "--give-up-after", "30s"])
+        #expect(local.status == 64 && local.stderr.contains("--give-up-after is for a shared index"), "\(local.stderr)")
+        let refused = try cli.run(["index", "--worker", "--index", "postgres://inkwell@127.0.0.1:1/inkwell?sslmode=disable", "--give-up-after", "1"])
+        #expect(refused.status == 1 && refused.stderr.contains("cannot connect to PostgreSQL") && refused.stderr.contains("giving up"), "\(refused.stderr)")
+    }
+
     @Test("a host with an older view of the library removes no note from the shared index; `inkwell index` where the library lives does")
     func staleViewsRemoveNothing() throws {
         let cli = CLI()

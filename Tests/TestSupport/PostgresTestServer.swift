@@ -23,6 +23,33 @@ public enum PostgresTestServer {
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A server of one test's own, which the test may stop and start again (the shared server goes on
+    /// serving the other tests meanwhile); removed by ``remove()``.
+    public struct OwnServer: Sendable {
+        /// Its folder, as scripts/pg-test-server.sh printed it.
+        public let folder: String
+        /// Its `inkwell` database.
+        public let url: String
+
+        /// Stops it as an administrator would (`pg_ctl stop -m fast`: sessions are ended, connections closed).
+        public func down() throws { try OwnServer.run("down", folder) }
+        /// Starts it again on the same port.
+        public func up() throws { try OwnServer.run("up", folder) }
+        /// Stops it for good and removes its folder.
+        public func remove() { _ = try? tool([PostgresTestServer.script, "stop", folder]) }
+
+        static func run(_ command: String, _ folder: String) throws {
+            let result = try tool([PostgresTestServer.script, command, folder])
+            guard result.status == 0 else { throw ServerError("pg-test-server.sh \(command): \(result.output)") }
+        }
+    }
+
+    /// Starts a server of the caller's own.
+    public static func ownServer() throws -> OwnServer {
+        let server = try start()
+        return OwnServer(folder: server.folder, url: server.url)
+    }
+
     struct ServerError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
@@ -36,13 +63,17 @@ public enum PostgresTestServer {
     private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../scripts/pg-test-server.sh").standardizedFileURL.path
 
-    private static let shared = Lazily<Server> {
+    private static func start() throws -> Server {
         let started = try tool([script, "start"])
         let lines = started.output.split(separator: "\n").map(String.init)
         guard started.status == 0, lines.count >= 2, lines[lines.count - 1].hasPrefix("postgres://") else {
             throw ServerError("could not start the test PostgreSQL server (scripts/pg-test-server.sh; scripts/install-deps.sh installs postgresql): \(started.output)")
         }
-        let server = Server(folder: lines[lines.count - 2], url: lines[lines.count - 1])
+        return Server(folder: lines[lines.count - 2], url: lines[lines.count - 1])
+    }
+
+    private static let shared = Lazily<Server> {
+        let server = try start()
         startedFolder.withLock { $0 = server.folder }
         atexit {
             if let folder = PostgresTestServer.startedFolder.withLock({ $0 }) {
