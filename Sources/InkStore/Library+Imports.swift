@@ -82,16 +82,15 @@ extension Library {
         copy.origin = nil
         let staged = try stage(copy)
         defer { removeStagingParent(of: staged) }
-        do {
-            for id in pages where FileManager.default.fileExists(atPath: pageURL(id, in: stored.folder).path) {
-                try FileManager.default.copyItem(at: pageURL(id, in: stored.folder), to: pageURL(id, in: staged))
-            }
-            let backgrounds = stored.folder.appendingPathComponent(Library.backgroundsFolderName)
-            if FileManager.default.fileExists(atPath: backgrounds.path) {
-                try FileManager.default.copyItem(at: backgrounds, to: staged.appendingPathComponent(Library.backgroundsFolderName))
-            }
-        } catch {
-            throw StoreError.io(stored.folder, "cannot copy the pages an update replaces: \(error.localizedDescription)")
+        // Copied through DurableFile (written and synced), so the trash entry is whole once it is in the trash.
+        for id in pages where FileManager.default.fileExists(atPath: pageURL(id, in: stored.folder).path) {
+            try DurableFile.replace(pageURL(id, in: staged), with: try DurableFile.read(pageURL(id, in: stored.folder)))
+        }
+        let backgrounds = stored.folder.appendingPathComponent(Library.backgroundsFolderName)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: backgrounds.path)) ?? [] where name.hasSuffix(".pdf") {
+            let copy = staged.appendingPathComponent(Library.backgroundsFolderName).appendingPathComponent(name)
+            try makeFolders(copy.deletingLastPathComponent())
+            try DurableFile.replace(copy, with: try DurableFile.read(backgrounds.appendingPathComponent(name)))
         }
         return try moveToTrash(staged, kind: .note, name: copy.title, notebook: stored.notebook, noteCount: 1)
     }

@@ -292,10 +292,12 @@ public final class DropFolder {
         }
         let outcome: Importer.FileOutcome
         do {
-            // Its identity is its place in the drop folder and its bytes: the same file dropped again
-            // is the note it made (updated if its bytes changed), not a second one.
-            let path = url.standardizedFileURL.path
-            let identity = NoteOrigin(kind: .file, key: path, hash: FNV1a.hex(data), location: path)
+            // Its identity is its name in the drop folder with its bytes: the same file dropped again
+            // is the note it made, not a second one. The bytes are part of the key (not only its
+            // hash): a drop folder's files are used up, and scanners reuse names for other pages, so
+            // another file under a used name is a new note, never an update of an unrelated one.
+            let path = url.standardizedFileURL.path, hash = FNV1a.hex(data)
+            let identity = NoteOrigin(kind: .file, key: path + "#" + hash, hash: hash, location: path)
             outcome = try importer.importRecording(recording, from: url, identity: identity, replayer: replayer)
             if let failure = outcome.failures.first { throw ImportError(file: label, reason: failure) }
         } catch let error as ImportError {

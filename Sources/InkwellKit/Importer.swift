@@ -311,7 +311,8 @@ public struct Importer {
                     unchanged.append(UnchangedSource(file: url.path, id: target.note.id, title: target.note.title, notebook: target.notebook.description))
                     continue
                 }
-                current = try stagedNote(recorded, index: index, of: recording, from: url)
+                // An update holds the pages in memory and writes only those that changed.
+                current = try stagedNote(recorded, index: index, of: recording, from: url, holdingPages: target != nil)
                 // The PDF its pages are drawn on, stored once under its content ID, which the pages then name.
                 var recorded = recorded
                 if let background = recorded.background {
@@ -376,6 +377,7 @@ public struct Importer {
             var changed: Int?
             if let target = note.target, let origin = note.origin {
                 do {
+                    try note.staged.writePages(ImportUpdate.changedPages(note.staged.note.pages, origin: origin, before: target.note.origin))
                     let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created)
                     stored = try library.applyUpdate(update.update).note
                     changed = update.changedPages
@@ -483,10 +485,10 @@ public struct Importer {
     }
 
     /// A new staged note for the `index`th note of `recording`, read from `url`.
-    private func stagedNote(_ recorded: RecordedNote, index: Int, of recording: Recording, from url: URL) throws -> StagedNote {
+    private func stagedNote(_ recorded: RecordedNote, index: Int, of recording: Recording, from url: URL, holdingPages: Bool = false) throws -> StagedNote {
         var staged = try library.stage(title: noteTitle(recorded, index: index, from: url), in: recorded.notebook ?? notebook, created: recorded.created ?? Date(),
                                        tags: Set(recorded.tags), pinned: recorded.pinned,
-                                       source: source ?? Importer.source(ofFormat: recording.format))
+                                       source: source ?? Importer.source(ofFormat: recording.format), holdingPages: holdingPages)
         do {
             try staged.setTypedText(TypedText(recorded.typedText))
         } catch {
