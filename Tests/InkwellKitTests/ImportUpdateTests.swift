@@ -11,6 +11,14 @@ final class SourcesFixture {
     let library: Library
     let workspace: Workspace
     var sources: URL { root.appendingPathComponent("sources", isDirectory: true) }
+    /// rmc's v6 test pages in the shared corpus (../shared/corpus or $INKWELL_CORPUS), if it is here.
+    static let corpus: URL? = {
+        let root = ProcessInfo.processInfo.environment["INKWELL_CORPUS"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("../shared/corpus").standardizedFileURL
+        let pages = root.appendingPathComponent("rm/rmc")
+        return FileManager.default.fileExists(atPath: pages.appendingPathComponent("Lines_v2.rm").path) ? pages : nil
+    }()
 
     init() throws {
         library = try Library.create(at: root.appendingPathComponent("library"))
@@ -213,9 +221,50 @@ struct ImportUpdateTests {
         let done = try fixture.sync()
         #expect(done.trashed.count == 1)
         #expect(Set(try fixture.library.notes().map(\.note.title)) == ["A", "C"])
-        #expect(try fixture.library.trashItems().first?.noteID == bNote.note.id)
+        #expect(try fixture.library.trashItems().contains { $0.noteID == bNote.note.id })
         let again = try fixture.sync()
         #expect(again.plan.new.isEmpty && again.plan.changed.isEmpty && again.plan.removed.isEmpty && again.plan.unchanged.count == 2)
+    }
+
+    @Test("a reMarkable notebook synced again: the changed page is replaced, the others' files stay byte for byte, the id stays; gone, it goes to the trash",
+          .enabled(if: SourcesFixture.corpus != nil, "the shared corpus (../shared/corpus) is not here"))
+    func remarkableNotebook() throws {
+        let fixture = try SourcesFixture()
+        let corpus = try #require(SourcesFixture.corpus)
+        // A notebook as the tablet stores it: UUID.content, UUID.metadata and UUID/PAGE.rm (real v6 pages).
+        let uuid = "5d4c3b2a-0000-4000-8000-000000000001", folder = fixture.sources.appendingPathComponent(uuid)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (page, file) in zip(["p1", "p2", "p3"], ["dot.stroke.rm", "Lines_v2.rm", "Normal_AB.rm"]) {
+            try FileManager.default.copyItem(at: corpus.appendingPathComponent(file), to: folder.appendingPathComponent(page + ".rm"))
+        }
+        try fixture.write(uuid + ".content", #"{"fileType": "notebook", "pages": ["p1", "p2", "p3"]}"#)
+        try fixture.write(uuid + ".metadata", #"{"visibleName": "Tablet notes"}"#)
+        _ = try fixture.sync()
+        let before = try fixture.library.note(matching: "Tablet notes")
+        #expect(before.note.origin?.kind == .remarkable && before.note.origin?.key == uuid)
+        #expect(before.note.origin?.pages.map(\.key) == ["p1", "p2", "p3"])
+        let files = try fixture.pageFiles(before)
+
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("p2.rm"))
+        try FileManager.default.copyItem(at: corpus.appendingPathComponent("erasers.rm"), to: folder.appendingPathComponent("p2.rm"))
+        let report = try fixture.sync()
+        #expect(report.plan.changed.count == 1)
+        #expect(report.imported?.imported.first?.notes.first?.changedPages == 1)
+        let after = try fixture.library.note(matching: before.note.id.rawValue)
+        #expect(after.note.pages.count == 3 && after.note.pages[1] != before.note.pages[1])
+        for index in [0, 2] {
+            #expect(after.note.pages[index] == before.note.pages[index])
+            #expect(try Data(contentsOf: fixture.library.pageURL(after.note.pages[index], in: after.folder)) == files[before.note.pages[index]])
+        }
+        #expect(try fixture.library.trashItems().count == 1)
+
+        // Deleted on the tablet: the document's files and its page folder go.
+        for name in [uuid + ".content", uuid + ".metadata", uuid] {
+            try FileManager.default.removeItem(at: fixture.sources.appendingPathComponent(name))
+        }
+        let gone = try fixture.sync()
+        #expect(gone.plan.removed.map(\.id) == [before.note.id] && gone.trashed.count == 1)
+        #expect(try fixture.library.notes().isEmpty)
     }
 
     @Test("a file dropped twice is one note")
