@@ -49,13 +49,19 @@ extension Workspace {
         let origins = try OriginIndex(library)
         var plan = SyncPlan()
         var present = Set<String>()
-        for file in try Importer.expand([folder]) {
+        // Hashing is all an unchanged source costs: the sources are hashed on every core at once.
+        let files = try Importer.expand([folder])
+        let identities = Locked([Result<NoteOrigin, ImportError>?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let result = Result { () throws(ImportError) -> NoteOrigin in try SourceIdentity.of(files[index]) }
+            identities.withLock { $0[index] = result }
+        }
+        for (file, result) in zip(files, identities.withLock { $0 }) {
             let identity: NoteOrigin
-            do {
-                identity = try SourceIdentity.of(file)
-            } catch {
-                plan.failures.append(error.description)
-                continue
+            switch result {
+            case .success(let found)?: identity = found
+            case .failure(let error)?: plan.failures.append(error.description); continue
+            case nil: continue
             }
             present.insert("\(identity.kind.rawValue):\(identity.key)")
             present.insert(identity.location ?? file.path)
@@ -92,7 +98,8 @@ extension Workspace {
         var importer = importer
         importer.asNew = false
         let files = (plan.new + plan.changed).map { URL(fileURLWithPath: $0.file) }
-        report.imported = importer.run(files, replayer: replayer, keepGoing: keepGoing, progress: progress)
+        // Nothing new or changed: nothing to read again (not even the library's notes).
+        report.imported = files.isEmpty ? ImportReport() : importer.run(files, replayer: replayer, keepGoing: keepGoing, progress: progress)
         // A run that stopped at a bad source trashes nothing: what is gone is decided on a good run.
         guard report.imported?.failures.isEmpty ?? true || keepGoing, plan.failures.isEmpty || keepGoing else { return report }
         for entry in plan.removed {
