@@ -3,7 +3,7 @@
 makes on a library (strace), rebuild the library as it would be after a crash at every point of
 that sequence, and check each rebuilt library.
 
-Usage: crash-states.py INKWELL [--keep DIR]     prints a JSON report, exits 1 when a state fails
+Usage: crash-states.py INKWELL [--keep DIR] [--only SCENARIO]     prints a JSON report, exits 1 when a state fails
 
 The model is that of a journaling file system (ext4 with data=ordered, XFS, btrfs): changes to
 folders (creations, renames, removals) reach the disk in the order they were made, each whole, and
@@ -459,10 +459,42 @@ def scenarios(inkwell, work):
             return "Plan's tags are %r" % [n["tags"] for n in plans]
         return None
 
+    source = os.path.join(work, "source.jsonl")
+
+    def imported_before(library):
+        """The library with `source` imported, then `source` changed: a stroke added to its last page."""
+        base(library)
+        shutil.copyfile(sample, source)
+        report = json.loads(run(inkwell, library, "import", source, "--no-recognize", "--json").stdout)
+        note = report["imported"][0]["notes"][0]
+        before = [p["strokes"] for p in json.loads(run(inkwell, library, "note", "show", note["id"], "--json").stdout)["pages"]]
+        last = json.loads(open(source).read().strip().splitlines()[-1])
+        t = float(last.get("t", 0)) + 1
+        with open(source, "a") as f:
+            f.write(json.dumps({"type": "down", "t": t, "x": 300, "y": 700, "p": 0.5}) + "\n")
+            f.write(json.dumps({"type": "move", "t": t + 0.01, "x": 340, "y": 710, "p": 0.5}) + "\n")
+            f.write(json.dumps({"type": "up", "t": t + 0.02, "x": 380, "y": 720}) + "\n")
+        return {"id": note["id"], "before": before, "after": before[:-1] + [before[-1] + 1]}
+
+    def update_invariant(library, context):
+        """The updated note is there once, with the old pages or the new ones, every page readable."""
+        shown = run(inkwell, library, "note", "show", context["id"], "--json")
+        if shown.returncode != 0:
+            return "note show failed: " + shown.stderr.strip()
+        pages = json.loads(shown.stdout)["pages"]
+        if any(p.get("damage") for p in pages):
+            return "a page is damaged: %r" % pages
+        strokes = [p["strokes"] for p in pages]
+        if strokes not in (context["before"], context["after"]):
+            return "the note's strokes per page are %r, neither the old %r nor the new %r" % (strokes, context["before"], context["after"])
+        return None
+
     return [
+        ("import again (update)", imported_before, ["import", source, "--no-recognize"], update_invariant),
         ("note text --set", base, ["note", "text", "Plan", "--set", text_file], text_invariant),
         ("note tag", base, ["note", "tag", "Plan", "--add", "soon"], tag_invariant),
-        ("import", base, ["import", sample, "--no-recognize"], import_invariant),
+        # --as-new: the sample is in the library already, and importing it again would change nothing.
+        ("import", base, ["import", sample, "--no-recognize", "--as-new"], import_invariant),
         ("note move", base, ["note", "move", "Plan", "Archive"], listed_once_in("Work", "Archive")),
         ("note delete", base, ["note", "delete", "Plan"], delete_invariant),
         ("trash restore", deleted, ["trash", "restore", "Plan"], delete_invariant),
@@ -548,7 +580,9 @@ def main():
     keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
     work = tempfile.mkdtemp(prefix="inkwell-crash-")
     try:
-        results = [explore(inkwell, work, *scenario, keep) for scenario in scenarios(inkwell, work)]
+        only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+        results = [explore(inkwell, work, *scenario, keep) for scenario in scenarios(inkwell, work)
+                   if only is None or scenario[0] == only]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(results, indent=2))

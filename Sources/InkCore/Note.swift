@@ -115,9 +115,13 @@ public struct Note: Sendable, Hashable, Codable, Identifiable {
     public var pages: [PageID]
     /// Where the note came from: `user`, `import:jsonl`, `import:rm`, …
     public var source: String
+    /// The source an imported note was read from, which importing it again updates it from; nil for
+    /// notes written in Inkwell (and notes imported before origins were kept).
+    public var origin: NoteOrigin?
 
     public init(id: NoteID, title: String, created: Date, modified: Date? = nil, pinned: Bool = false,
-                tags: Set<Tag> = [], removedTags: Set<Tag> = [], pages: [PageID] = [], source: String = "user") {
+                tags: Set<Tag> = [], removedTags: Set<Tag> = [], pages: [PageID] = [], source: String = "user",
+                origin: NoteOrigin? = nil) {
         self.id = id
         self.title = title
         self.created = created
@@ -127,6 +131,7 @@ public struct Note: Sendable, Hashable, Codable, Identifiable {
         self.removedTags = removedTags
         self.pages = pages
         self.source = source
+        self.origin = origin
     }
 }
 

@@ -18,24 +18,39 @@ public struct NoteOrigin: Sendable, Hashable, Codable {
     /// The source's pages in reading order, each with its own key and hash, so that an update replaces
     /// only the pages that changed. Empty where the source cannot tell its pages apart.
     public var pages: [OriginPage]
+    /// Where the source was last read from (an absolute path; for a file, its key), so that
+    /// `inkwell sync DIR` can tell which notes came from DIR and which of those are gone from it.
+    public var location: String?
 
-    public init(kind: Kind, key: String, hash: String, pages: [OriginPage] = []) {
+    public init(kind: Kind, key: String, hash: String, pages: [OriginPage] = [], location: String? = nil) {
         self.kind = kind
         self.key = key
         self.hash = hash
         self.pages = pages
+        self.location = location
     }
+
+    /// True when `other` names the same source (kind and key; hashes may differ).
+    public func isSameSource(as other: NoteOrigin) -> Bool { kind == other.kind && key == other.key }
 }
 
 /// One page of a note's source: its key there (a reMarkable page UUID; else its number from 1) and the
-/// hash of the bytes it was read from.
+/// hash of the bytes it was read from. Once imported, it also names the note's page the import made
+/// of it and the hash of that page's file as the import wrote it: a page file that no longer has that
+/// hash was changed in Inkwell since, so an update must not drop it.
 public struct OriginPage: Sendable, Hashable, Codable {
     public var key: String
     public var hash: String
+    /// The note's page made of this source page (set by the importer).
+    public var page: PageID?
+    /// ``FNV1a/hex(_:)`` of that page's file as the import wrote it (set by the importer).
+    public var imported: String?
 
-    public init(key: String, hash: String) {
+    public init(key: String, hash: String, page: PageID? = nil, imported: String? = nil) {
         self.key = key
         self.hash = hash
+        self.page = page
+        self.imported = imported
     }
 }
 

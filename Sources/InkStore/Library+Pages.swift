@@ -59,9 +59,24 @@ public struct StagedNote: Sendable {
     public private(set) var note: Note
     public let notebook: NotebookPath
     let folder: URL
+    /// The pages, when they are held in memory until ``writePages(_:)`` rather than written as they
+    /// are saved (an update, which keeps only the pages that changed).
+    var held: [PageID: Page]?
 
-    /// Writes a page change into the staged note, adding new pages to its page list.
+    /// Writes a page change into the staged note (or, holding its pages, into memory), adding new
+    /// pages to its page list.
     public mutating func apply(_ change: PageDelta) throws {
+        if held != nil {
+            var page = held?[change.pageID] ?? Page(id: change.pageID, size: change.size, template: change.template)
+            if !change.removedStrokeIDs.isEmpty {
+                let removed = Set(change.removedStrokeIDs)
+                page.strokes.removeAll { removed.contains($0.id) }
+            }
+            page.strokes += change.addedStrokes
+            held?[change.pageID] = page
+            if !note.pages.contains(change.pageID) { note.pages.append(change.pageID) }
+            return
+        }
         try NoteFolderWriter(folder: folder).apply(change)
         if !note.pages.contains(change.pageID) {
             note.pages.append(change.pageID)
@@ -92,8 +107,25 @@ public struct StagedNote: Sendable {
         try writer.writeMetadata(note)
     }
 
-    /// One page as staged so far, read back from its file (exactly what the commit will move in).
+    /// Writes the held pages `ids` as files, each whole (``Library/stage(title:in:created:tags:pinned:source:holdingPages:)``).
+    public func writePages(_ ids: [PageID]) throws {
+        for id in ids {
+            guard let page = held?[id] else { continue }
+            let url = folder.appendingPathComponent(id.rawValue + Library.pageSuffix)
+            do {
+                try DurableFile.replace(url, with: try PageCodec.encodeFile(page))
+            } catch let error as PageEncodingError {
+                throw StoreError.encoding(url, error.reason)
+            }
+        }
+    }
+
+    /// One page as staged so far, read back from its file (exactly what the commit will move in), or
+    /// as its file would give it back when held in memory.
     public func page(_ id: PageID) throws -> Page {
+        if let page = held?[id] {
+            return try PageCodec.decodeStrict(PageCodec.encodeFile(page), fallbackID: id)
+        }
         let url = folder.appendingPathComponent(id.rawValue + Library.pageSuffix)
         let decoded = try DurableFile.read(url).withUnsafeBytes { PageCodec.decode($0, fallbackID: id) }
         if let problem = decoded.problems.first(where: \.isDamage) { throw StoreError.damagedPage(url, problem) }
@@ -102,14 +134,15 @@ public struct StagedNote: Sendable {
 }
 
 extension Library {
-    /// Starts a note outside the library; nothing is visible until ``commit(_:)``.
+    /// Starts a note outside the library; nothing is visible until ``commit(_:)``. `holdingPages`
+    /// keeps its pages in memory until ``StagedNote/writePages(_:)``.
     public func stage(title: String, in notebook: NotebookPath, created: Date, tags: Set<Tag> = [],
-                      pinned: Bool = false, source: String) throws -> StagedNote {
+                      pinned: Bool = false, source: String, holdingPages: Bool = false) throws -> StagedNote {
         // Nothing is staged (pages, PDFs) for a library the commit would refuse (its marker as it is now).
         try Library.requireWritable(try LibraryFormat.read(libraryAt: root), root: root)
         let note = Note(id: .random(), title: try Library.validTitle(title), created: created.wholeSeconds,
                         pinned: pinned, tags: tags, source: source)
-        return StagedNote(note: note, notebook: notebook, folder: try stage(note))
+        return StagedNote(note: note, notebook: notebook, folder: try stage(note), held: holdingPages ? [:] : nil)
     }
 
     /// Moves staged notes into the library together: all of them appear, or (on failure) none.

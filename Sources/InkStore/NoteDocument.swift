@@ -13,6 +13,8 @@ struct NoteDocument: Codable {
     var removedTags: [Tag]
     var pages: [PageID]
     var source: String
+    /// Where an imported note was read from (absent for notes written in Inkwell).
+    var origin: NoteOrigin?
 
     init(_ note: Note) {
         format = 1
@@ -25,10 +27,11 @@ struct NoteDocument: Codable {
         removedTags = note.removedTags.sorted()
         pages = note.pages
         source = note.source
+        origin = note.origin
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, id, title, created, modified, pinned, tags, removedTags, pages, source
+        case format, id, title, created, modified, pinned, tags, removedTags, pages, source, origin
     }
 
     /// Reads `note.json`; a file written before a key existed gets that key's default
@@ -53,6 +56,39 @@ struct NoteDocument: Codable {
         if let page = pages.first(where: { !PageID.isWellFormed($0.rawValue) }) {
             throw DecodingError.dataCorruptedError(forKey: .pages, in: container, debugDescription: "\"\(page.rawValue)\" is not a page id")
         }
+        origin = try container.decodeIfPresent(NoteOrigin.self, forKey: .origin)
+        if let origin, let problem = NoteDocument.problem(with: origin) {
+            throw DecodingError.dataCorruptedError(forKey: .origin, in: container, debugDescription: problem)
+        }
+    }
+
+    /// The longest origin key (a path) and page key kept, in bytes.
+    static let maxOriginKeyBytes = 4096, maxOriginPageKeyBytes = 256
+    /// The most source pages an origin lists.
+    static let maxOriginPages = 100_000
+
+    /// What is wrong with an origin read from `note.json`, if anything: a key that is empty, too long or
+    /// holds control characters, a hash that is not 16 lowercase hex digits, a page id that is not one.
+    /// An origin decides which note an import overwrites, so a doubtful one is refused, not guessed at.
+    static func problem(with origin: NoteOrigin) -> String? {
+        func badKey(_ key: String, limit: Int) -> Bool {
+            key.isEmpty || key.utf8.count > limit || key.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        }
+        func badHash(_ hash: String) -> Bool {
+            hash.utf8.count != 16 || !hash.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        }
+        if badKey(origin.key, limit: maxOriginKeyBytes) { return "the key is empty, longer than \(maxOriginKeyBytes) bytes or holds control characters" }
+        if badHash(origin.hash) { return "hash \"\(origin.hash.prefix(40))\" is not 16 lowercase hex digits" }
+        if let location = origin.location, badKey(location, limit: maxOriginKeyBytes) || !location.hasPrefix("/") {
+            return "the location is not an absolute path of at most \(maxOriginKeyBytes) bytes"
+        }
+        if origin.pages.count > maxOriginPages { return "more than \(maxOriginPages) source pages" }
+        for (index, page) in origin.pages.enumerated() {
+            if badKey(page.key, limit: maxOriginPageKeyBytes) { return "page \(index + 1): the key is empty, longer than \(maxOriginPageKeyBytes) bytes or holds control characters" }
+            if badHash(page.hash) || page.imported.map(badHash) == true { return "page \(index + 1): a hash is not 16 lowercase hex digits" }
+            if let id = page.page, !PageID.isWellFormed(id.rawValue) { return "page \(index + 1): \"\(id.rawValue.prefix(40))\" is not a page id" }
+        }
+        return nil
     }
 
     /// The source of a note whose `note.json` does not say where it came from.
@@ -60,7 +96,7 @@ struct NoteDocument: Codable {
 
     var note: Note {
         Note(id: id, title: title, created: created, modified: modified, pinned: pinned,
-             tags: Set(tags), removedTags: Set(removedTags), pages: pages, source: source)
+             tags: Set(tags), removedTags: Set(removedTags), pages: pages, source: source, origin: origin)
     }
 
     static let encoder: JSONEncoder = {

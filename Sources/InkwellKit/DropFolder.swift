@@ -48,6 +48,8 @@ public struct DropEvent: Sendable, Codable, Equatable {
     /// The program or device the file says wrote it, else its format.
     public var claimedSource: String?
     public var notes: [ImportedNote]?
+    /// Notes imported before from the same file (same name in the drop folder, same bytes): left alone.
+    public var unchanged: [UnchangedSource]?
     /// Notes the routing rules filed out of the Inbox because recognition gave them tags.
     public var routed: [RoutedNote]?
     /// Pages that could not be recognised (the notes are imported; `inkwell index` tries again).
@@ -69,7 +71,11 @@ public struct DropEvent: Sendable, Codable, Equatable {
         switch kind {
         case .imported:
             let notes = notes ?? []
-            let described = notes.map { "\($0.id) \"\($0.title)\" in \($0.notebook) (\($0.pages) page\($0.pages == 1 ? "" : "s"))" }
+            let described = notes.map { note in
+                let what = note.changedPages.map { "updated, \($0) of \(note.pages) page\(note.pages == 1 ? "" : "s") changed" }
+                    ?? "\(note.pages) page\(note.pages == 1 ? "" : "s")"
+                return "\(note.id) \"\(note.title)\" in \(note.notebook) (\(what))"
+            } + (unchanged ?? []).map { "\($0.id) \"\($0.title)\" in \($0.notebook) (unchanged: imported before)" }
             return "imported \(name) → \(described.joined(separator: ", ")); moved to \(movedTo ?? "?")"
         case .failed:
             return "failed \(name): \(reason ?? "?"); moved to \(movedTo ?? "?")"
@@ -286,7 +292,14 @@ public final class DropFolder {
         }
         let outcome: Importer.FileOutcome
         do {
-            outcome = try importer.importRecording(recording, from: url, replayer: replayer)
+            // Its identity is its name in the drop folder with its bytes: the same file dropped again
+            // is the note it made, not a second one. The bytes are part of the key (not only its
+            // hash): a drop folder's files are used up, and scanners reuse names for other pages, so
+            // another file under a used name is a new note, never an update of an unrelated one.
+            let path = url.standardizedFileURL.path, hash = FNV1a.hex(data)
+            let identity = NoteOrigin(kind: .file, key: path + "#" + hash, hash: hash, location: path)
+            outcome = try importer.importRecording(recording, from: url, identity: identity, replayer: replayer)
+            if let failure = outcome.failures.first { throw ImportError(file: label, reason: failure) }
         } catch let error as ImportError {
             try? FileManager.default.removeItem(at: journal)
             return fail(error)
@@ -306,6 +319,7 @@ public final class DropFolder {
         }
         event.warnings = recording.warnings.isEmpty ? nil : recording.warnings
         event.notes = outcome.file.notes
+        event.unchanged = outcome.unchanged.isEmpty ? nil : outcome.unchanged
         event.routed = outcome.routed.isEmpty ? nil : outcome.routed
         event.recognitionFailures = outcome.recognitionFailures.isEmpty ? nil : outcome.recognitionFailures
         return event

@@ -21,11 +21,24 @@ public struct ImportedNote: Sendable, Codable, Equatable {
     /// True when the source had the note in its trash: it was imported, then moved to the library's
     /// trash (`inkwell trash restore` brings it back); absent otherwise.
     public var trashed: Bool?
+    /// `new`, or `updated` when the note was imported from this source before and is brought up to date.
+    public var status: String = "new"
+    /// Updated notes: how many of its pages the update added or replaced.
+    public var changedPages: Int?
 
     /// The JSON keys as `import --json` has always printed them (docs/cli-json.md).
     enum CodingKeys: String, CodingKey {
-        case id, title, notebook, pages, strokes, points, tags, recognized = "recognised", trashed
+        case id, title, notebook, pages, strokes, points, tags, recognized = "recognised", trashed, status, changedPages
     }
+}
+
+/// A source imported before and unchanged since (its hash is the one its note keeps): nothing was
+/// read but its bytes.
+public struct UnchangedSource: Sendable, Codable, Equatable {
+    public var file: String
+    public var id: NoteID
+    public var title: String
+    public var notebook: String
 }
 
 /// What an import did: the files imported and, for each file that was not, why.
@@ -36,6 +49,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
     public var recognitionFailures: [String] = []
     /// Notes the routing rules filed out of the Inbox because recognition gave them tags.
     public var routed: [RoutedNote] = []
+    /// Sources imported before and unchanged since: their notes were left alone.
+    public var unchanged: [UnchangedSource] = []
 }
 
 /// Handwriting recognition during an import, as the editor session asks for it after its saves.
@@ -97,8 +112,12 @@ public struct Importer {
     /// Recognise the pages the session asks for (nil: leave them to `inkwell index`).
     public var recognition: ImportRecognition?
     /// Called with a file's notes just before they are committed (the drop folder writes its journal
-    /// here); throwing stops the commit.
+    /// here); throwing stops the commit. Notes that update a note already in the library are not
+    /// among them.
     public var beforeCommit: (([StagedNote]) throws -> Void)?
+    /// Import every source as new notes, even one imported before (`--as-new`); otherwise a source
+    /// already in the library (its ``NoteOrigin``) updates its note, or is skipped when unchanged.
+    public var asNew = false
 
     public init(library: Library) { self.library = library }
 
@@ -146,9 +165,25 @@ public struct Importer {
     public func run(_ files: [URL], replayer: NoteReplayer, keepGoing: Bool,
                     progress: (Int, Int) -> Void = { _, _ in }) -> ImportReport {
         var report = ImportReport()
+        let origins: OriginIndex?
+        do {
+            origins = asNew ? nil : try OriginIndex(library)
+        } catch {
+            report.failures.append("\(library.root.path): \(error)")
+            return report
+        }
         var decoded: [(URL, Recording)] = []
+        var identities: [URL: NoteOrigin] = [:]
         for file in files {
             do {
+                let identity = try SourceIdentity.of(file)
+                identities[file] = identity
+                // Unchanged since its note was imported: its hash is all it costs.
+                let known = origins?.notes(forFile: identity) ?? []
+                if !known.isEmpty, known.allSatisfy({ $0.note.origin?.hash == identity.hash }) {
+                    report.unchanged += known.map { UnchangedSource(file: file.path, id: $0.note.id, title: $0.note.title, notebook: $0.notebook.description) }
+                    continue
+                }
                 decoded.append((file, try Importer.decode(file)))
             } catch {
                 report.failures.append(error.description)
@@ -171,7 +206,9 @@ public struct Importer {
                 do {
                     guard !stopCommitting else { throw CancellationError() }
                     let outcome = try complete(first, pool: pool)
-                    report.imported.append(outcome.file)
+                    if !outcome.file.notes.isEmpty || outcome.unchanged.isEmpty { report.imported.append(outcome.file) }
+                    report.unchanged += outcome.unchanged
+                    report.failures += outcome.failures
                     report.routed += outcome.routed
                     report.recognitionFailures += outcome.recognitionFailures
                 } catch {
@@ -185,7 +222,7 @@ public struct Importer {
         }
         for (file, recording) in decoded where !stopStaging && !stopCommitting {
             do {
-                waiting.append(try start(recording, from: file, replayer: replayer, pool: pool))
+                waiting.append(try start(recording, from: file, identity: identities[file], origins: origins, replayer: replayer, pool: pool))
             } catch {
                 report.failures.append("\(file.path): \(error)")
                 // The files before it are still committed, as they were before recognition.
@@ -210,6 +247,12 @@ public struct Importer {
         var replay: ReplayInProgress<StagedNote>
         /// The tags the recording gave the note, before recognition.
         let tags: Set<Tag>
+        /// Where the note comes from (nil: a source with no identity, such as an upload).
+        let origin: NoteOrigin?
+        /// The note imported from the same source before, which this import updates (nil: a new note).
+        let target: StoredNote?
+        /// The date the recording gives the note, if any.
+        let created: Date?
         var submitted: [(page: Page, ticket: Int)] = []
         /// Set once the outcomes are handed to the session and it has left the note.
         var finished: StagedNote?
@@ -243,6 +286,8 @@ public struct Importer {
         let file: URL
         let recording: Recording
         var notes: [NoteInProgress]
+        /// Notes of the file imported before from a source that has not changed since.
+        var unchanged: [UnchangedSource] = []
 
         func isReady(_ pool: RecognitionPool?) -> Bool {
             guard let pool else { return true }
@@ -252,12 +297,21 @@ public struct Importer {
 
     /// Replays every note of a file into staged notes and submits the pages their sessions asked to
     /// recognise. While tracing, each note is finished at once, so that its trace stays together.
-    private func start(_ recording: Recording, from url: URL, replayer: NoteReplayer, pool: RecognitionPool?) throws -> FileInProgress {
+    private func start(_ recording: Recording, from url: URL, identity: NoteOrigin?, origins: OriginIndex?,
+                       replayer: NoteReplayer, pool: RecognitionPool?) throws -> FileInProgress {
         var notes: [NoteInProgress] = []
+        var unchanged: [UnchangedSource] = []
         var current: StagedNote?
         do {
             for (index, recorded) in recording.notes.enumerated() {
-                current = try stagedNote(recorded, index: index, of: recording, from: url)
+                let origin = identity.map { SourceIdentity.origin(of: recorded, index: index, file: $0) }
+                let target = origin.flatMap { origins?.note(for: $0) }
+                if let target, target.note.origin?.hash == origin?.hash {
+                    unchanged.append(UnchangedSource(file: url.path, id: target.note.id, title: target.note.title, notebook: target.notebook.description))
+                    continue
+                }
+                // An update holds the pages in memory and writes only those that changed.
+                current = try stagedNote(recorded, index: index, of: recording, from: url, holdingPages: target != nil)
                 // The PDF its pages are drawn on, stored once under its content ID, which the pages then name.
                 var recorded = recorded
                 if let background = recorded.background {
@@ -266,10 +320,13 @@ public struct Importer {
                     recorded = recorded.namingBackground(id)
                 }
                 // Tags as recorded: what typed text and recognition add is what the after-change policy routes.
-                var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: Set(recorded.tags))
+                var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: Set(recorded.tags),
+                                          origin: origin, target: target, created: recorded.created)
                 current = nil
                 if let pool {
-                    note.submitted = try note.replay.pagesToRecognize.map { id in
+                    // An update recognises only the pages it adds or replaces.
+                    let changed = target.map { Set(ImportUpdate.changedPages(note.replay.staged.note.pages, origin: origin!, before: $0.note.origin)) }
+                    note.submitted = try note.replay.pagesToRecognize.filter { changed?.contains($0) ?? true }.map { id in
                         let page = try note.replay.staged.page(id)
                         return (page, pool.submit(page))
                     }
@@ -277,41 +334,76 @@ public struct Importer {
                 notes.append(note)
                 if replayer.trace != nil { try notes[notes.count - 1].finish(pool) }
             }
-            return FileInProgress(file: url, recording: recording, notes: notes)
+            return FileInProgress(file: url, recording: recording, notes: notes, unchanged: unchanged)
         } catch {
             library.discard(notes.map(\.staged) + (current.map { [$0] } ?? []))
             throw error
         }
     }
 
-    /// Finishes a file's notes, commits them together and applies the ``AfterChange`` policy to the
-    /// notes recognition tagged (as `inkwell index` does), then keeps what was read on their pages.
-    /// Throws, leaving the library as it was, when the file could not be committed.
+    /// Finishes a file's notes, commits the new ones together and applies the ``AfterChange`` policy to
+    /// the notes recognition tagged (as `inkwell index` does), updates the notes imported from the same
+    /// sources before (``ImportUpdate``), then keeps what was read on their pages.
+    /// Throws, leaving the library as it was, when the new notes could not be committed; an update
+    /// that fails leaves its note as it was and is reported.
     private func complete(_ item: FileInProgress, pool: RecognitionPool?) throws -> FileOutcome {
         var notes = item.notes
-        for index in notes.indices { try notes[index].finish(pool) }
-        try beforeCommit?(notes.map(\.staged))
-        var stored = try library.commit(notes.map(\.staged))
+        for index in notes.indices {
+            try notes[index].finish(pool)
+            if notes[index].target == nil, let origin = notes[index].origin {
+                // A new note keeps its origin, each source page naming the page made of it.
+                let origin = ImportUpdate.mapped(origin, to: notes[index].staged)
+                try notes[index].finished!.update { $0.origin = origin }
+            }
+        }
+        let fresh = notes.filter { $0.target == nil }
+        try beforeCommit?(fresh.map(\.staged))
+        var committed: [StoredNote] = []
+        if !fresh.isEmpty { committed = try library.commit(fresh.map(\.staged)) }
         var outcome = FileOutcome()
+        outcome.unchanged = item.unchanged
         // Routed first, so that what was read is kept for the notes where they now are.
-        let retagged = zip(stored, notes).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
+        let retagged = zip(committed, fresh).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
         outcome.routed = try AfterChange(library: library, index: nil).tagsChanged(Set(retagged))
         for moved in outcome.routed {
-            if let at = stored.firstIndex(where: { $0.note.id == moved.id }) {
-                stored[at] = try library.note(matching: moved.id.rawValue)
+            if let at = committed.firstIndex(where: { $0.note.id == moved.id }) {
+                committed[at] = try library.note(matching: moved.id.rawValue)
             }
         }
-        for (stored, note) in zip(stored, notes) {
+        var summaries: [ImportedNote] = []
+        for note in notes {
+            let stored: StoredNote
+            var changed: Int?
+            if let target = note.target, let origin = note.origin {
+                do {
+                    try note.staged.writePages(ImportUpdate.changedPages(note.staged.note.pages, origin: origin, before: target.note.origin))
+                    let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created)
+                    stored = try library.applyUpdate(update.update).note
+                    changed = update.changedPages
+                } catch {
+                    library.discard([note.staged])
+                    outcome.failures.append("\(item.file.path): note \(target.note.id) \"\(target.note.title)\" was not updated (it is as it was): \(error)")
+                    continue
+                }
+            } else {
+                stored = committed.removeFirst()
+            }
             outcome.recognitionFailures += note.failures.map { "\(item.file.path): \"\(stored.note.title)\" \($0)" }
-            guard let recognition, !note.recognized.isEmpty else { continue }
-            do {
-                try recognition.keep(stored, note.recognized)
-            } catch {
-                outcome.recognitionFailures.append("\(item.file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
+            if let recognition, !note.recognized.isEmpty {
+                do {
+                    try recognition.keep(stored, note.recognized)
+                } catch {
+                    outcome.recognitionFailures.append("\(item.file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
+                }
             }
+            var summary = try summary(of: stored, recognized: note.recognized.count)
+            if let changed {
+                summary.status = "updated"
+                summary.changedPages = changed
+            }
+            summaries.append(summary)
         }
-        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format,
-                                    notes: try zip(stored, notes).map { try summary(of: $0, recognized: $1.recognized.count) },
+        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format, notes: summaries,
                                     warnings: item.recording.warnings)
         try trashing(&outcome.file, as: item.recording)
         return outcome
@@ -333,15 +425,24 @@ public struct Importer {
         public var routed: [RoutedNote] = []
         /// Pages that could not be recognised, and why.
         public var recognitionFailures: [String] = []
+        /// Notes of the file imported before from a source unchanged since: left alone.
+        public var unchanged: [UnchangedSource] = []
+        /// Notes that could not be updated from the file, and why (each is as it was).
+        public var failures: [String] = []
     }
 
     /// Imports one decoded recording read from `url`: replays its notes, recognises the pages their
     /// sessions ask for, commits them together and applies ``AfterChange``, as ``run(_:replayer:keepGoing:progress:)``
     /// does for each file. Throws, leaving the library as it was, when any of that fails.
-    public func importRecording(_ recording: Recording, from url: URL, replayer: NoteReplayer) throws -> FileOutcome {
+    ///
+    /// With `identity` (the source's ``SourceIdentity``), a source imported before updates its note
+    /// (or, unchanged, is left alone) as ``run(_:replayer:keepGoing:progress:)`` does; without, the
+    /// notes are new and keep no origin (an upload names no source that could come again).
+    public func importRecording(_ recording: Recording, from url: URL, identity: NoteOrigin? = nil, replayer: NoteReplayer) throws -> FileOutcome {
         let pool = recognitionPool(for: [(url, recording)])
         defer { pool?.close() }
-        let item = try start(recording, from: url, replayer: replayer, pool: pool)
+        let origins = asNew || identity == nil ? nil : try OriginIndex(library)
+        let item = try start(recording, from: url, identity: identity, origins: origins, replayer: replayer, pool: pool)
         do {
             return try complete(item, pool: pool)
         } catch {
@@ -394,10 +495,10 @@ public struct Importer {
     }
 
     /// A new staged note for the `index`th note of `recording`, read from `url`.
-    private func stagedNote(_ recorded: RecordedNote, index: Int, of recording: Recording, from url: URL) throws -> StagedNote {
+    private func stagedNote(_ recorded: RecordedNote, index: Int, of recording: Recording, from url: URL, holdingPages: Bool = false) throws -> StagedNote {
         var staged = try library.stage(title: noteTitle(recorded, index: index, from: url), in: recorded.notebook ?? notebook, created: recorded.created ?? Date(),
                                        tags: Set(recorded.tags), pinned: recorded.pinned,
-                                       source: source ?? Importer.source(ofFormat: recording.format))
+                                       source: source ?? Importer.source(ofFormat: recording.format), holdingPages: holdingPages)
         do {
             try staged.setTypedText(TypedText(recorded.typedText))
         } catch {

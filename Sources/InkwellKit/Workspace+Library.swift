@@ -190,7 +190,7 @@ extension Workspace {
             }
             return row
         }
-        return NoteDetails(note: NoteRow(NoteEntry(stored)), pages: rows, typedText: TypedTextStatistics(try library.typedText(of: stored)),
+        return NoteDetails(note: NoteRow(NoteEntry(stored)), origin: stored.note.origin, pages: rows, typedText: TypedTextStatistics(try library.typedText(of: stored)),
                            conflicts: library.conflicts(of: stored).map { $0.url.lastPathComponent })
     }
 }
@@ -312,6 +312,8 @@ public struct TypedTextStatistics: Sendable, Encodable {
 /// A note's details (``Workspace/details(of:)``), as `note show --json` prints them.
 public struct NoteDetails: Sendable, Encodable {
     public var note: NoteRow
+    /// Where an imported note was read from (absent for notes written in Inkwell).
+    public var origin: NoteOrigin?
     public var pages: [PageRow]
     public var typedText: TypedTextStatistics
     /// Sync tools' conflict copies beside the note's files (another device's versions), by file name.

@@ -19,6 +19,13 @@ struct ImportCommand: ParsableCommand {
             final content, on --jobs background threads): hashtags become tags of the note, except tags \
             removed by hand, and the text goes into the search index, so `inkwell index` has nothing left \
             to do for these pages. That costs about 0.3 s a page; --no-recognize leaves it to `inkwell index`.
+
+            Every note remembers its source (a reMarkable document's UUID, else the file's path) and the \
+            source's hash (`note show`). Importing a source already in the library updates its note: \
+            unchanged, it is skipped after hashing it; changed, its changed and new pages replace or join \
+            the note's (the old versions go to the trash; pages you drew on in Inkwell are kept beside the \
+            new ones), removed pages go, and the title, dates and tags are refreshed, the note's id kept. \
+            --as-new imports a copy instead. Each file is reported as new, updated (pages changed) or unchanged.
             """
     )
 
@@ -29,6 +36,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Title for notes whose recording names none (default: the file name).") var title: String?
     @Flag(help: "Print the session's effects as JSON Lines with their virtual times.") var trace = false
     @Flag(help: "Import the files that are good and report the others.") var keepGoing = false
+    @Flag(help: "Import sources imported before as new notes (copies) instead of updating their notes.") var asNew = false
     @Flag(inversion: .prefixedNo, help: "Recognise the handwriting as it is imported (hashtags become tags).") var recognize = true
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
@@ -44,6 +52,7 @@ struct ImportCommand: ParsableCommand {
         var importer = index.workspace(try library.open()).importer(recognize: recognize, jobs: jobs, quality: quality)
         importer.notebook = try notebookPath(notebook)
         importer.title = title
+        importer.asNew = asNew
         let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })
         guard !files.isEmpty else { throw ValidationError("no recordings found in \(paths.joined(separator: ", "))") }
 
@@ -53,28 +62,43 @@ struct ImportCommand: ParsableCommand {
         progress.finish()
         // A reMarkable backup's empty folders are notebooks too (the others were made by their notes).
         let folders = report.failures.isEmpty || keepGoing ? try importer.createNotebooks(Importer.remarkableFolders(in: paths.map { URL(fileURLWithPath: $0) })) : []
-        for failure in report.failures { printError("error: \(failure)") }
-        for warning in report.imported.flatMap({ $0.warnings }) { printError("warning: \(warning)") }
-        for failure in report.recognitionFailures.prefix(5) {
-            printError("warning: not recognised (`inkwell index` tries again): \(failure)")
-        }
-        if report.recognitionFailures.count > 5 {
-            printError("warning: \(report.recognitionFailures.count - 5) more pages not recognised")
-        }
-        if output.json {
-            try printJSON(report)
-        } else if !trace {
-            for note in report.imported.flatMap({ $0.notes }) {
-                let tags = note.tags.isEmpty ? "" : "; tags " + note.tags.map { "#" + $0 }.joined(separator: " ")
-                print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(note.pages) page\(note.pages == 1 ? "" : "s"), \(note.strokes) strokes, \(note.points) points\(tags)\(note.trashed == true ? "; moved to the trash, as in its source" : "")")
-            }
-            for routed in report.routed { print(routed.line) }
+        try printImportReport(report, files: files.count, json: output.json, quiet: trace)
+        if !output.json, !trace {
             for folder in folders { print("created notebook \(folder) (an empty folder of the reMarkable backup)") }
-            if !report.failures.isEmpty && report.imported.isEmpty {
-                printError("nothing imported: \(report.failures.count) of \(files.count) file\(files.count == 1 ? "" : "s") failed")
-            }
         }
         try finish(done: report.imported.count, failed: report.failures.count)
+    }
+}
+
+/// Prints what an import did: errors and warnings on standard error; the report as JSON, or one line
+/// a note (new, updated, unchanged) unless `quiet`.
+func printImportReport(_ report: ImportReport, files: Int, json: Bool, quiet: Bool = false) throws {
+    for failure in report.failures { printError("error: \(failure)") }
+    for warning in report.imported.flatMap({ $0.warnings }) { printError("warning: \(warning)") }
+    for failure in report.recognitionFailures.prefix(5) {
+        printError("warning: not recognised (`inkwell index` tries again): \(failure)")
+    }
+    if report.recognitionFailures.count > 5 {
+        printError("warning: \(report.recognitionFailures.count - 5) more pages not recognised")
+    }
+    if json {
+        try printJSON(report)
+    } else if !quiet {
+        for note in report.imported.flatMap({ $0.notes }) {
+            let tags = note.tags.isEmpty ? "" : "; tags " + note.tags.map { "#" + $0 }.joined(separator: " ")
+            let pages = "\(note.pages) page\(note.pages == 1 ? "" : "s")"
+            if let changed = note.changedPages {
+                print("updated \(note.id) \"\(note.title)\" in \(note.notebook): \(changed) of \(pages) changed, \(note.strokes) strokes, \(note.points) points\(tags)")
+            } else {
+                print("imported \(note.id) \"\(note.title)\" into \(note.notebook): \(pages), \(note.strokes) strokes, \(note.points) points\(tags)"
+                      + (note.trashed == true ? "; moved to the trash, as in its source" : ""))
+            }
+        }
+        for note in report.unchanged { print("unchanged \(note.id) \"\(note.title)\" in \(note.notebook): \(note.file) is as imported") }
+        for routed in report.routed { print(routed.line) }
+        if !report.failures.isEmpty && report.imported.isEmpty {
+            printError("nothing imported: \(report.failures.count) of \(files) file\(files == 1 ? "" : "s") failed")
+        }
     }
 }
 

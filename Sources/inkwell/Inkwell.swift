@@ -17,7 +17,7 @@ struct Inkwell: AsyncParsableCommand {
             """,
         version: InkwellVersion.current,
         subcommands: [
-            InitCommand.self, UpgradeCommand.self, ImportCommand.self, NoteCommand.self, NotebookCommand.self,
+            InitCommand.self, UpgradeCommand.self, ImportCommand.self, SyncCommand.self, NoteCommand.self, NotebookCommand.self,
             TrashCommand.self, StatsCommand.self, CheckCommand.self, ResolveCommand.self, CompactCommand.self, IndexCommand.self, SearchCommand.self, TagsCommand.self, ConvertCommand.self, SampleCommand.self,
             RenderCommand.self, ExportCommand.self, RouteCommand.self, IngestCommand.self, WatchCommand.self,
             ServeCommand.self,

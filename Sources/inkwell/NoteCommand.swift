@@ -77,6 +77,12 @@ struct NoteCommand: ParsableCommand {
             let rows = details.pages, typed = details.typedText
             if output.json { return try printJSON(details) }
             let n = details.note
+            var originLine = ""
+            if let origin = details.origin {
+                let kind = origin.kind == .remarkable ? "reMarkable document" : "file"
+                let location = origin.location.map { $0 == origin.key ? "" : " (\($0))" } ?? ""
+                originLine = "\n  origin    \(kind) \(origin.key)\(location), hash \(origin.hash), \(origin.pages.count) source page\(origin.pages.count == 1 ? "" : "s")"
+            }
             print("""
                 \(n.title)
                   id        \(n.id)
@@ -85,7 +91,7 @@ struct NoteCommand: ParsableCommand {
                   modified  \(DateFormatter.short.string(from: n.modified))
                   pinned    \(n.pinned ? "yes" : "no")
                   tags      \(n.tags.isEmpty ? "-" : n.tags.map { "#" + $0 }.joined(separator: " "))
-                  source    \(n.source)
+                  source    \(n.source)\(originLine)
                   pages     \(rows.count)
                   typed     \(typed.lines == 0 ? "-" : typed.summary)
                 """)

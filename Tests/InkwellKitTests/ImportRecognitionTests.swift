@@ -161,6 +161,7 @@ struct ImportRecognitionTests {
         // A file that decodes but cannot be staged (a blank title) is reported; the file before it is
         // committed, the one after it is not.
         let bad = try scratch.write("bad.jsonl", [#"{"type":"note","title":"   "}"#] + stroke(at: 0))
+        importer.asNew = true // files[0] again as a new note, not as "unchanged"
         let second = importer.run([files[0], bad, files[1]], replayer: NoteReplayer(), keepGoing: false)
         #expect(second.imported.flatMap(\.notes).map(\.title) == ["N0"])
         #expect(second.failures.count == 1)

@@ -1,0 +1,104 @@
+import Foundation
+import InkCore
+
+/// An imported note brought up to date with its source (``Library/applyUpdate(_:)``): the note as
+/// the update was worked out from, the fresh import staged beside the library, and what to commit.
+public struct NoteUpdate: Sendable {
+    /// The note as it was when the update was worked out: if it changed since (an edit, another
+    /// import), the update is refused rather than lose that change.
+    public var expected: Note
+    /// The source imported afresh; the pages of ``note`` that are not in the library yet are taken from it.
+    public var staged: StagedNote
+    /// The metadata to commit: the note's id, its pages in order (pages it keeps and pages from
+    /// ``staged``), title, dates, tags and origin.
+    public var note: Note
+    /// The note's pages as they were that the update replaces or removes: kept in the trash, as a note
+    /// of their own, before anything changes.
+    public var retired: [PageID]
+
+    public init(expected: Note, staged: StagedNote, note: Note, retired: [PageID]) {
+        self.expected = expected
+        self.staged = staged
+        self.note = note
+        self.retired = retired
+    }
+}
+
+extension Library {
+    /// The hash (``FNV1a/hex(_:)``) of page `id`'s file in the note; nil when it has none.
+    public func pageFileHash(_ id: PageID, of stored: StoredNote) -> String? {
+        (try? DurableFile.read(pageURL(id, in: stored.folder))).map(FNV1a.hex)
+    }
+
+    /// Applies an update from a note's source, so that a crash at any point leaves the note as it was
+    /// or as updated: the pages it retires are copied to the trash first, the new pages move in under
+    /// their new ids (files no note lists yet), then `note.json` is written (the commit point), and
+    /// only then are the files of pages it no longer lists removed. The note stays in its notebook.
+    /// Returns the note as updated and the trash entry holding the retired pages, if any.
+    @discardableResult
+    public func applyUpdate(_ update: NoteUpdate) throws -> (note: StoredNote, retired: TrashItem?) {
+        defer { discard([update.staged]) }
+        return try withWriteLock {
+            var stored = try locateNote(update.expected.id)
+            guard stored.note == update.expected else {
+                throw StoreError.invalid("note \(stored.note.id) \"\(stored.note.title)\" changed while it was being updated from its source; nothing was changed (import it again)")
+            }
+            let trashed = update.retired.isEmpty ? nil : try trashCopy(of: stored, pages: update.retired)
+            let fileManager = FileManager.default
+            for id in update.note.pages where !fileManager.fileExists(atPath: pageURL(id, in: stored.folder).path) {
+                let from = pageURL(id, in: update.staged.folder)
+                guard fileManager.fileExists(atPath: from.path) else {
+                    throw StoreError.invalid("page \(id) of the update of note \(stored.note.id) is neither in the note nor in the import")
+                }
+                try DurableFile.move(from, to: pageURL(id, in: stored.folder))
+            }
+            let backgrounds = update.staged.folder.appendingPathComponent(Library.backgroundsFolderName)
+            for name in (try? fileManager.contentsOfDirectory(atPath: backgrounds.path)) ?? [] where name.hasSuffix(".pdf") {
+                guard let target = Library.backgroundURL(String(name.dropLast(4)), in: stored.folder),
+                      !fileManager.fileExists(atPath: target.path) else { continue }
+                try makeFolders(target.deletingLastPathComponent())
+                try DurableFile.move(backgrounds.appendingPathComponent(name), to: target)
+            }
+            var note = update.note
+            note.id = stored.note.id
+            note.title = try Library.validTitle(note.title)
+            try NoteFolderWriter(folder: stored.folder).writeMetadata(note)
+            for id in stored.note.pages where !note.pages.contains(id) {
+                unlink(pageURL(id, in: stored.folder).path)
+            }
+            try DurableFile.syncFolder(stored.folder)
+            stored.note = note
+            return (stored, trashed)
+        }
+    }
+
+    /// Puts a note of its own in the trash holding copies of `pages` of `stored` (and its background
+    /// PDFs), titled "… (before an update from its source)". The caller holds the lock.
+    private func trashCopy(of stored: StoredNote, pages: [PageID]) throws -> TrashItem {
+        var copy = stored.note
+        copy.id = .random()
+        copy.title = String("\(stored.note.title) (before an update from its source)".prefix(1_000))
+        copy.pages = pages
+        copy.origin = nil
+        let staged = try stage(copy)
+        defer { removeStagingParent(of: staged) }
+        // Copied through DurableFile (written and synced), so the trash entry is whole once it is in the trash.
+        for id in pages where FileManager.default.fileExists(atPath: pageURL(id, in: stored.folder).path) {
+            try DurableFile.replace(pageURL(id, in: staged), with: try DurableFile.read(pageURL(id, in: stored.folder)))
+        }
+        let backgrounds = stored.folder.appendingPathComponent(Library.backgroundsFolderName)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: backgrounds.path)) ?? [] where name.hasSuffix(".pdf") {
+            let copy = staged.appendingPathComponent(Library.backgroundsFolderName).appendingPathComponent(name)
+            try makeFolders(copy.deletingLastPathComponent())
+            try DurableFile.replace(copy, with: try DurableFile.read(backgrounds.appendingPathComponent(name)))
+        }
+        return try moveToTrash(staged, kind: .note, name: copy.title, notebook: stored.notebook, noteCount: 1)
+    }
+}
+
+extension StagedNote {
+    /// The hash (``FNV1a/hex(_:)``) of staged page `id`'s file; nil when there is none.
+    public func pageFileHash(_ id: PageID) -> String? {
+        (try? DurableFile.read(folder.appendingPathComponent(id.rawValue + Library.pageSuffix))).map(FNV1a.hex)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import InkCore
+import InkInterchange
+import InkStore
+
+/// The identity of what an import reads (``NoteOrigin``), found without decoding anything: a
+/// reMarkable notebook (`UUID.content`) is its document UUID, any other file its absolute path; the
+/// hash covers every byte the decoder would read, so an equal hash means nothing to do.
+public enum SourceIdentity {
+    /// The origin of the source `url` names, without its pages (the decoder tells them).
+    public static func of(_ url: URL) throws(ImportError) -> NoteOrigin {
+        let url = url.standardizedFileURL
+        if url.pathExtension.lowercased() == "content" {
+            return NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent,
+                              hash: try remarkableHash(url), location: url.path)
+        }
+        return NoteOrigin(kind: .file, key: url.path, hash: hex(try read(url)), location: url.path)
+    }
+
+    /// The hash of a reMarkable document: its `.content`, and beside it its `.metadata`, `.pagedata`,
+    /// PDF and EPUB, and the files of its page folder (each with its name, so a page renamed counts).
+    /// Thumbnails are left out: the tablet redraws them, and they show nothing an import keeps.
+    static func remarkableHash(_ content: URL) throws(ImportError) -> String {
+        let base = content.deletingPathExtension()
+        var parts: [UInt8] = Array(hex(try read(content)).utf8)
+        for ext in ["metadata", "pagedata", "pdf", "epub"] {
+            let url = base.appendingPathExtension(ext)
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            parts += Array("\(ext):\(hex(try read(url)))".utf8)
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []).sorted()
+        for name in names where !name.hasPrefix(".") {
+            let url = base.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            parts += Array("\(name):\(hex(try read(url)))".utf8)
+        }
+        return FNV1a.hex(parts)
+    }
+
+    /// ``FNV1a/hex(_:)`` of `data`, read in place: the same value, without a generic call per byte
+    /// (hashing is all an unchanged source costs, so it must run at memory speed).
+    static func hex(_ data: Data) -> String {
+        let hash = data.withUnsafeBytes { raw in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in raw {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            return hash
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    private static func read(_ url: URL) throws(ImportError) -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
+        }
+    }
+
+    /// The origin of the `index`th note read from `url` (its identity `file`): the decoder's (a
+    /// reMarkable document's UUID and pages) or the file's, the pages then keyed by number and hashed
+    /// from their decoded content (a file does not tell its pages apart more cheaply).
+    static func origin(of recorded: RecordedNote, index: Int, file: NoteOrigin) -> NoteOrigin {
+        var origin = recorded.origin ?? NoteOrigin(kind: .file, key: file.key, hash: file.hash)
+        if recorded.origin == nil {
+            if index > 0 { origin.key += "#\(index + 1)" }
+            origin.pages = pageHashes(recorded.events).enumerated().map { OriginPage(key: "\($0.offset + 1)", hash: $0.element) }
+        }
+        if origin.kind == file.kind { origin.hash = file.hash }
+        origin.location = file.location
+        return origin
+    }
+
+    /// A hash of each page's events as the replay makes pages of them (a new page starts at each
+    /// `newPage`, or at the first stroke when none came before), leaving times out: a file whose
+    /// times are counted across the document (Xournal++) does not change every later page when one
+    /// page gains a stroke.
+    static func pageHashes(_ events: [RecordedEvent]) -> [String] {
+        var pages: [[UInt8]] = []
+        func append<T>(_ value: T) {
+            withUnsafeBytes(of: value) { pages[pages.count - 1] += $0 }
+        }
+        func point(_ p: RecordedPoint) {
+            append(p.x.bitPattern)
+            append(p.y.bitPattern)
+            append(p.pressure.bitPattern)
+            pages[pages.count - 1] += Array("\(p.tilt.map { "\($0)" } ?? "")".utf8)
+        }
+        for event in events {
+            if case .newPage = event { pages.append([]) } else if pages.isEmpty { pages.append([]) }
+            switch event {
+            case let .newPage(size, template, _): pages[pages.count - 1] += Array("page \(size) \(template)".utf8)
+            case let .penDown(p, pen, _):
+                pages[pages.count - 1] += Array("down \(pen)".utf8)
+                point(p)
+            case let .penMove(p, _):
+                pages[pages.count - 1].append(0x4D)
+                point(p)
+            case let .penUp(p, _):
+                pages[pages.count - 1].append(0x55)
+                if let p { point(p) }
+            case .undo: pages[pages.count - 1].append(0x5A)
+            case .redo: pages[pages.count - 1].append(0x59)
+            case let .tap(x, y, count, _): pages[pages.count - 1] += Array("tap \(x) \(y) \(count)".utf8)
+            }
+        }
+        return pages.map(FNV1a.hex)
+    }
+}
+
+/// The notes of a library that remember a source, by source (kind and key), taken once per import.
+public struct OriginIndex: Sendable {
+    private var byKey: [String: StoredNote] = [:]
+
+    /// Every note outside the trash with an origin. Should two notes name one source (two libraries
+    /// merged by hand), the one imported first is the one kept in step.
+    public init(_ library: Library) throws {
+        for stored in try library.notes().sorted(by: { $0.note.created < $1.note.created }) {
+            guard let origin = stored.note.origin else { continue }
+            let key = OriginIndex.key(origin)
+            if byKey[key] == nil { byKey[key] = stored }
+        }
+    }
+
+    /// The notes imported from sources read at `location` or inside it (a folder).
+    public func notes(under location: String) -> [StoredNote] {
+        let folder = location.hasSuffix("/") ? location : location + "/"
+        return byKey.values.filter { ($0.note.origin?.location).map { $0 == location || $0.hasPrefix(folder) } ?? false }
+            .sorted { ($0.note.origin?.location ?? "", $0.note.created) < ($1.note.origin?.location ?? "", $1.note.created) }
+    }
+
+    /// The note imported from `origin`'s source, if any.
+    public func note(for origin: NoteOrigin) -> StoredNote? { byKey[OriginIndex.key(origin)] }
+
+    /// The notes imported from the source a file's identity names (a file with several notes: all of them).
+    public func notes(forFile origin: NoteOrigin) -> [StoredNote] {
+        guard let first = note(for: origin) else { return [] }
+        guard origin.kind == .file else { return [first] }
+        var notes = [first], index = 2
+        while let next = byKey[OriginIndex.key(NoteOrigin(kind: .file, key: origin.key + "#\(index)", hash: origin.hash))] {
+            notes.append(next)
+            index += 1
+        }
+        return notes
+    }
+
+    private static func key(_ origin: NoteOrigin) -> String { origin.kind.rawValue + ":" + origin.key }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import InkCore
+import InkInterchange
+import InkStore
+
+/// What `inkwell sync DIR` does, or would do with `--dry-run`: each source in DIR is new, changed
+/// (its note is updated) or unchanged; each note imported from DIR whose source is gone goes to the trash.
+public struct SyncPlan: Sendable, Codable, Equatable {
+    /// One source and the note it is, where it has one.
+    public struct Entry: Sendable, Codable, Equatable {
+        public var file: String
+        public var id: NoteID?
+        public var title: String?
+    }
+
+    /// Sources in DIR no note came from.
+    public var new: [Entry] = []
+    /// Sources whose notes are updated (their hash changed).
+    public var changed: [Entry] = []
+    /// Sources whose notes are up to date.
+    public var unchanged: [Entry] = []
+    /// Notes imported from DIR whose source is no longer there: `file` is where it was.
+    public var removed: [Entry] = []
+    /// Sources that could not be read, and why.
+    public var failures: [String] = []
+}
+
+/// What a sync did: its plan, the import of the new and changed sources, and the notes trashed.
+public struct SyncReport: Sendable, Codable {
+    public var folder: String
+    public var dryRun: Bool
+    public var plan: SyncPlan
+    /// The import of the new and changed sources (absent on a dry run).
+    public var imported: ImportReport?
+    /// The trash entries of the notes whose source is gone (restorable with `inkwell trash restore`).
+    public var trashed: [String] = []
+    /// Notes that could not be trashed, and why.
+    public var failures: [String] = []
+}
+
+extension Workspace {
+    /// What syncing the library with the sources in `folder` would do, reading nothing but their bytes.
+    public func syncPlan(_ folder: URL) throws -> SyncPlan {
+        let folder = folder.standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ImportError(file: folder.path, reason: "not a folder (sync keeps a library in step with a folder of sources)")
+        }
+        let origins = try OriginIndex(library)
+        var plan = SyncPlan()
+        var present = Set<String>()
+        // Hashing is all an unchanged source costs: the sources are hashed on every core at once.
+        let files = try Importer.expand([folder])
+        let identities = Locked([Result<NoteOrigin, ImportError>?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let result = Result { () throws(ImportError) -> NoteOrigin in try SourceIdentity.of(files[index]) }
+            identities.withLock { $0[index] = result }
+        }
+        for (file, result) in zip(files, identities.withLock { $0 }) {
+            let identity: NoteOrigin
+            switch result {
+            case .success(let found)?: identity = found
+            case .failure(let error)?: plan.failures.append(error.description); continue
+            case nil: continue
+            }
+            present.insert("\(identity.kind.rawValue):\(identity.key)")
+            present.insert(identity.location ?? file.path)
+            let known = origins.notes(forFile: identity)
+            let entry = SyncPlan.Entry(file: file.path, id: known.first?.note.id, title: known.first?.note.title)
+            if known.isEmpty {
+                plan.new.append(entry)
+            } else if known.allSatisfy({ $0.note.origin?.hash == identity.hash }) {
+                plan.unchanged.append(entry)
+            } else {
+                plan.changed.append(entry)
+            }
+        }
+        for stored in origins.notes(under: folder.path) {
+            guard let origin = stored.note.origin else { continue }
+            // A file's note with a number (`path#2`) is gone when its file is.
+            let fileKey = origin.kind == .file ? String(origin.key.split(separator: "#", maxSplits: 1).first ?? "") : origin.key
+            guard !present.contains("\(origin.kind.rawValue):\(fileKey)"), !present.contains(origin.location ?? "") else { continue }
+            plan.removed.append(SyncPlan.Entry(file: origin.location ?? origin.key, id: stored.note.id, title: stored.note.title))
+        }
+        return plan
+    }
+
+    /// Keeps the library in step with `folder`: imports its new sources, updates the notes of its
+    /// changed ones (as ``Importer`` does for a source imported before), and moves the notes whose
+    /// source is gone from it to the trash. With `dryRun`, only the plan. `importer` is set up as
+    /// for `inkwell import` (recognition, notebook); `plan` is ``syncPlan(_:)``'s, if taken already;
+    /// `progress` hears (files done, files).
+    public func sync(_ folder: URL, plan: SyncPlan? = nil, importer: Importer, replayer: NoteReplayer, dryRun: Bool, keepGoing: Bool,
+                     progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncReport {
+        let plan = try plan ?? syncPlan(folder)
+        var report = SyncReport(folder: folder.standardizedFileURL.path, dryRun: dryRun, plan: plan)
+        guard !dryRun else { return report }
+        var importer = importer
+        importer.asNew = false
+        let files = (plan.new + plan.changed).map { URL(fileURLWithPath: $0.file) }
+        // Nothing new or changed: nothing to read again (not even the library's notes).
+        report.imported = files.isEmpty ? ImportReport() : importer.run(files, replayer: replayer, keepGoing: keepGoing, progress: progress)
+        // A run that stopped at a bad source trashes nothing: what is gone is decided on a good run.
+        guard report.imported?.failures.isEmpty ?? true || keepGoing, plan.failures.isEmpty || keepGoing else { return report }
+        for entry in plan.removed {
+            guard let id = entry.id else { continue }
+            do {
+                report.trashed.append(try library.deleteNote(id).id)
+            } catch {
+                report.failures.append("note \(id) \"\(entry.title ?? "")\": not moved to the trash: \(error)")
+            }
+        }
+        return report
+    }
+}
