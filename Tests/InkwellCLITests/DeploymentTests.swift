@@ -116,7 +116,9 @@ struct DeploymentTests {
         #expect(command.contains("--worker"), "\(file) does not start a worker: \(command)", sourceLocation: sourceLocation)
         let cli = CLI()
         try cli.ok(["init"], sourceLocation: sourceLocation)
-        let result = try cli.run(Array(command.dropFirst()), environment: ["INKWELL_INDEX_URL": refusedURL])
+        // A worker waits for a database that is not up yet (a supervisor may start both at once): the
+        // run is told to give up after 1 s, so that the refusal shows without waiting 10 minutes.
+        let result = try cli.run(Array(command.dropFirst()) + ["--give-up-after", "1"], environment: ["INKWELL_INDEX_URL": refusedURL])
         let shown = command.joined(separator: " ")
         #expect(result.status != 0 && result.status != 64, "\(file): `\(shown)` exited \(result.status): \(result.stderr)",
                 sourceLocation: sourceLocation)
