@@ -37,6 +37,17 @@ extension Library {
         try trashListing().items
     }
 
+    /// The notes in the trash that remember a source (``Note/origin``), with their trash entries: an
+    /// import of that source again leaves them there rather than bringing the note back as a new one.
+    public func trashedOrigins() throws -> [(item: TrashItem, origin: NoteOrigin)] {
+        try trashItems().compactMap { item in
+            guard item.kind == .note else { return nil }
+            let file = trashFolder.appendingPathComponent(item.id).appendingPathComponent(item.folderName).appendingPathComponent("note.json")
+            guard let origin = (try? JSONFile.read(NoteDocument.self, from: file))?.note.origin else { return nil }
+            return (item, origin)
+        }
+    }
+
     /// The trash as ``trashItems()`` lists it, with the entries whose `trash.json` cannot be read
     /// (or names a folder outside its entry) and why: `check` reports them, `check --repair` rebuilds them.
     func trashListing() throws -> (items: [TrashItem], damaged: [DamagedTrashEntry]) {

@@ -115,6 +115,7 @@ public enum SourceIdentity {
 /// The notes of a library that remember a source, by source (kind and key), taken once per import.
 public struct OriginIndex: Sendable {
     private var byKey: [String: StoredNote] = [:]
+    private var trashedByKey: [String: TrashItem] = [:]
 
     /// Every note outside the trash with an origin. Should two notes name one source (two libraries
     /// merged by hand), the one imported first is the one kept in step.
@@ -124,6 +125,15 @@ public struct OriginIndex: Sendable {
             let key = OriginIndex.key(origin)
             if byKey[key] == nil { byKey[key] = stored }
         }
+        for (item, origin) in try library.trashedOrigins() where trashedByKey[OriginIndex.key(origin)] == nil {
+            trashedByKey[OriginIndex.key(origin)] = item
+        }
+    }
+
+    /// The trash entry holding the note imported from `origin`'s source, when the user (or the
+    /// source's own trash, or a sync) put it there and no note outside the trash has that source.
+    public func trashed(_ origin: NoteOrigin) -> TrashItem? {
+        byKey[OriginIndex.key(origin)] == nil ? trashedByKey[OriginIndex.key(origin)] : nil
     }
 
     /// The notes imported from sources read at `location` or inside it (a folder).

@@ -39,6 +39,9 @@ public struct UnchangedSource: Sendable, Codable, Equatable {
     public var id: NoteID
     public var title: String
     public var notebook: String
+    /// True when the note is in the trash: importing its source again does not bring it back
+    /// (`trash restore` does; `import --as-new` makes a new note).
+    public var inTrash: Bool?
 }
 
 /// What an import did: the files imported and, for each file that was not, why.
@@ -306,6 +309,11 @@ public struct Importer {
             for (index, recorded) in recording.notes.enumerated() {
                 let origin = identity.map { SourceIdentity.origin(of: recorded, index: index, file: $0) }
                 let target = origin.flatMap { origins?.note(for: $0) }
+                if target == nil, let origin, let trashed = origins?.trashed(origin), let id = trashed.noteID {
+                    unchanged.append(UnchangedSource(file: url.path, id: id,
+                                                     title: trashed.name, notebook: trashed.notebook.description, inTrash: true))
+                    continue
+                }
                 if let target, target.note.origin?.hash == origin?.hash {
                     unchanged.append(UnchangedSource(file: url.path, id: target.note.id, title: target.note.title, notebook: target.notebook.description))
                     continue

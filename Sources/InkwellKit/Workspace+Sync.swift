@@ -67,7 +67,10 @@ extension Workspace {
             present.insert(identity.location ?? file.path)
             let known = origins.notes(forFile: identity)
             let entry = SyncPlan.Entry(file: file.path, id: known.first?.note.id, title: known.first?.note.title)
-            if known.isEmpty {
+            if known.isEmpty, let trashed = origins.trashed(identity) {
+                // Its note is in the trash: left there, as an import leaves it.
+                plan.unchanged.append(SyncPlan.Entry(file: file.path, id: trashed.noteID, title: trashed.name))
+            } else if known.isEmpty {
                 plan.new.append(entry)
             } else if known.allSatisfy({ $0.note.origin?.hash == identity.hash }) {
                 plan.unchanged.append(entry)

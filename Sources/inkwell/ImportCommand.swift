@@ -94,7 +94,13 @@ func printImportReport(_ report: ImportReport, files: Int, json: Bool, quiet: Bo
                       + (note.trashed == true ? "; moved to the trash, as in its source" : ""))
             }
         }
-        for note in report.unchanged { print("unchanged \(note.id) \"\(note.title)\" in \(note.notebook): \(note.file) is as imported") }
+        for note in report.unchanged {
+            if note.inTrash == true {
+                print("left \(note.id) \"\(note.title)\" in the trash: \(note.file) was imported before (`inkwell trash restore` brings it back, --as-new makes a new note)")
+            } else {
+                print("unchanged \(note.id) \"\(note.title)\" in \(note.notebook): \(note.file) is as imported")
+            }
+        }
         for routed in report.routed { print(routed.line) }
         if !report.failures.isEmpty && report.imported.isEmpty {
             printError("nothing imported: \(report.failures.count) of \(files) file\(files == 1 ? "" : "s") failed")

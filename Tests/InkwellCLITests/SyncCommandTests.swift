@@ -41,6 +41,25 @@ struct SyncCommandTests {
         #expect((try cli.json(["note", "list"]) as? [[String: Any]])?.count == 2)
     }
 
+    @Test("a note deleted in Inkwell stays in the trash when its source is imported or synced again; --as-new makes a new one")
+    func deletedStaysDeleted() throws {
+        try cli.ok(["init"])
+        let folder = cli.root.appendingPathComponent("sources")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("plan.jsonl").path
+        try log("Plan", [300, 400]).write(toFile: file, atomically: true, encoding: .utf8)
+        try cli.ok(["import", file, "--no-recognize"])
+        try cli.ok(["note", "delete", "Plan"])
+        let again = try cli.ok(["import", file, "--no-recognize"])
+        #expect(again.hasPrefix("left ") && again.contains("in the trash"), "\(again)")
+        let synced = try #require(try cli.json(["sync", folder.path, "--no-recognize"]) as? [String: Any])
+        #expect(((synced["plan"] as? [String: Any])?["unchanged"] as? [Any])?.count == 1, "\(synced)")
+        #expect((try cli.json(["note", "list"]) as? [Any])?.isEmpty == true, "the deleted note did not come back")
+        try cli.ok(["trash", "restore", "Plan"])
+        #expect(try cli.ok(["import", file, "--no-recognize"]).hasPrefix("unchanged "))
+        #expect((try cli.json(["note", "list"]) as? [Any])?.count == 1)
+    }
+
     @Test("sync --dry-run prints the plan and changes nothing; sync then imports, updates and trashes")
     func syncFolder() throws {
         try cli.ok(["init"])
