@@ -82,7 +82,8 @@ public enum DurableFile {
 
     /// Renames `source` to `destination` (same file system) and syncs both folders.
     public static func move(_ source: URL, to destination: URL) throws(StoreError) {
-        guard rename(source.path, destination.path) == 0 else {
+        // The source may be named by bytes that are not UTF-8 (a file dropped in by another program).
+        guard RawPath.withSystemPath(source, { rename($0, destination.path) }) == 0 else {
             throw StoreError.io(source, "cannot move to \(destination.path): \(errnoText())")
         }
         try syncFolder(destination.deletingLastPathComponent())

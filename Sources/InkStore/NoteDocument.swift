@@ -68,23 +68,23 @@ struct NoteDocument: Codable {
     static let maxOriginPages = 100_000
 
     /// What is wrong with an origin read from `note.json`, if anything: a key that is empty, too long or
-    /// holds control characters, a hash that is not 16 lowercase hex digits, a page id that is not one.
+    /// holds a NUL (a file's path may hold any other byte, control characters included), a hash that is not 16 lowercase hex digits, a page id that is not one.
     /// An origin decides which note an import overwrites, so a doubtful one is refused, not guessed at.
     static func problem(with origin: NoteOrigin) -> String? {
         func badKey(_ key: String, limit: Int) -> Bool {
-            key.isEmpty || key.utf8.count > limit || key.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            key.isEmpty || key.utf8.count > limit || key.utf8.contains(0)
         }
         func badHash(_ hash: String) -> Bool {
             hash.utf8.count != 16 || !hash.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
         }
-        if badKey(origin.key, limit: maxOriginKeyBytes) { return "the key is empty, longer than \(maxOriginKeyBytes) bytes or holds control characters" }
+        if badKey(origin.key, limit: maxOriginKeyBytes) { return "the key is empty, longer than \(maxOriginKeyBytes) bytes or holds a NUL" }
         if badHash(origin.hash) { return "hash \"\(origin.hash.prefix(40))\" is not 16 lowercase hex digits" }
         if let location = origin.location, badKey(location, limit: maxOriginKeyBytes) || !location.hasPrefix("/") {
             return "the location is not an absolute path of at most \(maxOriginKeyBytes) bytes"
         }
         if origin.pages.count > maxOriginPages { return "more than \(maxOriginPages) source pages" }
         for (index, page) in origin.pages.enumerated() {
-            if badKey(page.key, limit: maxOriginPageKeyBytes) { return "page \(index + 1): the key is empty, longer than \(maxOriginPageKeyBytes) bytes or holds control characters" }
+            if badKey(page.key, limit: maxOriginPageKeyBytes) { return "page \(index + 1): the key is empty, longer than \(maxOriginPageKeyBytes) bytes or holds a NUL" }
             if badHash(page.hash) || page.imported.map(badHash) == true { return "page \(index + 1): a hash is not 16 lowercase hex digits" }
             if let id = page.page, !PageID.isWellFormed(id.rawValue) { return "page \(index + 1): \"\(id.rawValue.prefix(40))\" is not a page id" }
         }

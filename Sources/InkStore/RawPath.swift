@@ -87,6 +87,29 @@ public enum RawPath {
         return found.sorted { $0.path < $1.path }
     }
 
+    /// The names in `folder`, each decoded as UTF-8 with replacement: a name that is not UTF-8 reads
+    /// with U+FFFD, and ``bytes(of:)`` finds its file again.
+    public static func names(in folder: URL) throws(StoreError) -> [String] {
+        guard let path = bytes(of: folder), let stream = withCString(path, { opendir($0) }) else {
+            throw StoreError.io(folder, "cannot list: \(String(cString: strerror(errno)))")
+        }
+        closedir(stream)
+        return entries(of: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `lstat` of what `url` names, found as ``bytes(of:)`` finds it; nil when there is nothing.
+    public static func linkStatus(of url: URL) -> stat? {
+        guard let path = bytes(of: url) else { return nil }
+        var info = stat()
+        return withCString(path, { lstat($0, &info) }) == 0 ? info : nil
+    }
+
+    /// Runs `body` with the path `url` names as the system takes it: its bytes (``bytes(of:)``), or
+    /// the URL's own path when nothing is there yet.
+    public static func withSystemPath<T>(_ url: URL, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        withCString(bytes(of: url) ?? Array(url.standardizedFileURL.path.utf8), body)
+    }
+
     private static func exists(_ path: [UInt8]) -> Bool {
         var info = stat()
         return withCString(path) { stat($0, &info) } == 0

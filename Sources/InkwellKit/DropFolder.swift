@@ -219,13 +219,8 @@ public final class DropFolder {
 
     /// The regular files in the drop folder worth looking at, by name.
     private func candidates() throws -> [String] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        } catch {
-            throw StoreError.io(folder, "cannot list: \(error.localizedDescription)")
-        }
-        return names.filter(DropFolder.isCandidate).sorted()
+        // Names that are not UTF-8 come with U+FFFD; RawPath finds their files again.
+        try RawPath.names(in: folder).filter(DropFolder.isCandidate).sorted()
     }
 
     /// Imports one settled file, or moves it to `failed/`.
@@ -256,7 +251,7 @@ public final class DropFolder {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try RawPath.read(url)
         } catch {
             return wait("cannot read it: \(error.localizedDescription)")
         }
@@ -423,8 +418,7 @@ struct FileSignature: Equatable {
 
     /// The file's signature, or nil when it is not a regular file (folders, links, sockets are left alone).
     static func of(_ url: URL) -> FileSignature? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard let info = RawPath.linkStatus(of: url), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         #if canImport(Glibc)
         let time = info.st_mtim
         #else

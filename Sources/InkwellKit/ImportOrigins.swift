@@ -55,7 +55,7 @@ public enum SourceIdentity {
 
     private static func read(_ url: URL) throws(ImportError) -> Data {
         do {
-            return try Data(contentsOf: url)
+            return try RawPath.read(url)
         } catch {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }

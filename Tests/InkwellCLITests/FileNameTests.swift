@@ -21,7 +21,7 @@ struct FileNameTests {
     func importHostileNames() throws {
         try cli.ok(["init"])
         let samples = cli.root.appendingPathComponent("samples")
-        try cli.ok(["sample", "-o", samples.path, "--notes", "2", "--jitter", "none"])
+        try cli.ok(["sample", "-o", samples.path, "--notes", "3", "--jitter", "none"])
         let logs = try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { $0.hasSuffix(".jsonl") }.sorted()
         let hostile = cli.root.appendingPathComponent("in\u{1B}[31mbox\nfolder")
         try FileManager.default.createDirectory(at: hostile, withIntermediateDirectories: true)
@@ -69,7 +69,7 @@ struct FileNameTests {
         #expect(titles.contains("dropped [2J name"), "\(titles)")
     }
 
-    @Test("names that are not UTF-8 are read: import FILE, import FOLDER (a folder so named too), render, export FILE; titles hold U+FFFD")
+    @Test("names that are not UTF-8 are read: import FILE, import FOLDER (a folder so named too), render, export FILE, the drop folder; titles hold U+FFFD")
     func namesNotUTF8() throws {
         try cli.ok(["init"])
         let samples = cli.root.appendingPathComponent("samples")
@@ -88,8 +88,12 @@ struct FileNameTests {
             "$INKWELL" import --no-recognize "$ROOT/raw" > "$ROOT/folder.out" 2>&1; echo $? > "$ROOT/folder.status"
             "$INKWELL" render "$(printf "$ROOT/raw/caf\\351 notes.jsonl")" -o "$ROOT/page.png" > "$ROOT/render.out" 2>&1; echo $? > "$ROOT/render.status"
             "$INKWELL" export "$(printf "$ROOT/raw/d\\377/inner.jsonl")" -o "$ROOT/inner.pdf" > "$ROOT/export.out" 2>&1; echo $? > "$ROOT/export.status"
+            mkdir -p "$INKWELL_LIBRARY/inbox"
+            cp "$DROPPED" "$(printf "$INKWELL_LIBRARY/inbox/dro\\377p.jsonl")"
+            "$INKWELL" ingest --settle 0 --no-recognize > "$ROOT/ingest.out" 2>&1; echo $? > "$ROOT/ingest.status"
             """
-        let run = try tool(["env", "ROOT=\(cli.root.path)", "SAMPLE=\(samples.appendingPathComponent(logs[1]).path)", "INKWELL=\(CLI.executable.path)",
+        let run = try tool(["env", "ROOT=\(cli.root.path)", "SAMPLE=\(samples.appendingPathComponent(logs[1]).path)",
+                            "DROPPED=\(samples.appendingPathComponent(logs[1]).path)", "INKWELL=\(CLI.executable.path)",
                             "INKWELL_LIBRARY=\(cli.library.path)", "bash", "-c", script])
         #expect(run.status == 0, "\(run.output)")
         func result(_ name: String) -> (status: String, output: String) {
@@ -98,14 +102,16 @@ struct FileNameTests {
             }
             return (read(".status"), read(".out"))
         }
-        for name in ["file", "folder", "render", "export"] {
+        for name in ["file", "folder", "render", "export", "ingest"] {
             #expect(result(name).status == "0", "\(name): \(result(name).output)")
             #expect(!result(name).output.contains("no such file"), "\(name): \(result(name).output)")
         }
         let notes = try #require(try cli.json(["note", "list"]) as? [[String: Any]])
         let titles = notes.compactMap { $0["title"] as? String }
         #expect(titles.contains("caf\u{FFFD} notes"), "\(titles)")
-        #expect(notes.count == 3, "one note from the file, two from the folder (the file again and the one inside d\\377): \(titles)")
+        #expect(notes.count == 3, "one note from the file (found again in its folder, the same source), the one inside d\\377, the one dropped: \(titles)")
+        let done = try FileManager.default.contentsOfDirectory(atPath: cli.library.appendingPathComponent("inbox/done").path)
+        #expect(done == ["dro\u{FFFD}p.jsonl"], "the dropped file is in done/, under its name made UTF-8: \(done)")
         #expect(FileManager.default.fileExists(atPath: cli.root.appendingPathComponent("page.png").path))
         #expect(FileManager.default.fileExists(atPath: cli.root.appendingPathComponent("inner.pdf").path))
     }
