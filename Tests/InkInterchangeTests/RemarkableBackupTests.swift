@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkSamples
 import Testing
 @testable import InkInterchange
 
@@ -103,7 +104,7 @@ struct RemarkableBackupTests {
     func hostileHighlights() {
         let bytes = [UInt8](Self.highlightPage)
         for length in 0..<bytes.count { _ = try? RemarkableDecoder.decode(Data(bytes.prefix(length)), file: "cut.rm") }
-        var generator = SplitMix(seed: 30)
+        var generator = SeededGenerator(seed: 30)  // the same mutations on every run
         for _ in 0..<3000 {
             var mutated = bytes
             let at = RemarkableDecoder.headerLength + Int(generator.next() % UInt64(bytes.count - RemarkableDecoder.headerLength))
@@ -221,18 +222,5 @@ struct RemarkableBackupTests {
         try tree.document("e", name: "Lost", parent: "f-nowhere", content: #"{"fileType": "notebook", "pages": ["x"]}"#)
         let lost = try tree.decode("e")
         #expect(lost.notes[0].notebook == nil && lost.warnings.contains { $0.contains("f-nowhere") })
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the mutations are the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -135,16 +135,21 @@ struct AutosaveTests {
         #expect(t.state.nextDeadline == 32)
     }
 
+    /// Writing that never pauses 2 s: 17 strokes, one every 0.6 s from 0.5 s, each 0.2 s long (the
+    /// first change at 0.7 s, the last at 10.3 s).
+    func writeSteadily(_ t: inout SessionTester) throws -> [Stroke] {
+        try (0..<17).map { k in
+            let start = 0.5 + 0.6 * Double(k)
+            return try t.draw(start, start + 0.2, down: k == 0 ? [.hideNavigation] : [])
+        }
+    }
+
     @Test("steady writing that never pauses 2 s is saved 10 s after its first change, and again 10 s later")
     func ceilingUnderSteadyWriting() throws {
         var t = SessionTester()
         t.enterStoredNote()
         // A stroke every 0.6 s, 0.2 s long: the 2 s debounce alone would never save.
-        var strokes: [Stroke] = []
-        for k in 0..<17 {
-            let start = 0.5 + 0.6 * Double(k)
-            strokes.append(try t.draw(start, start + 0.2, down: k == 0 ? [.hideNavigation] : []))
-        }
+        let strokes = try writeSteadily(&t)
         #expect(try t.note().deadlines.autosave == 10.7)  // first change at 0.7, ceiling 10 s
         // The ceiling falls at the next pen down (10.7): the save holds the 17 strokes drawn so far.
         t.send(.penDown(InkPoint(x: 100, y: 300), at: 10.7), [save(1, delta(added: strokes))])
@@ -172,11 +177,7 @@ struct AutosaveTests {
     func deferredRecognitionJoinsTheQuietSave() throws {
         var t = SessionTester()
         t.enterStoredNote()
-        var strokes: [Stroke] = []
-        for k in 0..<17 {
-            let start = 0.5 + 0.6 * Double(k)
-            strokes.append(try t.draw(start, start + 0.2, down: k == 0 ? [.hideNavigation] : []))
-        }
+        let strokes = try writeSteadily(&t)
         t.send(.penDown(InkPoint(x: 100, y: 300), at: 10.7), [save(1, delta(added: strokes))])
         t.send(.penUp(InkPoint(x: 140, y: 310), at: 10.9), [])
         t.send(saveFinished(1, at: 11), [])
@@ -186,11 +187,7 @@ struct AutosaveTests {
 
         var u = SessionTester()
         u.enterStoredNote()
-        var more: [Stroke] = []
-        for k in 0..<17 {
-            let start = 0.5 + 0.6 * Double(k)
-            more.append(try u.draw(start, start + 0.2, down: k == 0 ? [.hideNavigation] : []))
-        }
+        let more = try writeSteadily(&u)
         u.send(.tick(at: 10.7), [save(1, delta(added: more))])
         u.send(saveFinished(1, at: 10.8), [])
         // Leaving before the pause ends: nothing is unsaved, the waiting page is recognised, then the note closes.
