@@ -24,7 +24,7 @@ struct ConcurrentUseTests {
             end=$((SECONDS + 20))
             ids=(\(originals.joined(separator: " ")))
             importer() { n=0; while [ $SECONDS -lt $end ]; do n=$((n + 1))
-                "$INKWELL" import "$EXTRA" --no-recognize > /dev/null 2>> "$OUT/import.err" && echo ok >> "$OUT/import.ok" || echo fail >> "$OUT/import.fail"; done; }
+                "$INKWELL" import "$EXTRA" --as-new --no-recognize > /dev/null 2>> "$OUT/import.err" && echo ok >> "$OUT/import.ok" || echo fail >> "$OUT/import.fail"; done; }
             mover() { n=0; while [ $SECONDS -lt $end ]; do n=$((n + 1)); id=${ids[$((n % ${#ids[@]}))]}
                 "$INKWELL" note move --create "$id" "Shelf/$((n % 3))" > /dev/null 2>> "$OUT/move.err" || echo fail >> "$OUT/move.fail"; done; }
             tagger() { n=0; while [ $SECONDS -lt $end ]; do n=$((n + 1)); id=${ids[$(((n * 7) % ${#ids[@]}))]}
