@@ -29,7 +29,7 @@ step "inkwell check"
 "$inkwell" check
 step "inkwell index (nothing left to recognise: the import filed every page's text)"
 "$inkwell" index
-step "inkwell import --trace (one sample, into a scratch library): each autosave asks for recognition; each page is read once, after the last save"
+step "inkwell import --trace (one sample, into a scratch library): a save the 10 s ceiling forces while writing goes on waits for the pause to be read; each page is read once"
 rm -rf "$library-trace"
 "$inkwell" init --library "$library-trace" > /dev/null
 "$inkwell" import --trace --library "$library-trace" Samples/sprint-retro-hashtags.jsonl
