@@ -136,6 +136,10 @@ public struct Importer {
             case .file:
                 files.append(path)
             case .folder:
+                // A folder that cannot be read would otherwise look empty.
+                guard RawPath.withSystemPath(path, { access($0, R_OK | X_OK) }) == 0 else {
+                    throw ImportError(file: path.path, reason: "permission denied: the folder cannot be read (check its permissions, or run as a user who may read it)")
+                }
                 files += RawPath.files(under: path).filter { RecordingFormat.knownExtensions.contains($0.pathExtension.lowercased()) }
             }
         }

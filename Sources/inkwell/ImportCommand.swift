@@ -54,7 +54,9 @@ struct ImportCommand: ParsableCommand {
         importer.title = title
         importer.asNew = asNew
         let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })
-        guard !files.isEmpty else { throw ValidationError("no recordings found in \(paths.joined(separator: ", "))") }
+        guard !files.isEmpty else {
+            throw RenderCommand.Failure("no recordings found in \(paths.joined(separator: ", ")) (files Inkwell imports: \(Workspace.penFileExtensions.sorted().map { "." + $0 }.joined(separator: " ")))")
+        }
 
         let replayer = NoteReplayer(trace: trace ? printTraceRecord : nil)
         let progress = Progress(total: files.count, label: recognize ? "importing and recognising" : "importing")

@@ -84,6 +84,29 @@ struct ImportTests {
         #expect(try cli.snapshot() == before)
     }
 
+    @Test("a folder with nothing to import exits 1 naming what Inkwell imports, not as a usage mistake")
+    func emptyFolder() throws {
+        try cli.ok(["init"])
+        let folder = cli.root.appendingPathComponent("nothing here")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("readme.txt"))
+        let result = try cli.run(["import", folder.path])
+        #expect(result.status == 1 && result.stderr.contains("no recordings found in \(folder.path)") && result.stderr.contains(".xopp"), "\(result.stderr)")
+    }
+
+    @Test("a folder that cannot be read is said so, not taken for an empty one",
+          .enabled(if: getuid() != 0, "root reads every folder, so permission cannot be denied to it"))
+    func unreadableFolder() throws {
+        try cli.ok(["init"])
+        let folder = cli.root.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(strokeLines(at: 0).joined(separator: "\n").utf8).write(to: folder.appendingPathComponent("page.jsonl"))
+        chmod(folder.path, 0)
+        defer { chmod(folder.path, 0o755) }
+        let result = try cli.run(["import", folder.path])
+        #expect(result.status == 1 && result.stderr.contains("permission denied"), "\(result.stderr)")
+    }
+
     @Test("one bad file among good ones imports nothing (exit 1), unless --keep-going (exit 2, partly done)")
     func allOrNothing() throws {
         try cli.ok(["init"])
