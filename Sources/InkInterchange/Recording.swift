@@ -49,8 +49,9 @@ public struct RecordedNote: Sendable, Equatable {
     /// its bytes, which start with `%PDF-`. Pages on it have a template ``PageTemplate/background`` whose
     /// document is ``RecordedNote/backgroundDocument`` (""), until the importer names it by its content.
     public var background: Data?
-    /// Where the note comes from, when the decoder knows it better than the importer's file path and
-    /// hash (a reMarkable document's UUID and page UUIDs). The importer fills in the rest.
+    /// Where the note comes from, when the decoder knows it better than the importer's file path (a
+    /// reMarkable document's UUID, its pages' UUIDs and hashes). The importer fills in the rest: the
+    /// hash of the whole source and where it was read from.
     public var origin: NoteOrigin?
     /// The source had the note in its trash (a reMarkable document deleted or in the tablet's trash):
     /// the importer imports it, then moves it to the library's trash.

@@ -124,12 +124,10 @@ public enum RemarkableNotebook {
             throw ImportError(file: file, reason: annotates ? "the \(type.uppercased()) has no handwritten pages" : "the notebook lists no pages")
         }
         var note = RecordedNote(events: ImportedPage.events(pages), typedText: (typedText + quotes).joined(separator: "\n\n"), background: pdf)
-        let metadata = try? Data(contentsOf: url.deletingPathExtension().appendingPathExtension("metadata"))
-        // The document's identity is its UUID (the .content file's name); it changes when the
-        // .content, the .metadata, the .pagedata (templates), a page or the PDF changes.
-        let documentHash = FNV1a.hex(Array(data) + Array(metadata ?? Data()) + Array(pagedata ?? Data())
-                                     + originPages.flatMap { Array($0.hash.utf8) } + Array(pdf ?? Data()))
-        note.origin = NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent, hash: documentHash, pages: originPages)
+        // The document's identity is its UUID (the .content file's name) with its pages'. The hash of
+        // the whole document is the importer's (SourceIdentity, which reads the files beside it once,
+        // before deciding whether to decode at all).
+        note.origin = NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent, hash: "", pages: originPages)
         note.tags = tags(object, file: file, warnings: &warnings)
         if let fields = besides {
             note.title = fields.name

@@ -7,14 +7,20 @@ import InkStore
 /// reMarkable notebook (`UUID.content`) is its document UUID, any other file its absolute path; the
 /// hash covers every byte the decoder would read, so an equal hash means nothing to do.
 public enum SourceIdentity {
-    /// The origin of the source `url` names, without its pages (the decoder tells them).
+    /// The origin of the source `url` names, without its pages (the decoder tells them). A document's
+    /// `.metadata` given with its `.content` beside it names that document, as its import reads it.
     public static func of(_ url: URL) throws(ImportError) -> NoteOrigin {
         let url = url.standardizedFileURL
-        if url.pathExtension.lowercased() == "content" {
+        let content = url.deletingPathExtension().appendingPathExtension("content")
+        switch url.pathExtension.lowercased() {
+        case "content":
             return NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent,
                               hash: try remarkableHash(url), location: url.path)
+        case "metadata" where RawPath.kind(of: content) == .file:
+            return try of(content)
+        default: break
         }
-        return NoteOrigin(kind: .file, key: url.path, hash: hex(try read(url)), location: url.path)
+        return NoteOrigin(kind: .file, key: url.path, hash: FNV1a.hex(try read(url)), location: url.path)
     }
 
     /// The hash of a reMarkable document: its `.content`, and beside it its `.metadata`, `.pagedata`,
@@ -22,35 +28,20 @@ public enum SourceIdentity {
     /// Thumbnails are left out: the tablet redraws them, and they show nothing an import keeps.
     static func remarkableHash(_ content: URL) throws(ImportError) -> String {
         let base = content.deletingPathExtension()
-        var parts: [UInt8] = Array(hex(try read(content)).utf8)
+        var parts: [UInt8] = Array(FNV1a.hex(try read(content)).utf8)
         for ext in ["metadata", "pagedata", "pdf", "epub"] {
             let url = base.appendingPathExtension(ext)
             guard FileManager.default.fileExists(atPath: url.path) else { continue }
-            parts += Array("\(ext):\(hex(try read(url)))".utf8)
+            parts += Array("\(ext):\(FNV1a.hex(try read(url)))".utf8)
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []).sorted()
         for name in names where !name.hasPrefix(".") {
             let url = base.appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            parts += Array("\(name):\(hex(try read(url)))".utf8)
+            parts += Array("\(name):\(FNV1a.hex(try read(url)))".utf8)
         }
         return FNV1a.hex(parts)
-    }
-
-    /// ``FNV1a/hex(_:)`` of `data`, read in place: the same value, without a generic call per byte
-    /// (hashing is all an unchanged source costs, so it must run at memory speed).
-    static func hex(_ data: Data) -> String {
-        let hash = data.withUnsafeBytes { raw in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in raw {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-            return hash
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private static func read(_ url: URL) throws(ImportError) -> Data {
@@ -70,7 +61,8 @@ public enum SourceIdentity {
             if index > 0 { origin.key += "#\(index + 1)" }
             origin.pages = pageHashes(recorded.events).enumerated().map { OriginPage(key: "\($0.offset + 1)", hash: $0.element) }
         }
-        if origin.kind == file.kind { origin.hash = file.hash }
+        // The hash is of everything the source was read from (a document's files, from ``of(_:)``).
+        origin.hash = file.hash
         origin.location = file.location
         return origin
     }
