@@ -80,7 +80,7 @@ extension OpenNote {
     }
 
     /// A new undoable change: applies it, makes it the latest undo step and clears the redo stack.
-    private mutating func perform(_ edit: Edit, _ step: inout Step) {
+    mutating func perform(_ edit: Edit, _ step: inout Step) {
         apply(edit)
         undoStack.append(edit)
         redoStack.removeAll()

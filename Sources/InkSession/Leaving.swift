@@ -2,7 +2,7 @@ extension SessionState {
     /// Leaves at once when everything is stored; otherwise asks first. A stroke in progress is finished.
     mutating func requestLeave(_ step: inout Step) {
         guard note != nil, note!.leaveStage != .savingThenLeaving else { return }
-        note!.finishStroke(&step)
+        note!.finishAllStrokes(&step)
         if note!.hasUnsavedChanges {
             note!.leaveStage = .awaitingAnswer
             step.effects.append(.confirmLeave)
@@ -21,7 +21,7 @@ extension SessionState {
         case .discard:
             closeNote(&step)
         case .saveAndLeave:
-            note!.finishStroke(&step)
+            note!.finishAllStrokes(&step)
             note!.leaveStage = .savingThenLeaving
         }
     }

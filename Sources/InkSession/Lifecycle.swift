@@ -35,7 +35,7 @@ extension SessionState {
         background?.draftDeadline = nil
         guard note != nil else { return }
         background?.isDraftFinalized = true
-        note!.finishStroke(&step)
+        note!.finishAllStrokes(&step)
         note!.undoStack.removeAll()
         note!.redoStack.removeAll()
         if note!.isSaving {

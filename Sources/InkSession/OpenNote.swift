@@ -15,6 +15,8 @@ public struct OpenNote: Sendable, Equatable {
     public var removedTags: Set<Tag> { tagging.removedByHand }
     /// The stroke being drawn (pen down), not yet on its page.
     public internal(set) var strokeInProgress: StrokeInProgress?
+    /// The strokes of several writers in progress at once, by their keys, not yet on their pages.
+    public internal(set) var sharedStrokes: [String: SharedStroke] = [:]
     /// Whether the navigation chrome is shown.
     public internal(set) var isNavigationVisible = false
     /// Where the note is in being left.
@@ -109,6 +111,8 @@ public struct Deadlines: Sendable, Equatable {
     public internal(set) var navigationHide: Double?
     /// When a failed save is retried.
     public internal(set) var retry: Double?
+    /// When the shared stroke that moved least recently has gone `strokeStallTimeout` without a move.
+    public internal(set) var strokeStall: Double?
 }
 
 /// The save request that is out, and the pages it holds changes of.

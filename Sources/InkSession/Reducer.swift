@@ -22,6 +22,14 @@ extension SessionState {
             edit(&step) { $0.penMove(point, &$1) }
         case let .penUp(point, _):
             edit(&step) { $0.penUp(point, &$1) }
+        case let .strokeDown(key, page, point, tool, color, width, _):
+            edit(&step) { $0.strokeDown(key, page: page, point, tool: tool, color: color, width: width, &$1) }
+        case let .strokeMove(key, points, _):
+            edit(&step) { $0.strokeMove(key, points, &$1) }
+        case let .strokeUp(key, _):
+            edit(&step) { $0.strokeUp(key, &$1) }
+        case .navigationWanted:
+            edit(&step) { $0.showNavigation(for: $1.config.navigationHideAfterReveal, &$1) }
         case let .erase(ids, _):
             edit(&step) { $0.erase(ids, &$1) }
         case .undo:

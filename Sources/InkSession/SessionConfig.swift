@@ -13,12 +13,17 @@ public struct SessionConfig: Sendable, Equatable {
     public var topEdgeBand: Double
     /// The wait before each retry of a failed save; when they are used up the failure is reported.
     public var retryDelays: [Double]
+    /// How long a shared stroke (``SessionEvent/strokeDown(key:page:_:tool:color:width:at:)``) may go
+    /// without a move before it is ended where it got to: a pen that stays down blocks nobody, but its
+    /// stroke should not stay open for ever.
+    public var strokeStallTimeout: Double
     /// How long a backgrounded session is kept as it is before its draft is finalised.
     public var draftRetention: Double
 
     public init(autosaveDelay: Double = 2, autosaveCeiling: Double = 10, navigationHideAfterEnter: Double = 3,
                 navigationHideAfterReveal: Double = 5, topEdgeBand: Double = 120,
-                retryDelays: [Double] = [0.5, 1, 2, 4, 8], draftRetention: Double = 30) {
+                retryDelays: [Double] = [0.5, 1, 2, 4, 8], draftRetention: Double = 30,
+                strokeStallTimeout: Double = 10) {
         self.autosaveDelay = autosaveDelay
         self.autosaveCeiling = autosaveCeiling
         self.navigationHideAfterEnter = navigationHideAfterEnter
@@ -26,5 +31,6 @@ public struct SessionConfig: Sendable, Equatable {
         self.topEdgeBand = topEdgeBand
         self.retryDelays = retryDelays
         self.draftRetention = draftRetention
+        self.strokeStallTimeout = strokeStallTimeout
     }
 }

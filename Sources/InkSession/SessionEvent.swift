@@ -17,6 +17,17 @@ public enum SessionEvent: Sendable, Equatable {
     case penMove(InkPoint, at: Double)
     /// The pen lifts, with an optional last point: the stroke is complete.
     case penUp(InkPoint? = nil, at: Double)
+    /// A pen of one of several writers sharing the note touches `page`: the stroke named `key` begins.
+    /// Strokes with different keys are drawn at the same time, each its own: none waits for another,
+    /// nor for the stroke of ``penDown(_:tool:color:width:at:)``. A key already in progress is ignored.
+    case strokeDown(key: String, page: PageID, InkPoint, tool: Tool = .pen, color: RGBA = .black, width: Float = 2, at: Double)
+    /// The pen of stroke `key` moves through `points` (their `time` is set by the session).
+    case strokeMove(key: String, [InkPoint], at: Double)
+    /// The pen of stroke `key` lifts: the stroke is added to its page.
+    case strokeUp(key: String, at: Double)
+    /// The user reached for the navigation (the top edge or its handle, Esc) or used one of its
+    /// controls: it shows, and hides `navigationHideAfterReveal` later.
+    case navigationWanted(at: Double)
     /// Whole-stroke erase of strokes on the current page; one undo step however many it removes.
     case erase([StrokeID], at: Double)
     /// Undoes the note's latest stroke or erasure.
@@ -49,6 +60,7 @@ public enum SessionEvent: Sendable, Equatable {
         switch self {
         case .enterNote(_, _, _, _, let at), .addPage(_, _, _, let at), .selectPage(_, let at),
              .penDown(_, _, _, _, let at), .penMove(_, let at), .penUp(_, let at), .erase(_, let at),
+             .strokeDown(_, _, _, _, _, _, let at), .strokeMove(_, _, let at), .strokeUp(_, let at), .navigationWanted(let at),
              .undo(let at), .redo(let at), .tap(_, _, _, let at), .leaveRequested(let at),
              .leaveAnswered(_, let at), .background(let at), .foreground(let at), .saveFinished(_, let at),
              .saveFailed(_, _, let at), .recognitionFinished(_, _, let at), .recognitionFailed(_, _, let at),

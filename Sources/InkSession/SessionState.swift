@@ -15,7 +15,7 @@ public struct SessionState: Sendable, Equatable {
         let deadlines = if let background {
             [background.draftDeadline]
         } else {
-            [note?.deadlines.autosave, note?.deadlines.navigationHide, note?.deadlines.retry]
+            [note?.deadlines.autosave, note?.deadlines.navigationHide, note?.deadlines.retry, note?.deadlines.strokeStall]
         }
         return deadlines.compactMap { $0 }.filter { $0 > clock }.min()
     }

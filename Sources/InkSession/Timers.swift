@@ -1,6 +1,6 @@
 /// A timer of the session.
 enum DueTimer {
-    case autosave, navigationHide, retry, draftFinalization
+    case autosave, navigationHide, retry, draftFinalization, strokeStall
 }
 
 extension SessionState {
@@ -12,6 +12,7 @@ extension SessionState {
             switch timer {
             case .draftFinalization: finalizeDraft(&step)
             case .navigationHide: note?.hideNavigation(&step)
+            case .strokeStall: note?.endStalledStrokes(&step)
             case .autosave:
                 // Sooner than the delay after the last change: the ceiling, while writing goes on.
                 let writing = note?.lastChange.map { step.now < $0 + step.config.autosaveDelay } ?? false
@@ -34,6 +35,7 @@ extension SessionState {
             earliest = (timer, deadline)
         }
         consider(.navigationHide, deadlines.navigationHide)
+        consider(.strokeStall, deadlines.strokeStall)
         if note?.canStartSave == true {
             // A pending retry carries every change, so the autosave waits for it.
             if deadlines.retry != nil {
