@@ -9,6 +9,8 @@ enum ClientMessage: Equatable {
     case erase(page: PageID, ids: [StrokeID])
     case eraseAlong(page: PageID, points: [InkPoint], radius: Float)
     case undo, redo
+    /// The writer reached for the navigation (top edge, handle, Esc) or used one of its controls.
+    case navigation
     case addPage(TemplateKind)
     case visibility(hidden: Bool)
     case leave
@@ -55,6 +57,7 @@ enum ClientMessage: Equatable {
             return .eraseAlong(page: try message.pageID("page"), points: try raw.map(Self.point), radius: Float(try message.number("r", in: 1...500)))
         case "undo": return .undo
         case "redo": return .redo
+        case "nav": return .navigation
         case "addPage":
             let name = (try? message.string("template")) ?? "blank"
             guard let kind = TemplateKind.allCases.first(where: { $0.description == name }) else { throw MessageError("unknown template \(name)") }

@@ -119,6 +119,9 @@ actor Room {
         ]
         continuation.yield(Self.json(hello))
         clients[client] = continuation
+        // A browser that joins is shown: a session put in the background by the others' hidden tabs
+        // comes back, or the newcomer's pen would be ignored.
+        await settleBackground()
         return stream
     }
 

@@ -183,6 +183,7 @@ public struct WebServer: Sendable {
             await live.erase(along: points, width: 2 * radius, on: page)
         case .undo: await live.undo()
         case .redo: await live.redo()
+        case .navigation: await live.navigationWanted()
         case .addPage(let kind): await live.addPage(template: PageTemplate(kind: kind))
         case .visibility(let hidden): await room.visibility(of: client, hidden: hidden)
         case .leave:

@@ -72,9 +72,10 @@ public struct SystemLiveClock: LiveClock {
 
 /// A note open for live writing: the editor session of one note on a clock, its effects carried out
 /// against the library by the ``SessionRunner`` (save, recognise in the background, tag, file), and
-/// its user-facing effects handed to every observer. Several writers may share it: a stroke is fed to
-/// the session while nobody else's is in progress, otherwise it waits and follows whole, so
-/// concurrent strokes are all kept.
+/// its user-facing effects handed to every observer. Several writers may share it: each stroke is the
+/// session's shared stroke of its key, so strokes of several writers are drawn at once and none waits
+/// for another; a pen that stays down without moving is ended by the session after
+/// ``SessionConfig/strokeStallTimeout``.
 ///
 /// Nothing blocking runs inside the actor: saves and tag writes (which wait for the library's lock,
 /// up to 30 s when another process holds it) run on ``BlockingExecutor/shared`` while the note keeps
@@ -96,18 +97,12 @@ public actor LiveNote {
     private var lastSaving: SavingState = .saved
     /// Keys of strokes the session has (or had).
     private var accepted: Set<String>
-    /// The key of the stroke in the session now.
-    private var penOwner: String?
-    /// Which writer sent each stroke not yet finished.
+    /// Which writer sent each stroke in progress, and how many points it has.
     private var writerOf: [String: String] = [:]
-    /// Most points one stroke takes (further moves are dropped) and most strokes waiting for the pen:
-    /// a runaway or hostile writer cannot grow the server without bound.
+    private var pointsOf: [String: Int] = [:]
+    /// Most points one stroke takes (further moves are dropped): a runaway or hostile writer cannot
+    /// grow the server without bound. A writer has one stroke in progress at a time.
     public static let maxPointsPerStroke = 100_000
-    public static let maxWaiting = 64
-    /// Points of the stroke in the session now.
-    private var ownerPoints = 0
-    /// Strokes of other writers waiting for the pen, in arrival order.
-    private var waiting: [(key: String, events: [PenInput], ended: Bool, points: Int)] = []
     private let recognition: LiveRecognition?
     /// Why the latest save failed.
     private var lastFailure: String?
@@ -152,17 +147,17 @@ public actor LiveNote {
         started = clock.now
         runner = SessionRunner(config: config)
         let stored = try workspace.library.note(matching: note.rawValue)
-        let pages = try workspace.library.pages(of: stored)
+        var pages = try workspace.library.pages(of: stored)
+        if pages.isEmpty {
+            // A new note gets its first page stored at once: an empty page is nothing to save, so
+            // leaving a note nobody wrote in never asks about unsaved changes.
+            let first = Page(id: PageID.random())
+            try workspace.library.save([PageDelta(pageID: first.id, size: first.size, template: first.template, isNew: true)], to: note)
+            pages = [first]
+        }
         backgrounds = workspace.library.backgroundDocuments(of: stored)
         self.recognition = recognition
         runner.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags, at: 0)) { _, _ in nil }
-        if pages.isEmpty {
-            runner.send(.addPage(PageID.random(), at: 0)) { _, _ in nil }
-            // Journaled like any page added, so a stroke on it confirmed before the first save has its page.
-            if let added = runner.state.note?.pages.first {
-                journal.append(JournalEntry(pages: [JournalPageChange(page: added.id, size: added.size, template: added.template)])) { _ in }
-            }
-        }
     }
 
     /// Seconds since the note was opened: the session's clock.
@@ -224,36 +219,54 @@ public actor LiveNote {
 
     // MARK: Input
 
-    /// A pen event from one writer (`writer` tells writers apart: their strokes never interleave).
+    /// A pen event from one writer (`writer` tells writers apart). Strokes of different keys go on at
+    /// the same time; a writer's new stroke ends its previous one if that is still open (a lost pen up).
     public func pen(_ input: PenInput, from writer: String) {
         guard !isClosed else { return }
         let key = input.key
-        if accepted.contains(key), penOwner != key {
-            // Sent again (after a reconnect or a reload, the confirmation lost): confirmed again once
-            // it is on disk (a key still being journaled is confirmed when that append completes).
-            if case .down(_, let page, _, _, _, _) = input, !undurable.contains(key),
-               let shown = pages.first(where: { $0.id == page })?.id ?? pages.first?.id {
-                emit(.pageChanged(shown, strokeKeys: [key]))
+        let open = session.state.note?.sharedStrokes[key] != nil
+        switch input {
+        case let .down(_, page, point, tool, color, width):
+            guard !accepted.contains(key) else {
+                // Sent again (after a reconnect or a reload, the confirmation lost): confirmed again once
+                // it is on disk (a key still being journaled is confirmed when that append completes).
+                if !open, !undurable.contains(key), let shown = pages.first(where: { $0.id == page })?.id ?? pages.first?.id {
+                    emit(.pageChanged(shown, strokeKeys: [key]))
+                }
+                return
             }
-            return
+            for (other, owner) in writerOf where owner == writer { send(.strokeUp(key: other, at: now)) }
+            send(.strokeDown(key: key, page: page, point, tool: tool, color: color, width: width, at: now))
+            guard session.state.note?.sharedStrokes[key] != nil else { return }
+            accepted.insert(key)
+            writerOf[key] = writer
+            pointsOf[key] = 1
+        case let .move(_, points):
+            guard open else { return }
+            let kept = points.prefix(max(0, Self.maxPointsPerStroke - (pointsOf[key] ?? 0)))
+            guard !kept.isEmpty else { return }
+            pointsOf[key, default: 0] += kept.count
+            send(.strokeMove(key: key, Array(kept), at: now))
+        case .up:
+            if open { send(.strokeUp(key: key, at: now)) }
         }
-        if case .down = input { writerOf[key] = writer }
-        if let index = waiting.firstIndex(where: { $0.key == key }) {
-            if case .move(_, let points) = input {
-                guard waiting[index].points + points.count <= Self.maxPointsPerStroke else { return }
-                waiting[index].points += points.count
-            }
-            waiting[index].events.append(input)
-            if case .up = input { waiting[index].ended = true }
-            return
-        }
-        if penOwner == nil || penOwner == key {
-            feed(input)
-            return
-        }
-        // Someone else's stroke is in progress: this one waits (only a stroke that starts can wait).
-        guard case .down = input, waiting.count < Self.maxWaiting else { return }
-        waiting.append((key, [input], false, 1))
+    }
+
+    /// Whether `page` is in the note; if not, the writers hear why their erasure was refused (an
+    /// erasure or undo is applied or refused aloud, never dropped).
+    private func canErase(on page: PageID) -> Bool {
+        guard !isClosed else { return false }
+        if pages.contains(where: { $0.id == page }) { return true }
+        emit(.error("Couldn't erase: the page is no longer in the note."))
+        return false
+    }
+
+    /// Tells the writers an edit was refused while the note is being saved to close (the session
+    /// takes no edits then), so nothing is dropped without a word.
+    private func refusedWhileClosing(_ what: String) -> Bool {
+        guard session.state.note?.leaveStage == .savingThenLeaving else { return false }
+        emit(.error("Couldn't \(what): the note is being saved and closed."))
+        return true
     }
 
     /// A tap (2: double tap) at `x`, `y` in page pixels from the top of the screen.
@@ -261,23 +274,23 @@ public actor LiveNote {
 
     /// Whole-stroke erase of these strokes on `page`.
     public func erase(_ ids: [StrokeID], on page: PageID) {
-        guard penOwner == nil else { return }
+        guard canErase(on: page), !refusedWhileClosing("erase") else { return }
         send(.selectPage(page, at: now))
         send(.erase(ids, at: now))
     }
 
     /// Whole-stroke erase of the strokes on `page` that an eraser of `width` drawn along `path` touches.
     public func erase(along path: [InkPoint], width: Float, on page: PageID) {
-        guard penOwner == nil, let target = pages.first(where: { $0.id == page }) else { return }
+        guard canErase(on: page), let target = pages.first(where: { $0.id == page }) else { return }
         let ids = Erasing.strokesTouched(by: path, width: width, on: target)
         if !ids.isEmpty { erase(ids, on: page) }
     }
 
     /// Undoes the note's latest stroke or erasure.
-    public func undo() { if penOwner == nil { send(.undo(at: now)) } }
+    public func undo() { if !refusedWhileClosing("undo") { send(.undo(at: now)) } }
 
     /// Redoes the latest undone stroke or erasure.
-    public func redo() { if penOwner == nil { send(.redo(at: now)) } }
+    public func redo() { if !refusedWhileClosing("redo") { send(.redo(at: now)) } }
 
     /// Adds an empty page at the end with `template`; returns its id.
     @discardableResult
@@ -299,13 +312,13 @@ public actor LiveNote {
     /// The user's answer to ``LiveUpdate/confirmLeave``.
     public func answerLeave(_ answer: LeaveAnswer) { send(.leaveAnswered(answer, at: now)) }
 
-    /// A writer went away (its connection closed): its stroke in progress ends where it got to, and
-    /// its waiting strokes are ended, so nobody else's pen waits for it.
+    /// The user reached for the navigation or used it: it shows, for the session's reveal time.
+    public func navigationWanted() { send(.navigationWanted(at: now)) }
+
+    /// A writer went away (its connection closed): its stroke in progress ends where it got to.
     public func writerLeft(_ writer: String) {
         guard !isClosed else { return }
-        endWaiting { writerOf[$0] == writer }
-        if let owner = penOwner, writerOf[owner] == writer { feed(.up(key: owner)) }
-        flushWaiting()
+        for (key, owner) in writerOf where owner == writer { send(.strokeUp(key: key, at: now)) }
     }
 
     /// Saves everything and lets go of the note (the last writer went away), returning once the saves
@@ -314,11 +327,6 @@ public actor LiveNote {
     public func close() async {
         if !isClosed {
             if session.state.background != nil { send(.foreground(at: now)) }
-            endWaiting { _ in true }
-            while penOwner != nil || !waiting.isEmpty {
-                if let owner = penOwner { feed(.up(key: owner)) }
-                flushWaiting()
-            }
             send(.leaveRequested(at: now))
             if !isClosed { send(.leaveAnswered(.saveAndLeave, at: now)) }
         }
@@ -330,55 +338,25 @@ public actor LiveNote {
 
     // MARK: The session's shell
 
-    private func feed(_ input: PenInput) {
-        switch input {
-        case let .down(key, page, point, tool, color, width):
-            guard !accepted.contains(key) else { return }
-            send(.selectPage(page, at: now))
-            send(.penDown(point, tool: tool, color: color, width: width, at: now))
-            guard session.state.note?.strokeInProgress != nil else { return }
-            accepted.insert(key)
-            penOwner = key
-            ownerPoints = 1
-        case let .move(key, points):
-            guard penOwner == key else { return }
-            let kept = points.prefix(max(0, Self.maxPointsPerStroke - ownerPoints))
-            ownerPoints += kept.count
-            for point in kept { send(.penMove(point, at: now)) }
-        case let .up(key):
-            guard penOwner == key else { return }
-            let page = session.state.note?.strokeInProgress?.pageID
-            penOwner = nil
-            writerOf[key] = nil
-            send(.penUp(at: now), keys: [key], of: page)
-            flushWaiting()
-        }
-    }
-
-    /// Ends the waiting strokes whose key `matches` where they got to (their writer will send no more).
-    private func endWaiting(_ matches: (String) -> Bool) {
-        for index in waiting.indices where !waiting[index].ended && matches(waiting[index].key) {
-            waiting[index].events.append(.up(key: waiting[index].key))
-            waiting[index].ended = true
-        }
-    }
-
-    /// Feeds the waiting strokes: whole ones at once; the first unfinished one takes the pen.
-    private func flushWaiting() {
-        while penOwner == nil, !waiting.isEmpty {
-            let next = waiting.removeFirst()
-            for event in next.events { feed(event) }
-        }
-    }
-
     /// Sends `event` to the session; a change of ink it makes is journaled, and reported (with the
-    /// `keys` of the strokes it accepted, on `page`) once the journal has it on disk.
-    private func send(_ event: SessionEvent, keys: [String] = [], of page: PageID? = nil) {
+    /// keys of the strokes it ended: by their pen up, the stall timeout, leaving) once the journal has
+    /// it on disk.
+    private func send(_ event: SessionEvent) {
         guard !isClosed else { return }
-        // Only for events that can change ink: not on every pen move.
-        let before = event.mayChangeInk ? pages : nil
+        let open = session.state.note?.sharedStrokes ?? [:]
+        // Only for events that can change ink, and while strokes are open (any event first fires the
+        // timers due, and the stall timer ends strokes).
+        let before = event.mayChangeInk || !open.isEmpty ? pages : nil
         runner.send(event) { effect, _ in carryOut(effect) }
-        if let before { journalChanges(since: before, keys: keys, of: page) }
+        if let before {
+            let still = session.state.note?.sharedStrokes ?? [:]
+            let ended = open.filter { still[$0.key] == nil }
+            for key in ended.keys {
+                writerOf[key] = nil
+                pointsOf[key] = nil
+            }
+            journalChanges(since: before, keys: ended.keys.sorted(), of: ended.first?.value.pageID)
+        }
         let saving = savingState()
         if saving != lastSaving {
             lastSaving = saving
@@ -563,11 +541,11 @@ extension PenInput {
 }
 
 extension SessionEvent {
-    /// Whether the event can change a page's ink or add a page: a pen up, an erasure, undo, redo, a
-    /// page added, or a pen down that finishes a stroke whose pen up was missed.
+    /// Whether the event can change a page's ink or add a page: a stroke ended, an erasure, undo,
+    /// redo, a page added.
     fileprivate var mayChangeInk: Bool {
         switch self {
-        case .penUp, .erase, .undo, .redo, .penDown, .addPage: true
+        case .strokeUp, .erase, .undo, .redo, .addPage: true
         default: false
         }
     }

@@ -305,6 +305,63 @@ import InkStore
         }
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aPenHeldDownOnOneSocketBlocksNoOtherWritersStrokesErasuresOrUndo() async throws {
+        let stored = try workspace.library.createNote(title: "Held")
+        try await app().test(.live) { client in
+            try await client.ws("/api/notes/\(stored.note.id)/live") { holderInbound, holder, _ in
+                var held = holderInbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                let hello = try await Self.next(&held)
+                let page = try #require((hello["pages"] as? [[String: Any]])?.first?["id"] as? String)
+                try await holder.write(.text(##"{"t":"down","k":"a:1","page":"\##(page)","pt":[10,10,0.5],"tool":"pen","color":"#000000","w":3}"##))
+                try await holder.write(.text(#"{"t":"move","k":"a:1","pts":[[20,20,0.5]]}"#))
+                try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
+                    var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                    _ = try await Self.next(&messages)
+                    try await outbound.write(.text(##"{"t":"down","k":"b:1","page":"\##(page)","pt":[500,10,0.5],"tool":"pen","color":"#000000","w":3}"##))
+                    try await outbound.write(.text(#"{"t":"move","k":"b:1","pts":[[520,30,0.5]]}"#))
+                    try await outbound.write(.text(#"{"t":"up","k":"b:1"}"#))
+                    let drawn = try await Self.nextPage(&messages) { ($0["keys"] as? [String]) == ["b:1"] }
+                    #expect(drawn["strokes"] as? Int == 1, "B's stroke is on the page, confirmed, while A's pen is down")
+                    try await outbound.write(.text(##"{"t":"erase","page":"\##(page)","ids":[1]}"##))
+                    _ = try await Self.nextPage(&messages) { $0["strokes"] as? Int == 0 }
+                    try await outbound.write(.text(#"{"t":"undo"}"#))
+                    _ = try await Self.nextPage(&messages) { $0["strokes"] as? Int == 1 }
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+                try await holder.write(.text(#"{"t":"up","k":"a:1"}"#))
+                let ended = try await Self.nextPage(&held) { ($0["keys"] as? [String]) == ["a:1"] }
+                #expect(ended["strokes"] as? Int == 2)
+                try await holder.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aBrowserJoiningWhileEveryOtherTabIsHiddenCanWrite() async throws {
+        let stored = try workspace.library.createNote(title: "Hidden tabs")
+        try await app().test(.live) { client in
+            try await client.ws("/api/notes/\(stored.note.id)/live") { hiddenInbound, hidden, _ in
+                var first = hiddenInbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                let hello = try await Self.next(&first)
+                let page = try #require((hello["pages"] as? [[String: Any]])?.first?["id"] as? String)
+                // The only tab goes to the background (another tab opened in its window): the session sleeps.
+                try await hidden.write(.text(#"{"t":"visibility","hidden":true}"#))
+                try await Task.sleep(for: .milliseconds(100))
+                try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
+                    var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                    _ = try await Self.next(&messages)
+                    try await outbound.write(.text(##"{"t":"down","k":"b:1","page":"\##(page)","pt":[500,10,0.5],"tool":"pen","color":"#000000","w":3}"##))
+                    try await outbound.write(.text(#"{"t":"up","k":"b:1"}"#))
+                    let drawn = try await Self.nextPage(&messages) { ($0["keys"] as? [String]) == ["b:1"] }
+                    #expect(drawn["strokes"] as? Int == 1, "the new tab's stroke is drawn and confirmed")
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+                try await hidden.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
     @Test func aPageOnAPDFLinksItsBackgroundOnceInsteadOfEmbeddingItInEveryUpdate() async throws {
         // A one-page PDF (Inkwell's own export of a page with a stroke), imported to write on.
         let source = Page(id: PageID(rawValue: "8d2h5k0w3q1r"), size: .a4Points,
@@ -388,6 +445,15 @@ import InkStore
         return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// The next `page` message that `matches`, skipping everything else.
+    static func nextPage(_ iterator: inout WebSocketInboundMessageStream.AsyncIterator,
+                         where matches: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        while true {
+            let message = try await next(&iterator)
+            if message["t"] as? String == "page", matches(message) { return message }
+        }
+    }
+
     static func eventually(_ condition: () throws -> Bool) async throws {
         for _ in 0..<100 {
             if (try? condition()) == true { return }
@@ -409,6 +475,7 @@ import InkStore
         #"{"t":"tap","x":10,"y":20,"n":2}"#,
         #"{"t":"addPage","template":"grid"}"#,
         #"{"t":"visibility","hidden":true}"#,
+        #"{"t":"nav"}"#,
         #"{"t":"answer","a":"save"}"#,
     ]
 

@@ -24,12 +24,13 @@ import InkStore
         await live.pen(.up(key: key), from: writer)
     }
 
-    @Test func openingAnEmptyNoteGivesItAPageAndClosingSavesEverything() async throws {
+    @Test func openingAnEmptyNoteGivesItAStoredPageAndClosingSavesEverything() async throws {
         let note = try workspace.library.createNote(title: "Fresh").note.id
         let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
+        #expect(try storedPages(note).map(\.id) == [page], "the empty first page is stored at once")
         await write(live, key: "a:1", from: "a", page: page, x: 10)
-        #expect(try storedPages(note).isEmpty, "nothing is saved before the autosave or the close")
+        #expect(try storedPages(note).flatMap(\.strokes).isEmpty, "no stroke is saved before the autosave or the close")
         await live.close()
         #expect(await live.isClosed)
         let pages = try storedPages(note)
@@ -41,7 +42,7 @@ import InkStore
         let note = try workspace.library.createNote(title: "Shared").note.id
         let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let page = try #require(await live.pages.first?.id)
-        // A's stroke is in progress when B's begins and ends: B's waits, whole, and follows A's.
+        // A's stroke is in progress when B's begins and ends: each is its own, on the page at its pen up.
         await live.pen(.down(key: "a:1", page: page, InkPoint(x: 10, y: 10), tool: .pen, color: .black, width: 2), from: "a")
         await live.pen(.down(key: "b:1", page: page, InkPoint(x: 500, y: 10), tool: .marker, color: .black, width: 6), from: "b")
         await live.pen(.move(key: "b:1", [InkPoint(x: 520, y: 30)]), from: "b")
@@ -49,8 +50,8 @@ import InkStore
         await live.pen(.up(key: "b:1"), from: "b")
         await live.pen(.up(key: "a:1"), from: "a")
         let strokes = try #require(await live.pages.first?.strokes)
-        #expect(strokes.map(\.tool) == [.pen, .marker])
-        #expect(strokes.map { $0.points.map(\.x) } == [[10, 30], [500, 520]])
+        #expect(strokes.map(\.tool) == [.marker, .pen])
+        #expect(strokes.map { $0.points.map(\.x) } == [[500, 520], [10, 30]])
         #expect(await live.hasAccepted("a:1"))
         #expect(await live.hasAccepted("b:1"))
     }
@@ -63,7 +64,7 @@ import InkStore
         await live.pen(.move(key: "a:1", [InkPoint(x: 30, y: 30)]), from: "a")
         await live.pen(.down(key: "b:1", page: page, InkPoint(x: 500, y: 10), tool: .pen, color: .black, width: 2), from: "b")
         await live.writerLeft("a")
-        // A's stroke ends where it got to; B's, which waited, now has the pen and goes on live.
+        // A's stroke ends where it got to; B's goes on.
         await live.pen(.move(key: "b:1", [InkPoint(x: 520, y: 30)]), from: "b")
         await live.pen(.up(key: "b:1"), from: "b")
         #expect(await live.pages.first?.strokes.map { $0.points.map(\.x) } == [[10, 30], [500, 520]])
@@ -115,7 +116,7 @@ import InkStore
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         clock.advance(by: 0.1)
         await live.settled()
-        #expect(try storedPages(note).isEmpty, "the autosave waits 0.2 s after the last stroke")
+        #expect(try storedPages(note).flatMap(\.strokes).isEmpty, "the autosave waits 0.2 s after the last stroke")
         clock.advance(by: 0.1)
         await live.settled()
         #expect(try storedPages(note).first?.strokes.count == 1)
@@ -143,7 +144,7 @@ import InkStore
         await write(live, key: "a:2", from: "a", page: page, x: 200)
         await live.settled()
         #expect(onDisk.withLock { $0 } == ["a:1": true, "a:2": true])
-        #expect(try storedPages(note).isEmpty, "confirmed by the journal, not yet saved")
+        #expect(try storedPages(note).flatMap(\.strokes).isEmpty, "confirmed by the journal, not yet saved")
     }
 
     @Test func aCrashBeforeTheSaveLosesNothingConfirmedAndASecondSendingIsConfirmedNotDrawn() async throws {
@@ -156,7 +157,7 @@ import InkStore
         await crashed.settled()
         // The process dies here: no autosave, no close. The next one opens the note.
         let reopened = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
-        #expect(reopened.replayed.strokesAdded == 1 && reopened.replayed.pagesAdded == 1)
+        #expect(reopened.replayed.strokesAdded == 1 && reopened.replayed.pagesAdded == 0)
         #expect(try storedPages(note).map { $0.strokes.map(\.points[0].x) } == [[200]])
         #expect(await reopened.pages.map { $0.strokes.map(\.points[0].x) } == [[200]])
         // The browser never heard the confirmation of a:2 and sends it again: not drawn, confirmed.
@@ -337,5 +338,83 @@ extension LiveNoteTests {
         #expect(closed == (true, true))
         #expect(try workspace.library.pages(of: workspace.library.note(matching: stuck.id.rawValue)).first?.strokes.count == n + 1)
         #expect(try workspace.library.pages(of: workspace.library.note(matching: other.id.rawValue)).first?.strokes.count == n + 1)
+    }
+}
+
+/// Writers never wait for each other: a held pen blocks nobody, a pen that stays down is ended by the
+/// session's stall rule on the note's clock, and edits are applied or refused aloud.
+extension LiveNoteTests {
+    @Test func aHeldPenElsewhereBlocksNobodysStrokesErasuresOrUndo() async throws {
+        let note = try workspace.library.createNote(title: "Held").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        let page = try #require(await live.pages.first?.id)
+        await live.pen(.down(key: "a:1", page: page, InkPoint(x: 10, y: 10), tool: .pen, color: .black, width: 2), from: "a")
+        // B writes 100 strokes (past the 64 that could once wait), erases one and undoes while A's pen is down.
+        for number in 1...100 { await write(live, key: "b:\(number)", from: "b", page: page, x: Float(number * 10)) }
+        await live.settled()
+        #expect(await live.pages.first?.strokes.count == 100)
+        let confirmed = heard.all.flatMap { update -> [String] in
+            if case .pageChanged(_, let keys) = update { return keys }
+            return []
+        }
+        let expected = (1...100).map { "b:\($0)" }
+        #expect(Set(confirmed) == Set(expected), "every one of B's strokes is confirmed while A holds")
+        await live.erase([StrokeID(1)], on: page)
+        #expect(await live.pages.first?.strokes.count == 99)
+        await live.undo()
+        #expect(await live.pages.first?.strokes.count == 100)
+        await live.pen(.move(key: "a:1", [InkPoint(x: 30, y: 30)]), from: "a")
+        await live.pen(.up(key: "a:1"), from: "a")
+        #expect(await live.pages.first?.strokes.last?.points.map(\.x) == [10, 30])
+        await live.close()
+        #expect(try storedPages(note).first?.strokes.count == 101)
+    }
+
+    @Test func aPenWithNoMoveFor10SecondsIsEndedAndConfirmed() async throws {
+        let note = try workspace.library.createNote(title: "Stalled").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        await live.start()
+        let page = try #require(await live.pages.first?.id)
+        await live.pen(.down(key: "a:1", page: page, InkPoint(x: 10, y: 10), tool: .pen, color: .black, width: 2), from: "a")
+        clock.advance(by: 4)
+        await live.pen(.move(key: "a:1", [InkPoint(x: 30, y: 30)]), from: "a")
+        clock.advance(by: 9.5)
+        await live.settled()
+        #expect(await live.pages.first?.strokes.isEmpty == true, "9.5 s after its last move it is still open")
+        clock.advance(by: 0.5)
+        await live.settled()
+        #expect(await live.pages.first?.strokes.map { $0.points.map(\.x) } == [[10, 30]])
+        #expect(heard.all.contains(.pageChanged(page, strokeKeys: ["a:1"])), "ended by the timeout, journaled and confirmed")
+        // The pen's late move and up change nothing; the writer's next stroke is drawn.
+        await live.pen(.move(key: "a:1", [InkPoint(x: 50, y: 50)]), from: "a")
+        await live.pen(.up(key: "a:1"), from: "a")
+        await write(live, key: "a:2", from: "a", page: page, x: 300)
+        #expect(await live.pages.first?.strokes.map(\.points.count) == [2, 2])
+        await live.close()
+    }
+
+    @Test func anErasureOnAPageTheNoteDoesNotHaveIsRefusedAloud() async throws {
+        let note = try workspace.library.createNote(title: "Refused").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        await live.erase(along: [InkPoint(x: 1, y: 1)], width: 10, on: PageID.random())
+        #expect(heard.all.contains { if case .error(let text) = $0 { text.contains("no longer in the note") } else { false } })
+        await live.close()
+    }
+
+    @Test func leavingANewNoteNobodyWroteInDoesNotAsk() async throws {
+        let note = try workspace.library.createNote(title: "Blank").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        await live.requestLeave()
+        #expect(heard.all.contains(.left))
+        #expect(!heard.all.contains(.confirmLeave))
+        #expect(try storedPages(note).count == 1)
     }
 }
