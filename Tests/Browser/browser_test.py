@@ -8,7 +8,11 @@ It writes with pen pointer events carrying pressure, then checks what a user wou
 holds the strokes and their pressures; the save comes 2 s (± 0.3 s) after the last stroke and not
 before; navigation hides 3 s after entering and a double tap on the top edge shows it; a handwritten
 hashtag becomes a tag in the library view; Ctrl+Shift+Z redoes; a search shows its hits in place of
-the notes; a second browser context sees the strokes; a screenshot
+the notes; pen first (the toolbar comes back with the mouse, its handle, Esc and a pen double tap and
+stays while used; a palm during a stroke neither bends the ink nor scrolls or zooms; a pinch zooms
+about the point between the fingers and one finger scrolls after it, also in mobile emulation; a pen
+held down in one browser blocks nobody else's strokes, undo or erasures; leaving a new empty note does
+not ask); a second browser context sees the strokes; a screenshot
 of the page matches `inkwell render`; leaving with unsaved strokes asks first; a note imported from a
 PDF (chosen in the library view) shows its PDF page under the ink; a live stroke is as wide as the
 saved one; with the server killed (SIGKILL) mid-writing, strokes written while it is down (and in a tab
@@ -121,7 +125,7 @@ class Chromium:
 class Tab:
     """One page in a browser context."""
 
-    def __init__(self, browser, url, context=None, width=1200, height=1500, scale=1):
+    def __init__(self, browser, url, context=None, width=1200, height=1500, scale=1, mobile=False):
         self.browser = browser
         params = {"url": "about:blank"}
         if context:
@@ -130,7 +134,7 @@ class Tab:
         self.session = browser.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         self.call("Page.enable")
         self.call("Runtime.enable")
-        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=False)
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile)
         self.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
         self.call("Page.setInterceptFileChooserDialog", enabled=False)
         self.go(url)
@@ -162,6 +166,26 @@ class Tab:
     def pen(self, kind, x, y, pressure, buttons=1):
         self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", buttons=buttons,
                   clickCount=1, pointerType="pen", force=pressure)
+
+    def mouse(self, kind, x, y, buttons=0):
+        self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left" if kind != "mouseMoved" else "none",
+                  buttons=buttons, clickCount=1, pointerType="mouse")
+
+    def click(self, selector):
+        """A real mouse click in the middle of the element `selector`."""
+        x, y = self.js(f"(() => {{ const r = document.querySelector('{selector}').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }})()")
+        self.mouse("mouseMoved", x, y)
+        self.mouse("mousePressed", x, y, buttons=1)
+        self.mouse("mouseReleased", x, y)
+
+    def touches(self, kind, points):
+        self.call("Input.dispatchTouchEvent", type=kind, touchPoints=[{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)])
+
+    def finger_drag(self, x, y, dx, dy, steps=10):
+        self.touches("touchStart", [(x, y)])
+        for i in range(1, steps + 1):
+            self.touches("touchMove", [(x + dx * i / steps, y + dy * i / steps)])
+        self.touches("touchEnd", [])
 
     def touch_tap(self, x, y):
         self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
@@ -411,7 +435,10 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     # 11. The live stroke is as wide as the saved one, with pressure from the pen and made up from speed.
     check_live_width(browser, base, failures)
 
-    # 12. Offline: the server killed mid-stroke, 20 strokes written while it is down, a tab closed and
+    # 12. Pen first: the toolbar, palm rejection, pinch zoom, writers who never wait, a new note left.
+    check_pen_first(browser, base, failures)
+
+    # 13. Offline: the server killed mid-stroke, 20 strokes written while it is down, a tab closed and
     # opened again while it is down; all of it saved once it is back, "Saved" never before its word.
     check_offline(browser, inkwell, work, failures)
 
@@ -517,6 +544,191 @@ def check_offline(browser, inkwell, work, failures):
         browser.call("Target.disposeBrowserContext", browserContextId=context)
     finally:
         kill(server)
+
+
+def new_note(browser, base, title):
+    tab = Tab(browser, base)
+    note = tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                  f"body: JSON.stringify({{title: '{title}'}})}}).then(r => r.json())")
+    return note["id"]
+
+
+def open_note(browser, base, note_id, **options):
+    tab = Tab(browser, f"{base}notes/{note_id}", **options)
+    tab.wait_for("document.body.dataset.connection === 'open' && document.querySelector('.page') !== null")
+    return tab
+
+
+def page_geometry(tab):
+    """The first page's client rectangle and client pixels a page pixel."""
+    r = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
+    return r[0], r[1], r[2] / 1404.0
+
+
+def stroke_count(tab):
+    return tab.js("Number(document.querySelector('.page').dataset.strokes)")
+
+
+def check_pen_first(browser, base, failures):
+    """Issue 29's pen-first rules, each as a writer meets them, on a tablet-sized page with touch."""
+    note_id = new_note(browser, base, "Pen first")
+    tab = open_note(browser, base, note_id, width=1024, height=1366)
+
+    def hide_by_writing(y=900):
+        # A pen down hides the navigation at once (the session's rule); the stroke is ink like any.
+        left, top, k = page_geometry(tab)
+        tab.pen("mousePressed", left + 300 * k, top + y * k, 0.5)
+        for i in range(1, 6):
+            tab.pen("mouseMoved", left + (300 + 20 * i) * k, top + y * k, 0.5)
+        tab.pen("mouseReleased", left + 400 * k, top + y * k, 0.5, buttons=0)
+        return tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=3, step=0.02)
+
+    shown = "document.body.dataset.nav === 'shown'"
+    # The toolbar, once hidden, comes back with the mouse at the top edge…
+    tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=6, step=0.05)
+    tab.mouse("mouseMoved", 500, 300)
+    tab.mouse("mouseMoved", 500, 4)
+    failures.check("pen first: the mouse at the top edge brings the toolbar back", tab.wait_for(shown, timeout=2, step=0.02))
+    tab.mouse("mouseMoved", 500, 600)
+    # …with its handle, which shows while the toolbar is hidden…
+    hidden = hide_by_writing(900)
+    handle = tab.js("(() => { const h = document.getElementById('nav-handle'); const r = h?.getBoundingClientRect(); "
+                    "return !!h && getComputedStyle(h).display !== 'none' && r.height > 0 && r.top >= 0 && r.top < 5; })()")
+    if handle:
+        tab.click("#nav-handle")
+    failures.check("pen first: a handle at the top edge shows while the toolbar is hidden, and clicking it brings it back",
+                   hidden and handle and tab.wait_for(shown, timeout=2, step=0.02))
+    # …with Esc…
+    hidden = hide_by_writing(960)
+    for kind in ("keyDown", "keyUp"):
+        tab.call("Input.dispatchKeyEvent", type=kind, key="Escape", code="Escape", windowsVirtualKeyCode=27)
+    failures.check("pen first: Esc brings the toolbar back", hidden and tab.wait_for(shown, timeout=2, step=0.02))
+    # …and with a pen double tap near the top, which draws nothing.
+    hidden = hide_by_writing(1020)
+    tab.js("window.scrollTo(0, 200)")
+    drawn = stroke_count(tab)
+    downs = tab.js("window.inkwell.log.filter(m => m.sent === 'down').length")
+    for x, y in ((500, 40), (503, 42)):
+        tab.pen("mousePressed", x, y, 0.5)
+        tab.pen("mouseReleased", x, y, 0.5, buttons=0)
+        time.sleep(0.12)
+    back = tab.wait_for(shown, timeout=2, step=0.02)
+    time.sleep(0.6)
+    no_ink = stroke_count(tab) == drawn and tab.js("window.inkwell.log.filter(m => m.sent === 'down').length") == downs
+    failures.check("pen first: a pen double tap near the top brings the toolbar back, and leaves no ink",
+                   hidden and back and no_ink, f"{stroke_count(tab) - drawn} strokes added")
+    # It stays while it is being used: a click on one of its buttons restarts the session's 5 s.
+    if back:
+        time.sleep(3.0)
+        tab.click(".width")
+        clicked = time.time()
+        tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=8, step=0.02)
+        stayed = time.time() - clicked
+        failures.check("pen first: using the toolbar keeps it up 5 s from the last use", abs(stayed - 5) < 0.6, f"{stayed:.2f} s after the click")
+    tab.js("window.scrollTo(0, 0)")
+
+    # A palm resting and moving during a stroke (and just after it) neither bends the ink nor scrolls or zooms.
+    time.sleep(0.6)
+    left, top, k = page_geometry(tab)
+    before = tab.js("[scrollX, scrollY, window.inkwell.zoom]")
+    drawn = stroke_count(tab)
+    y = 500
+    tab.pen("mousePressed", left + 200 * k, top + y * k, 0.5)
+    for i in range(1, 41):
+        tab.pen("mouseMoved", left + (200 + 20 * i) * k, top + y * k, 0.5)
+        if i == 10:
+            tab.touches("touchStart", [(300, 900), (400, 950)])
+        elif 10 < i < 30:
+            d = i - 10
+            tab.touches("touchMove", [(300 - 4 * d, 900 - 6 * d), (400 + 4 * d, 950 - 6 * d)])
+        elif i == 30:
+            tab.touches("touchEnd", [])
+    tab.pen("mouseReleased", left + 1000 * k, top + y * k, 0.5, buttons=0)
+    tab.finger_drag(500, 1100, 0, -200)  # within 500 ms of the pen's lift: still a palm
+    after = tab.js("[scrollX, scrollY, window.inkwell.zoom]")
+    tab.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}", timeout=5)
+    page = tab.js("window.inkwell.pages[0].id")
+    lines = tab.js(f"fetch('/api/notes/{note_id}/pages/{page}/strokes').then(r => r.json())")["strokes"]
+    line = max(lines, key=lambda l: l["start"])["points"]
+    bent = max(abs(p[1] - y) for p in line)
+    failures.check("pen first: a palm during a stroke leaves the ink straight and whole",
+                   len(line) == 41 and bent < 1 and stroke_count(tab) == drawn + 1, f"{len(line)} points, {bent:.1f} px off the line")
+    failures.check("pen first: …and neither scrolls nor zooms the page (nor does touch just after the pen lifts)",
+                   after == before, f"{before} → {after}")
+    time.sleep(0.6)
+    tab.finger_drag(500, 1100, 0, -200)
+    scrolled = tab.js("scrollY") - after[1]
+    failures.check("pen first: half a second after the pen lifts, a finger scrolls again", scrolled > 150, f"{scrolled:.0f} px")
+
+    # A pinch zooms about the point between the fingers, and one finger scrolls after it (desktop size, and mobile).
+    for name, options in (("tablet", dict(width=1024, height=1366)),
+                          ("mobile emulation", dict(width=412, height=915, scale=2.625, mobile=True))):
+        pinched = open_note(browser, base, note_id, **options)
+        width, height = pinched.js("[innerWidth, innerHeight]")
+        mid = (width * 0.7, height * 0.55)
+        anchor = pinched.js(f"(() => {{ const r = document.querySelector('.page').getBoundingClientRect(); "
+                            f"return [({mid[0]} - r.left) / r.width, ({mid[1]} - r.top) / r.height]; }})()")
+        spread = lambda d: [(mid[0] - d, mid[1]), (mid[0] + d, mid[1])]
+        pinched.touches("touchStart", spread(30))
+        for d in range(40, 100, 6):
+            pinched.touches("touchMove", spread(d))
+        pinched.touches("touchEnd", [])
+        at = pinched.js(f"(() => {{ const r = document.querySelector('.page').getBoundingClientRect(); "
+                        f"return [r.left + {anchor[0]} * r.width, r.top + {anchor[1]} * r.height, window.inkwell.zoom]; }})()")
+        off = ((at[0] - mid[0]) ** 2 + (at[1] - mid[1]) ** 2) ** 0.5
+        failures.check(f"pen first: a pinch zooms about the point between the fingers ({name})",
+                       at[2] > 2 and off < 4, f"zoom {at[2]:.2f}, that point moved {off:.1f} px")
+        start = pinched.js("[scrollX, scrollY]")
+        pinched.finger_drag(width * 0.5, height * 0.7, -width * 0.3, -height * 0.3)
+        end = pinched.js("[scrollX, scrollY]")
+        moved = (end[0] - start[0], end[1] - start[1])
+        failures.check(f"pen first: one finger scrolls after a zoom ({name})",
+                       moved[0] > width * 0.2 and moved[1] > height * 0.2, f"scrolled {moved[0]:.0f}, {moved[1]:.0f} px")
+
+    # Writers never wait: a pen held down in one browser blocks nobody else's strokes, undo or erasures.
+    holder = tab
+    context = browser.call("Target.createBrowserContext")["browserContextId"]
+    other = open_note(browser, base, note_id, context=context, width=1024, height=1366)
+    other.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {stroke_count(holder)}", timeout=5)
+    drawn = stroke_count(other)
+    left, top, k = page_geometry(holder)
+    holder.pen("mousePressed", left + 200 * k, top + 1200 * k, 0.5)
+    for i in range(1, 10):
+        holder.pen("mouseMoved", left + (200 + 10 * i) * k, top + 1200 * k, 0.5)
+    left, top, k = page_geometry(other)
+    other.pen("mousePressed", left + 200 * k, top + 1400 * k, 0.5)
+    for i in range(1, 20):
+        other.pen("mouseMoved", left + (200 + 30 * i) * k, top + 1400 * k, 0.5)
+    other.pen("mouseReleased", left + 800 * k, top + 1400 * k, 0.5, buttons=0)
+    written = other.wait_for(f"window.inkwell.unacknowledged.size === 0 && Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}",
+                             timeout=5, step=0.02)
+    failures.check("pen first: a pen held down elsewhere blocks nobody: another writer's stroke is saved and confirmed", written,
+                   f"{other.js('window.inkwell.unacknowledged.size')} unconfirmed, {stroke_count(other)} strokes (were {drawn})")
+    other.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'z', ctrlKey: true}))")
+    undone = other.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn}", timeout=5, step=0.02)
+    other.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Z', ctrlKey: true, shiftKey: true}))")
+    redone = other.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}", timeout=5, step=0.02)
+    other.js("document.querySelector('.tool[data-index=\"4\"]').click()")  # the whole-stroke eraser
+    other.pen("mousePressed", left + 500 * k, top + 1350 * k, 0.5)
+    for i in range(1, 10):
+        other.pen("mouseMoved", left + 500 * k, top + (1350 + 10 * i) * k, 0.5)
+    other.pen("mouseReleased", left + 500 * k, top + 1450 * k, 0.5, buttons=0)
+    erased = other.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn}", timeout=5, step=0.02)
+    failures.check("pen first: …nor undo, redo or an erasure", undone and redone and erased,
+                   f"undo {undone}, redo {redone}, erase {erased}")
+    left, top, k = page_geometry(holder)
+    holder.pen("mouseReleased", left + 300 * k, top + 1200 * k, 0.5, buttons=0)
+    ended = holder.wait_for(f"window.inkwell.unacknowledged.size === 0 && Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}",
+                            timeout=5, step=0.02)
+    failures.check("pen first: …and the held stroke is kept when its pen lifts", ended)
+    browser.call("Target.disposeBrowserContext", browserContextId=context)
+
+    # A new note nobody wrote in is left without a question.
+    fresh = open_note(browser, base, new_note(browser, base, "Left empty"))
+    fresh.js("document.getElementById('back').click()")
+    left_at_once = fresh.wait_for("location.pathname === '/'", timeout=5)
+    failures.check("pen first: leaving a new empty note does not ask about unsaved changes",
+                   left_at_once and not fresh.js("document.getElementById('leave')?.open ?? false"))
 
 
 def check_live_width(browser, base, failures):

@@ -1,8 +1,23 @@
-// Input: a pen or the mouse writes (with pressure and tilt), a finger scrolls, two fingers zoom,
-// a double tap is passed to the session; Ctrl + wheel zooms; Ctrl+Z undoes, Ctrl+Shift+Z redoes.
+// Input: a pen or the mouse writes (with pressure and tilt), a finger scrolls, two fingers zoom
+// (about the point between them), a double tap is passed to the session; Ctrl + wheel zooms; Ctrl+Z
+// undoes, Ctrl+Shift+Z redoes. Pen first: touch is ignored while a pen touches the screen and for
+// PALM_AFTER_PEN ms after (a resting palm neither writes, scrolls nor zooms); the navigation comes
+// back with the mouse or a pen hovering at the top edge, its handle, Esc, or a pen double tap near
+// the top, and each use of it tells the session, which keeps it up (it alone decides when it hides).
 import { addPoints, clearCanvas, sizeCanvas } from "/assets/note-canvas.js";
 import { send, sendStroke } from "/assets/note-connection.js";
 import { state, writer } from "/assets/note-state.js";
+
+/** Touch is a palm while a pen is down and this long (ms) after it lifts. */
+const PALM_AFTER_PEN = 500;
+/** A pointer (mouse or hovering pen) this close to the top (CSS pixels) reaches for the navigation. */
+const TOP_EDGE = 24;
+/** A pen contact starting this close to the top of the screen (page pixels, the session's band) may be
+ *  the first of a double tap: it is sent only once it moves, lasts, or no second tap follows. */
+const TOP_BAND = 120;
+const TAP_MS = 300;
+const DOUBLE_TAP_MS = 400;
+const TAP_SLOP = 12;
 
 /** Listens to the pointer on `pages` and to the wheel and keys of the window. */
 export function listenForInput(pages) {
@@ -11,15 +26,68 @@ export function listenForInput(pages) {
   pages.addEventListener("pointerup", onPointerUp);
   pages.addEventListener("pointercancel", onPointerUp);
   pages.addEventListener("contextmenu", (e) => e.preventDefault());
+  // A pen's contact anywhere (on the pages or not) starts the palm time.
+  window.addEventListener("pointerdown", (event) => { if (event.pointerType === "pen") penTouches(event, 1); }, true);
+  window.addEventListener("pointerup", (event) => { if (event.pointerType === "pen") penTouches(event, -1); }, true);
+  window.addEventListener("pointercancel", (event) => { if (event.pointerType === "pen") penTouches(event, -1); }, true);
+  // The browser's own panning and zooming never act on a palm (the editor scrolls and zooms by itself).
+  for (const kind of ["touchstart", "touchmove"]) {
+    window.addEventListener(kind, (event) => { if (isPalmTime(event.timeStamp)) event.preventDefault(); }, { passive: false });
+  }
   window.addEventListener("wheel", (event) => {
     if (!event.ctrlKey) return; // Ctrl + wheel (and a touchpad's pinch) zooms the pages, not the whole page
     event.preventDefault();
-    setZoom(state.zoom * Math.exp(-event.deltaY / 300), { x: event.clientX, y: event.clientY });
+    const at = { x: event.clientX, y: event.clientY };
+    setZoom(state.zoom * Math.exp(-event.deltaY / 300), anchorAt(at), at);
   }, { passive: false });
   document.addEventListener("keydown", (event) => {
     // With Shift held, `key` is "Z".
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") send({ t: event.shiftKey ? "redo" : "undo" });
+    if (event.key === "Escape") wantNavigation(true);
   });
+  // The navigation: hovering at the top edge, its handle, and any use of it keep it up.
+  window.addEventListener("pointermove", (event) => {
+    if (event.pointerType === "touch" || event.buttons !== 0) return;
+    if (event.clientY <= TOP_EDGE) wantNavigation(false);
+    else if (document.getElementById("nav")?.contains(event.target)) wantNavigation(false);
+  });
+  document.getElementById("nav-handle")?.addEventListener("click", () => wantNavigation(true));
+  const nav = document.getElementById("nav");
+  nav?.addEventListener("pointerdown", () => wantNavigation(true));
+  nav?.addEventListener("change", () => wantNavigation(true));
+}
+
+let navAskedAt = -Infinity;
+
+/** Tells the session the writer wants the navigation (shown, or kept up): at once when it is hidden
+ *  or the writer used it (`now`), otherwise at most once a second (a pointer resting over it). */
+function wantNavigation(now) {
+  const hidden = document.body.dataset.nav !== "shown";
+  const at = performance.now();
+  if (!now && !hidden && at - navAskedAt < 1000) return;
+  if (!now && hidden && at - navAskedAt < 250) return;
+  navAskedAt = at;
+  send({ t: "nav" });
+}
+
+let pensDown = 0;
+let penLiftedAt = -Infinity;
+
+function penTouches(event, change) {
+  pensDown = Math.max(0, pensDown + change);
+  if (change > 0) {
+    // A palm already resting when the pen came down stops acting too.
+    touches.clear();
+    pinch = null;
+    lastTap = null;
+  } else {
+    penLiftedAt = event.timeStamp;
+  }
+}
+
+/** Whether touch at `time` (an event's timeStamp) is a palm: a pen is down, or lifted under PALM_AFTER_PEN ms ago. */
+function isPalmTime(time) {
+  return pensDown > 0 || time - penLiftedAt < PALM_AFTER_PEN;
 }
 
 /** Where a pointer event is on a page, in page pixels. */
@@ -51,18 +119,39 @@ function viewAt(event) {
 
 const touches = new Map();
 let lastTap = null;
-let pinch = null; // two fingers down: { distance, zoom } at the start
+let pinch = null; // two fingers down: { distance, zoom, anchor } at the start
+let penTap = null; // a pen tap near the top, waiting for a second one: { stroke, at, x, y, timer }
 
-/** Zooms the pages (0.5× to 4×), keeping the point under `center` (client pixels) in place. */
-function setZoom(zoom, center) {
+/** Where client point `at` is on the page nearest it, as fractions of that page's size. */
+function anchorAt(at) {
+  let best = null;
+  for (const view of state.pages) {
+    const r = view.node.getBoundingClientRect();
+    const distance = Math.max(0, r.top - at.y, at.y - r.bottom);
+    if (!best || distance < best.distance) best = { distance, view, rect: r };
+  }
+  if (!best) return null;
+  const { view, rect } = best;
+  return { view, fx: (at.x - rect.left) / rect.width, fy: (at.y - rect.top) / rect.height };
+}
+
+/** Zooms the pages (0.5× to 4×), then scrolls so that `anchor` (a point of a page) is at client point `at`. */
+function setZoom(zoom, anchor, at) {
   const next = Math.min(4, Math.max(0.5, zoom));
-  const before = document.documentElement.scrollTop + center.y;
-  const ratio = next / state.zoom;
-  state.zoom = next;
-  document.documentElement.style.setProperty("--zoom", String(next));
-  window.scrollTo({ left: window.scrollX * ratio, top: before * ratio - center.y });
-  state.pages.forEach(sizeCanvas);
-  document.body.dataset.zoom = next.toFixed(2);
+  if (next !== state.zoom) {
+    state.zoom = next;
+    document.documentElement.style.setProperty("--zoom", String(next));
+    state.pages.forEach(sizeCanvas);
+    document.body.dataset.zoom = next.toFixed(2);
+  }
+  if (!anchor) return;
+  const rect = anchor.view.node.getBoundingClientRect();
+  window.scrollBy(rect.left + anchor.fx * rect.width - at.x, rect.top + anchor.fy * rect.height - at.y);
+}
+
+function midpoint() {
+  const [a, b] = [...touches.values()];
+  return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
 }
 
 function touchDistance() {
@@ -72,8 +161,9 @@ function touchDistance() {
 
 function onPointerDown(event) {
   if (event.pointerType === "touch") {
+    if (isPalmTime(event.timeStamp)) return;
     touches.set(event.pointerId, { x: event.clientX, y: event.clientY, startX: event.clientX, startY: event.clientY, at: event.timeStamp });
-    if (touches.size === 2) pinch = { distance: touchDistance(), zoom: state.zoom };
+    if (touches.size === 2) pinch = { distance: touchDistance(), zoom: state.zoom, anchor: anchorAt(midpoint()) };
     return;
   }
   if (event.button !== 0 && event.pointerType === "mouse") return;
@@ -85,25 +175,54 @@ function onPointerDown(event) {
   const key = `${writer}:${++state.sequence}`;
   const point = pagePoint(view, event);
   const width = tool.width * state.widthFactor;
-  state.current = {
+  const stroke = {
     key, page: view, points: [point], times: [0], start: performance.now(), tool, color: tool.color ?? state.color, width,
-    pointerId: event.pointerId,
+    pointerId: event.pointerId, startX: event.clientX, startY: event.clientY,
   };
+  state.current = stroke;
   if (tool.erase === "stroke") return; // a stroke eraser sends its path when it lifts
-  sendStroke(key, { t: "down", k: key, page: view.id, pt: point, tool: tool.name, color: state.current.color, w: width });
+  const down = { t: "down", k: key, page: view.id, pt: point, tool: tool.name, color: stroke.color, w: width };
+  const k = view.width / view.node.getBoundingClientRect().width;
+  if (event.pointerType === "pen" && event.clientY * k < TOP_BAND) {
+    stroke.held = [down]; // maybe a tap: sent once it is clearly a stroke
+    return;
+  }
+  flushPenTap();
+  sendStroke(key, down);
+}
+
+/** Sends a held stroke's messages: it turned out to be ink, not a tap. */
+function release(stroke) {
+  const held = stroke.held;
+  stroke.held = null;
+  if (held) for (const message of held) sendStroke(stroke.key, message);
+}
+
+/** A waiting pen tap that got no second one is a dot after all: sent, before anything newer. */
+function flushPenTap() {
+  if (!penTap) return;
+  clearTimeout(penTap.timer);
+  const { stroke } = penTap;
+  penTap = null;
+  release(stroke);
 }
 
 function onPointerMove(event) {
   if (event.pointerType === "touch") {
     const touch = touches.get(event.pointerId);
     if (!touch) return;
+    event.preventDefault();
+    if (isPalmTime(event.timeStamp)) {
+      touches.delete(event.pointerId);
+      pinch = null;
+      return;
+    }
     const [dx, dy] = [touch.x - event.clientX, touch.y - event.clientY];
     touch.x = event.clientX;
     touch.y = event.clientY;
     if (pinch && touches.size === 2) {
-      const [a, b] = [...touches.values()];
-      setZoom(pinch.zoom * touchDistance() / Math.max(1, pinch.distance), { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
-    } else {
+      setZoom(pinch.zoom * touchDistance() / Math.max(1, pinch.distance), pinch.anchor, midpoint());
+    } else if (!pinch) {
       window.scrollBy(dx, dy);
     }
     return;
@@ -114,13 +233,25 @@ function onPointerMove(event) {
   const events = event.getCoalescedEvents?.() ?? [];
   const points = (events.length ? events : [event]).map((e) => pagePoint(stroke.page, e));
   addPoints(stroke, points);
-  if (stroke.tool.erase !== "stroke") sendStroke(stroke.key, { t: "move", k: stroke.key, pts: points });
+  if (stroke.tool.erase === "stroke") return;
+  const move = { t: "move", k: stroke.key, pts: points };
+  if (!stroke.held) {
+    sendStroke(stroke.key, move);
+    return;
+  }
+  stroke.held.push(move);
+  const moved = Math.hypot(event.clientX - stroke.startX, event.clientY - stroke.startY) >= TAP_SLOP;
+  if (moved || performance.now() - stroke.start > TAP_MS) {
+    flushPenTap();
+    release(stroke);
+  }
 }
 
 function onPointerUp(event) {
   if (event.pointerType === "touch") {
     const touch = touches.get(event.pointerId);
     touches.delete(event.pointerId);
+    if (!touch) return; // a palm's
     if (pinch) {
       if (touches.size === 0) pinch = null;
       return;
@@ -131,6 +262,14 @@ function onPointerUp(event) {
   const stroke = state.current;
   if (!stroke || event.pointerId !== stroke.pointerId) return;
   state.current = null;
+  if (stroke.held) {
+    if (performance.now() - stroke.start <= TAP_MS) {
+      penTapped(stroke, event);
+      return;
+    }
+    flushPenTap();
+    release(stroke);
+  }
   if (stroke.tool.erase === "stroke") {
     for (let i = 0; i < stroke.points.length; i += 4000) {
       send({ t: "eraseAlong", page: stroke.page.id, pts: stroke.points.slice(i, i + 4000).map((p) => p.slice(0, 3)), r: stroke.width / 2 });
@@ -139,6 +278,26 @@ function onPointerUp(event) {
     return;
   }
   sendStroke(stroke.key, { t: "up", k: stroke.key });
+}
+
+/** A short, still pen contact near the top: with a pen tap just before it, a double tap (passed to the
+ *  session, which shows the navigation; neither tap is ink); otherwise it waits for a second one. */
+function penTapped(stroke, event) {
+  const previous = penTap;
+  const double = previous && event.timeStamp - previous.at < DOUBLE_TAP_MS &&
+    Math.hypot(event.clientX - previous.x, event.clientY - previous.y) < 40;
+  if (double) {
+    clearTimeout(previous.timer);
+    penTap = null;
+    clearCanvas(stroke.page);
+    const rect = stroke.page.node.getBoundingClientRect();
+    const k = stroke.page.width / rect.width;
+    send({ t: "tap", x: (event.clientX - rect.left) * k, y: event.clientY * k, n: 2 });
+    return;
+  }
+  flushPenTap();
+  stroke.held.push({ t: "up", k: stroke.key });
+  penTap = { stroke, at: event.timeStamp, x: event.clientX, y: event.clientY, timer: setTimeout(flushPenTap, DOUBLE_TAP_MS) };
 }
 
 /** A finger tap; two close together make a double tap. Positions go in page pixels from the screen's top. */
