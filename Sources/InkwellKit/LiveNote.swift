@@ -236,7 +236,10 @@ public actor LiveNote {
                 return
             }
             for (other, owner) in writerOf where owner == writer { send(.strokeUp(key: other, at: now)) }
-            send(.strokeDown(key: key, page: page, point, tool: tool, color: color, width: width, at: now))
+            // A page the note does not have (a writer that had not heard of the page yet) means the
+            // current page, as a pen down always did: the stroke is kept, not refused without a word.
+            let target = pages.contains { $0.id == page } ? page : (session.state.note?.currentPageID ?? page)
+            send(.strokeDown(key: key, page: target, point, tool: tool, color: color, width: width, at: now))
             guard session.state.note?.sharedStrokes[key] != nil else { return }
             accepted.insert(key)
             writerOf[key] = writer

@@ -407,6 +407,19 @@ extension LiveNoteTests {
         await live.close()
     }
 
+    @Test func aStrokeOnAPageTheNoteDoesNotHaveGoesOnTheCurrentPageAndIsConfirmed() async throws {
+        let note = try workspace.library.createNote(title: "Unknown page").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        let page = try #require(await live.pages.first?.id)
+        await write(live, key: "a:1", from: "a", page: PageID(rawValue: "000000000000"), x: 10)
+        await live.settled()
+        #expect(await live.pages.first?.strokes.count == 1)
+        #expect(heard.all.contains(.pageChanged(page, strokeKeys: ["a:1"])))
+        await live.close()
+    }
+
     @Test func leavingANewNoteNobodyWroteInDoesNotAsk() async throws {
         let note = try workspace.library.createNote(title: "Blank").note.id
         let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
