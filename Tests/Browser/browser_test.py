@@ -718,11 +718,18 @@ def check_pen_first(browser, base, failures):
     erased = other.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn}", timeout=5, step=0.02)
     failures.check("pen first: …nor undo, redo or an erasure", undone and redone and erased,
                    f"undo {undone}, redo {redone}, erase {erased}")
+    # The held pen, still for 10 s, is ended by the server and confirmed; when it moves on, that is a new stroke.
+    stalled = holder.wait_for(f"window.inkwell.unacknowledged.size === 0 && Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}",
+                              timeout=15, step=0.05)
+    failures.check("pen first: a pen with no move for 10 s has its stroke ended and saved", stalled)
     left, top, k = page_geometry(holder)
-    holder.pen("mouseReleased", left + 300 * k, top + 1200 * k, 0.5, buttons=0)
-    ended = holder.wait_for(f"window.inkwell.unacknowledged.size === 0 && Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}",
+    for i in range(10, 20):
+        holder.pen("mouseMoved", left + (200 + 10 * i) * k, top + 1200 * k, 0.5)
+    holder.pen("mouseReleased", left + 400 * k, top + 1200 * k, 0.5, buttons=0)
+    ended = holder.wait_for(f"window.inkwell.unacknowledged.size === 0 && Number(document.querySelector('.page').dataset.strokes) === {drawn + 2}",
                             timeout=5, step=0.02)
-    failures.check("pen first: …and the held stroke is kept when its pen lifts", ended)
+    failures.check("pen first: …and what the pen writes after it is kept as a stroke of its own, nothing left unconfirmed", ended,
+                   f"{holder.js('window.inkwell.unacknowledged.size')} unconfirmed, {stroke_count(holder)} strokes (were {drawn})")
     browser.call("Target.disposeBrowserContext", browserContextId=context)
 
     # A new note nobody wrote in is left without a question.

@@ -48,6 +48,7 @@ export function listenForInput(pages) {
   // The navigation: hovering at the top edge, its handle, and any use of it keep it up.
   window.addEventListener("pointermove", (event) => {
     if (event.pointerType === "touch" || event.buttons !== 0) return;
+    if (event.pointerType === "pen" && pensDown > 0) penTouches(event, -pensDown); // hovering: a lost pen up
     if (event.clientY <= TOP_EDGE) wantNavigation(false);
     else if (document.getElementById("nav")?.contains(event.target)) wantNavigation(false);
   });
@@ -232,6 +233,12 @@ function onPointerMove(event) {
   event.preventDefault();
   const events = event.getCoalescedEvents?.() ?? [];
   const points = (events.length ? events : [event]).map((e) => pagePoint(stroke.page, e));
+  if (endedByServer(stroke)) {
+    // The server ended it (no move for its stall time) and confirmed it: the pen goes on in a new stroke.
+    const key = `${writer}:${++state.sequence}`;
+    Object.assign(stroke, { key, points: [points[0]], times: [0], start: performance.now() });
+    sendStroke(key, { t: "down", k: key, page: stroke.page.id, pt: points[0], tool: stroke.tool.name, color: stroke.color, w: stroke.width });
+  }
   addPoints(stroke, points);
   if (stroke.tool.erase === "stroke") return;
   const move = { t: "move", k: stroke.key, pts: points };
@@ -277,7 +284,13 @@ function onPointerUp(event) {
     clearCanvas(stroke.page);
     return;
   }
-  sendStroke(stroke.key, { t: "up", k: stroke.key });
+  if (!endedByServer(stroke)) sendStroke(stroke.key, { t: "up", k: stroke.key });
+}
+
+/** Whether the server has confirmed a stroke whose pen is still down: it ended it, as its stall rule
+ *  ends a stroke with no move for 10 s. Its further points are a new stroke; no up is sent for it. */
+function endedByServer(stroke) {
+  return !stroke.held && stroke.tool.erase !== "stroke" && !state.unacknowledged.has(stroke.key);
 }
 
 /** A short, still pen contact near the top: with a pen tap just before it, a double tap (passed to the
