@@ -24,10 +24,11 @@ public enum SourceIdentity {
     }
 
     /// The origin of bytes with no path to know them by (standard input, staged in `url`): keyed by
-    /// their hash, so the same bytes again are the same source, and other bytes a new one.
+    /// their hash, so the same bytes again are the same source, and other bytes a new one. It has no
+    /// location: the staging file is gone once the import is done.
     public static func ofContent(_ url: URL) throws(ImportError) -> NoteOrigin {
         let hash = FNV1a.hex(try read(url))
-        return NoteOrigin(kind: .file, key: "stdin:" + hash, hash: hash, location: "-")
+        return NoteOrigin(kind: .file, key: "stdin:" + hash, hash: hash)
     }
 
     /// The hash of a reMarkable document: its `.content`, and beside it its `.metadata`, `.pagedata`,

@@ -74,7 +74,12 @@ struct ConventionsTests {
         let note = (imported["notes"] as! [[String: Any]]).first!
         #expect(note["title"] as? String == "stdin" && note["pages"] as? Int == 1)
 
+        let shown = try cli.json(["note", "show", note["id"] as! String]) as! [String: Any]
+        let origin = shown["origin"] as! [String: Any]
+        #expect((origin["key"] as? String)?.hasPrefix("stdin:") == true && origin["location"] == nil, "\(origin)")
+
         let again = try cli.run(["import", "-", "--no-recognize"], stdin: recording())
+        #expect(!again.stderr.contains("could not be read"), "the note imported from standard input must stay readable: \(again.stderr)")
         #expect(again.status == 0 && again.stdout.contains("unchanged \(note["id"] as! String)"), "\(again.stdout) \(again.stderr)")
         let titled = try cli.run(["import", "-", "--no-recognize"], stdin: recording(title: "Piped", strokes: 3))
         #expect(titled.status == 0 && titled.stdout.contains("\"Piped\""), "\(titled.stdout)")
@@ -119,7 +124,7 @@ struct ConventionsTests {
         #expect(compacted.count == 1)
         #expect(try cli.snapshot() != before)
         before = try cli.snapshot()
-        #expect(try cli.json(["compact", "--dry-run"]) as! [[String: Any]] == [], "compacted pages have nothing left to drop")
+        #expect((try cli.json(["compact", "--dry-run"]) as! [[String: Any]]).isEmpty, "compacted pages have nothing left to drop")
         let emptied = try cli.json(["trash", "empty", "--yes"]) as! [String: Any]
         #expect(emptied["dryRun"] as? Bool == false && (emptied["deleted"] as! [Any]).count == 1)
         let deleted = try cli.json(["notebook", "delete", "Work"]) as! [String: Any]
