@@ -142,7 +142,7 @@ func printImportReport(_ report: ImportReport, files: Int, json: Bool, quiet: Bo
             if note.inTrash == true {
                 print("left \(note.id) \"\(note.title)\" in the trash: \(note.file) was imported before (`inkwell trash restore` brings it back, --as-new makes a new note)")
             } else {
-                print("unchanged \(note.id) \"\(note.title)\" in \(note.notebook): \(note.file) is as imported")
+                print("unchanged \(note.id) \"\(note.title)\" in \(note.notebook): \(note.file == "-" ? "standard input" : note.file) is as imported")
             }
         }
         for routed in report.routed { print(routed.line) }

@@ -80,7 +80,7 @@ struct ConventionsTests {
 
         let again = try cli.run(["import", "-", "--no-recognize"], stdin: recording())
         #expect(!again.stderr.contains("could not be read"), "the note imported from standard input must stay readable: \(again.stderr)")
-        #expect(again.status == 0 && again.stdout.contains("unchanged \(note["id"] as! String)"), "\(again.stdout) \(again.stderr)")
+        #expect(again.status == 0 && again.stdout.contains("unchanged \(note["id"] as! String) \"stdin\" in Inbox: standard input is as imported"), "\(again.stdout) \(again.stderr)")
         let titled = try cli.run(["import", "-", "--no-recognize"], stdin: recording(title: "Piped", strokes: 3))
         #expect(titled.status == 0 && titled.stdout.contains("\"Piped\""), "\(titled.stdout)")
         let notes = try cli.json(["note", "list"]) as! [[String: Any]]
