@@ -129,28 +129,31 @@ extension Library {
     /// Rewrites pages that hold removed or replaced strokes so they keep only the live ones
     /// (atomically: temporary file, fsync, rename). Damaged pages are left alone unless `salvage`,
     /// which rewrites them with every intact chunk (what `check` calls salvageable).
-    public func compact(_ notes: [StoredNote], salvage: Bool = false) throws -> [CompactionResult] {
-        try withWriteLock {
-            var results: [CompactionResult] = []
-            for stored in notes {
-                for id in stored.note.pages {
-                    let url = pageURL(id, in: stored.folder)
-                    guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                    let before = try DurableFile.read(url)
-                    let decoded = before.withUnsafeBytes { PageCodec.decode($0, fallbackID: id) }
-                    guard decoded.isDamaged ? salvage : decoded.deadStrokeCount > 0 else { continue }
-                    let after: [UInt8]
-                    do {
-                        after = try PageCodec.encodeFile(decoded.page)
-                    } catch {
-                        throw StoreError.encoding(url, "\(error)")
-                    }
-                    try DurableFile.replace(url, with: after)
-                    results.append(CompactionResult(note: stored.note.id, page: id, bytesBefore: before.count,
-                                                    bytesAfter: after.count, strokesDropped: decoded.deadStrokeCount))
+    /// With `dryRun`, says what it would rewrite and writes nothing (nor takes the write lock).
+    public func compact(_ notes: [StoredNote], salvage: Bool = false, dryRun: Bool = false) throws -> [CompactionResult] {
+        dryRun ? try compactPages(notes, salvage: salvage, write: false) : try withWriteLock { try compactPages(notes, salvage: salvage, write: true) }
+    }
+
+    private func compactPages(_ notes: [StoredNote], salvage: Bool, write: Bool) throws -> [CompactionResult] {
+        var results: [CompactionResult] = []
+        for stored in notes {
+            for id in stored.note.pages {
+                let url = pageURL(id, in: stored.folder)
+                guard FileManager.default.fileExists(atPath: url.path) else { continue }
+                let before = try DurableFile.read(url)
+                let decoded = before.withUnsafeBytes { PageCodec.decode($0, fallbackID: id) }
+                guard decoded.isDamaged ? salvage : decoded.deadStrokeCount > 0 else { continue }
+                let after: [UInt8]
+                do {
+                    after = try PageCodec.encodeFile(decoded.page)
+                } catch {
+                    throw StoreError.encoding(url, "\(error)")
                 }
+                if write { try DurableFile.replace(url, with: after) }
+                results.append(CompactionResult(note: stored.note.id, page: id, bytesBefore: before.count,
+                                                bytesAfter: after.count, strokesDropped: decoded.deadStrokeCount))
             }
-            return results
         }
+        return results
     }
 }

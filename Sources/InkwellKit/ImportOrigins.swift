@@ -23,6 +23,14 @@ public enum SourceIdentity {
         return NoteOrigin(kind: .file, key: url.path, hash: FNV1a.hex(try read(url)), location: url.path)
     }
 
+    /// The origin of bytes with no path to know them by (standard input, staged in `url`): keyed by
+    /// their hash, so the same bytes again are the same source, and other bytes a new one. It has no
+    /// location: the staging file is gone once the import is done.
+    public static func ofContent(_ url: URL) throws(ImportError) -> NoteOrigin {
+        let hash = FNV1a.hex(try read(url))
+        return NoteOrigin(kind: .file, key: "stdin:" + hash, hash: hash)
+    }
+
     /// The hash of a reMarkable document: its `.content`, and beside it its `.metadata`, `.pagedata`,
     /// PDF and EPUB, and the files of its page folder (each with its name, so a page renamed counts).
     /// Thumbnails are left out: the tablet redraws them, and they show nothing an import keeps.

@@ -121,6 +121,9 @@ public struct Importer {
     /// Import every source as new notes, even one imported before (`--as-new`); otherwise a source
     /// already in the library (its ``NoteOrigin``) updates its note, or is skipped when unchanged.
     public var asNew = false
+    /// The file `import -` staged standard input in: it is known by its bytes' hash, not its path
+    /// (``SourceIdentity/ofContent(_:)``), so the same bytes piped in again find their note.
+    public var standardInput: URL?
 
     public init(library: Library) { self.library = library }
 
@@ -183,7 +186,7 @@ public struct Importer {
         var identities: [URL: NoteOrigin] = [:]
         for file in files {
             do {
-                let identity = try SourceIdentity.of(file)
+                let identity = try file == standardInput ? SourceIdentity.ofContent(file) : SourceIdentity.of(file)
                 identities[file] = identity
                 // Unchanged since its note was imported: its hash is all it costs.
                 let known = origins?.notes(forFile: identity) ?? []

@@ -152,11 +152,11 @@ extension Workspace {
 
     /// Rewrites the pages of the notes `references` name (every note when empty) without erased and
     /// undone strokes (with `salvage`, damaged pages too, keeping what is readable), then removes the
-    /// leftovers of interrupted writes.
-    public func compact(_ references: [String], salvage: Bool) throws -> CompactOutcome {
+    /// leftovers of interrupted writes. With `dryRun`, what it would rewrite and remove; nothing changes.
+    public func compact(_ references: [String], salvage: Bool, dryRun: Bool = false) throws -> CompactOutcome {
         let selected = references.isEmpty ? try library.notes() : try references.map { try library.note(matching: $0) }
-        let results = try library.compact(selected, salvage: salvage)
-        let removed = try library.removeLeftovers()
+        let results = try library.compact(selected, salvage: salvage, dryRun: dryRun)
+        let removed = dryRun ? library.leftovers() : try library.removeLeftovers()
         return CompactOutcome(results: results, removed: removed.map { ($0.path, $0.bytes) })
     }
 

@@ -16,8 +16,6 @@ struct DropOptions: ParsableArguments {
     var recognize = true
     @Option(help: "Pages recognised at once (default: the number of cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
-    @Flag(help: "Print each event as one JSON object a line.")
-    var json = false
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -43,13 +41,14 @@ struct DropOptions: ParsableArguments {
 
     /// Prints an event: a line for people (warnings to standard error), or a JSON line; flushed at once
     /// so that a program reading the output sees each file as it is done.
-    func emit(_ event: DropEvent) {
+    /// Prints one event: a line for people, or with `json` one JSON object a line.
+    func emit(_ event: DropEvent, json: Bool) {
         if json {
             printJSONLine(event)
             return
         }
         if event.kind == .burst {
-            printError(event.line)
+            printNote(event.line)
         } else {
             print(event.line)
         }
@@ -78,6 +77,7 @@ struct IngestCommand: ParsableCommand {
     )
     @OptionGroup var library: LibraryOptions
     @OptionGroup var drop: DropOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let opened = try library.open()
@@ -88,14 +88,14 @@ struct IngestCommand: ParsableCommand {
         let report = { (event: DropEvent) in
             if event.kind == .failed { failed += 1 }
             if event.kind == .imported { imported += 1 }
-            drop.emit(event)
+            drop.emit(event, json: output.json)
         }
         // Two looks --settle apart: the first notes each file's size and time, the second imports the unchanged.
         guard try dropFolder.look(lockTimeout: 30, report: report) != nil else { throw busy(dropFolder) }
         Thread.sleep(forTimeInterval: drop.settle)
         guard let waiting = try dropFolder.look(lockTimeout: 30, report: report) else { throw busy(dropFolder) }
-        if !waiting.isEmpty, !drop.json {
-            printError("left \(waiting.count) file\(waiting.count == 1 ? "" : "s") still being written (or empty): \(waiting.joined(separator: ", "))")
+        if !waiting.isEmpty, !output.json {
+            printNote("left \(waiting.count) file\(waiting.count == 1 ? "" : "s") still being written (or empty): \(waiting.joined(separator: ", "))")
         }
         try finish(done: imported, failed: failed)
     }
@@ -114,17 +114,19 @@ struct WatchCommand: ParsableCommand {
     )
     @OptionGroup var library: LibraryOptions
     @OptionGroup var drop: DropOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let opened = try library.open()
         // Files would wait in the drop folder forever: say so at once.
         try opened.checkWritable()
         let dropFolder = drop.dropFolder(opened)
+        let json = output.json
         let stop = StopSignal(signals: [SIGINT, SIGTERM])
-        if !drop.json { printError("watching \(dropFolder.folder.path) (Ctrl-C to stop)") }
+        if !json { printNote("watching \(dropFolder.folder.path) (Ctrl-C to stop)") }
         let interval = min(max(drop.settle / 2, 0.05), 1)
         while !stop.isSet {
-            try dropFolder.look(shouldStop: { stop.isSet }, report: drop.emit)
+            try dropFolder.look(shouldStop: { stop.isSet }, report: { drop.emit($0, json: json) })
             stop.wait(seconds: interval)
         }
     }

@@ -152,7 +152,7 @@ struct ExportCommand: ParsableCommand {
         let progress = Progress(total: files.count, label: "converting")
         let report = try export.run(files, to: try destination()) { done, _ in progress.update(done) }
         progress.finish()
-        for warning in report.warnings { printError("warning: \(warning)") }
+        for warning in report.warnings { printNote("warning: \(warning)") }
         for failure in report.failed { printError("error: \(failure.reason)") }
         try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failures: report.failed.count)
     }

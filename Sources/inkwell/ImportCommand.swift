@@ -10,7 +10,8 @@ struct ImportCommand: ParsableCommand {
             Reads Inkwell replay logs (.jsonl, see docs/replay-format.md), W3C InkML, reMarkable pages (.rm: version 6, and 3 and 5 from before software 3.0) \
             and notebooks (.content or .metadata; a tablet's whole xochitl backup folder: folders, pins, trash, tags and \
             templates come along, see docs/import-formats.md), and Xournal++ / Xournal files (.xopp, .xoj; see docs/import-formats.md); \
-            a folder is searched for them. \
+            a folder is searched for them; - reads standard input (`... | inkwell import -`: titled "stdin" unless \
+            the format names a title, and known by its bytes, so the same bytes piped again are left as they are). \
             The format is recognised by content. Every file is decoded before anything is written: if any \
             file is bad, nothing is imported (unless --keep-going) and the error names the file, the line \
             and the reason.
@@ -31,7 +32,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var index: IndexOptions
-    @Argument(help: "Files or folders to import.", completion: .file()) var paths: [String]
+    @Argument(help: "Files or folders to import; - for standard input.", completion: .file()) var paths: [String]
     @Option(help: "Notebook for notes whose recording names none.") var notebook: String = "Inbox"
     @Option(help: "Title for notes whose recording names none (default: the file name).") var title: String?
     @Flag(help: "Print the session's effects as JSON Lines with their virtual times.") var trace = false
@@ -44,6 +45,7 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) can be given once") }
         if trace && output.json { throw ValidationError("--trace and --json both write to standard output; choose one") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
@@ -53,15 +55,22 @@ struct ImportCommand: ParsableCommand {
         importer.notebook = try notebookPath(notebook)
         importer.title = title
         importer.asNew = asNew
-        let files = try Importer.expand(paths.map { URL(fileURLWithPath: $0) })
+        let stdin = try paths.contains("-") ? StandardInput() : nil
+        defer { stdin?.remove() }
+        importer.standardInput = stdin?.file
+        let files = try Importer.expand(paths.map { $0 == "-" ? stdin!.file : URL(fileURLWithPath: $0) })
         guard !files.isEmpty else {
             throw RenderCommand.Failure("no recordings found in \(paths.joined(separator: ", ")) (files Inkwell imports: \(Workspace.penFileExtensions.sorted().map { "." + $0 }.joined(separator: " ")))")
         }
 
         let replayer = NoteReplayer(trace: trace ? printTraceRecord : nil)
         let progress = Progress(total: files.count, label: recognize ? "importing and recognising" : "importing")
-        let report = importer.run(files, replayer: replayer, keepGoing: keepGoing) { done, _ in progress.update(done) }
+        var report = importer.run(files, replayer: replayer, keepGoing: keepGoing) { done, _ in progress.update(done) }
         progress.finish()
+        if let stdin { report = stdin.named(report) }
+        for file in report.imported {
+            printDetail("\(file.file): \(file.format), \(file.notes.count) note\(file.notes.count == 1 ? "" : "s")")
+        }
         // A reMarkable backup's empty folders are notebooks too (the others were made by their notes).
         let folders = report.failures.isEmpty || keepGoing ? try importer.createNotebooks(Importer.remarkableFolders(in: paths.map { URL(fileURLWithPath: $0) })) : []
         try printImportReport(report, files: files.count, json: output.json, quiet: trace)
@@ -72,16 +81,49 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
+/// What `import -` read from standard input, staged as a file named `stdin` in a folder of its own
+/// (so the decoders, which read files, read it, and its title is "stdin" unless the format has one).
+private struct StandardInput {
+    let file: URL
+
+    init() throws {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard !data.isEmpty else { throw RenderCommand.Failure("-: nothing on standard input to import") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-stdin-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        file = folder.appendingPathComponent("stdin")
+        try data.write(to: file)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+    }
+
+    /// `report` naming standard input (`-` as a file, "standard input" in messages), not the staging file.
+    func named(_ report: ImportReport) -> ImportReport {
+        var report = report
+        let say = { (text: String) in text.replacingOccurrences(of: file.path, with: "standard input") }
+        report.failures = report.failures.map(say)
+        report.recognitionFailures = report.recognitionFailures.map(say)
+        for index in report.imported.indices where report.imported[index].file == file.path {
+            report.imported[index].file = "-"
+            report.imported[index].warnings = report.imported[index].warnings.map(say)
+        }
+        for index in report.unchanged.indices where report.unchanged[index].file == file.path { report.unchanged[index].file = "-" }
+        return report
+    }
+}
+
 /// Prints what an import did: errors and warnings on standard error; the report as JSON, or one line
 /// a note (new, updated, unchanged) unless `quiet`.
 func printImportReport(_ report: ImportReport, files: Int, json: Bool, quiet: Bool = false) throws {
     for failure in report.failures { printError("error: \(failure)") }
-    for warning in report.imported.flatMap({ $0.warnings }) { printError("warning: \(warning)") }
+    for warning in report.imported.flatMap({ $0.warnings }) { printNote("warning: \(warning)") }
     for failure in report.recognitionFailures.prefix(5) {
-        printError("warning: not recognised (`inkwell index` tries again): \(failure)")
+        printNote("warning: not recognised (`inkwell index` tries again): \(failure)")
     }
     if report.recognitionFailures.count > 5 {
-        printError("warning: \(report.recognitionFailures.count - 5) more pages not recognised")
+        printNote("warning: \(report.recognitionFailures.count - 5) more pages not recognised")
     }
     if json {
         try printJSON(report)
@@ -100,7 +142,7 @@ func printImportReport(_ report: ImportReport, files: Int, json: Bool, quiet: Bo
             if note.inTrash == true {
                 print("left \(note.id) \"\(note.title)\" in the trash: \(note.file) was imported before (`inkwell trash restore` brings it back, --as-new makes a new note)")
             } else {
-                print("unchanged \(note.id) \"\(note.title)\" in \(note.notebook): \(note.file) is as imported")
+                print("unchanged \(note.id) \"\(note.title)\" in \(note.notebook): \(note.file == "-" ? "standard input" : note.file) is as imported")
             }
         }
         for routed in report.routed { print(routed.line) }

@@ -63,7 +63,7 @@ struct IndexCommand: ParsableCommand {
     func run() throws {
         let workspace = index.workspace(try library.open())
         if status { return try showStatus(workspace) }
-        let reconnect = Reconnector(backoff: Backoff(giveUpAfter: giveUpAfter.seconds)) { printError("inkwell: " + $0) }
+        let reconnect = Reconnector(backoff: Backoff(giveUpAfter: giveUpAfter.seconds)) { printNote("inkwell: " + $0) }
         // A worker may start before its database (a supervisor starts both): it waits for it as for a restart.
         announceIndex(try worker ? reconnect.run { try workspace.openIndex() } : workspace.openIndex())
         if rebuild { try workspace.clearIndex() }

@@ -13,9 +13,18 @@ struct InitCommand: ParsableCommand {
     )
 
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var output: OutputOptions
+
+    /// What `--json` prints: the library's folder, and whether this run made it.
+    struct Report: Encodable {
+        var library: String
+        var created: Bool
+    }
 
     func run() throws {
+        let existed = FileManager.default.fileExists(atPath: library.location.appendingPathComponent("inkwell-library.json").path)
         let created = try Workspace.createLibrary(at: library.location)
+        if output.json { return try printJSON(Report(library: created.path, created: !existed)) }
         print("library ready at \(created.path)")
     }
 }

@@ -9,7 +9,9 @@ struct Inkwell: AsyncParsableCommand {
         abstract: "A handwriting notebook engine: import pen recordings, organise notes, check the library.",
         discussion: """
             The library lives in --library DIR (before or after the command), else $INKWELL_LIBRARY, else $XDG_DATA_HOME/inkwell \
-            (~/.local/share/inkwell). Listing commands take --json for scripts.
+            (~/.local/share/inkwell). Every command takes --json (one JSON document for scripts; a change prints \
+            what it changed: docs/cli-json.md), -q/--quiet (only errors on standard error) and -v/--verbose (more detail, \
+            timings); the destructive ones (compact, trash empty, notebook delete, note delete, route run, sync) take --dry-run.
 
             Exit status: 0 done; 1 failed (the error says why, naming the file and position); 2 partly \
             done (some files, notes or pages failed and were reported, the others were done); 64 the \

@@ -50,7 +50,7 @@ struct NoteCommand: ParsableCommand {
             let notes = try library.notes(in: scope)
                 .filter { wanted.isSubset(of: $0.note.tags) && (!pinned || $0.note.pinned) }
             if output.json { return try printJSON(notes.map(NoteRow.init)) }
-            if notes.isEmpty { printError("no notes match") }
+            if notes.isEmpty { printNote("no notes match") }
             for note in notes { print(NoteRow(note).line) }
         }
     }
@@ -119,10 +119,12 @@ struct NoteCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
         @Argument(help: "The new title.") var title: String
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             let workspace = try library.open()
             let stored = try workspace.updateNote(try workspace.note(matching: note).note.id, title: title)
+            if output.json { return try printJSON(NoteRow(stored)) }
             print("renamed note \(stored.note.id) to \"\(stored.note.title)\"")
         }
     }
@@ -147,6 +149,7 @@ struct NoteCommand: ParsableCommand {
         @Flag(help: "At the bottom of the notebook.") var last = false
         @Flag(help: "Create the destination notebook when it does not exist (else a name not found is refused, with the names near it).")
         var create = false
+        @OptionGroup var output: OutputOptions
 
         func validate() throws {
             let places = [before != nil, after != nil, first, last].filter { $0 }.count
@@ -169,6 +172,7 @@ struct NoteCommand: ParsableCommand {
             }
             let moved = try workspace.moveNote(id, to: try notebook.map { try existingNotebook($0, in: workspace, create: create) },
                                                place: placement)
+            if output.json { return try printJSON(NoteRow(moved)) }
             let place = before.map { " above \"\($0)\"" } ?? after.map { " below \"\($0)\"" }
                 ?? (first ? " at the top" : last ? " at the bottom" : "")
             print("moved note \(moved.note.id) \"\(moved.note.title)\"\(place) in \(moved.notebook)")
@@ -180,10 +184,24 @@ struct NoteCommand: ParsableCommand {
             abstract: "Move a note to the trash.", discussion: "`inkwell trash restore` brings it back.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
+        @Flag(help: "Print the note that would go to the trash; change nothing.") var dryRun = false
+        @OptionGroup var output: OutputOptions
+
+        /// What `--json` prints on a dry run: the note, as `note list` shows it.
+        struct Plan: Encodable {
+            var dryRun = true
+            var note: NoteRow
+        }
 
         func run() throws {
             let workspace = try library.open()
-            let item = try workspace.deleteNote(try workspace.note(matching: note).note.id)
+            let stored = try workspace.note(matching: note)
+            if dryRun {
+                if output.json { return try printJSON(Plan(note: NoteRow(stored))) }
+                return print("would move note \(stored.note.id) \"\(stored.note.title)\" (\(stored.note.pages.count) page\(stored.note.pages.count == 1 ? "" : "s")) to the trash")
+            }
+            let item = try workspace.deleteNote(stored.note.id)
+            if output.json { return try printJSON(TrashCommand.List.Row(item)) }
             print("moved note \"\(item.name)\" to the trash as \(item.id)")
         }
     }
@@ -193,10 +211,12 @@ struct NoteCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
         @Flag(help: "Unpin instead.") var off = false
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             let workspace = try library.open()
             let stored = try workspace.updateNote(try workspace.note(matching: note).note.id, pinned: !off)
+            if output.json { return try printJSON(NoteRow(stored)) }
             print("\(off ? "unpinned" : "pinned") \"\(stored.note.title)\"")
         }
     }

@@ -1,6 +1,13 @@
 import ArgumentParser
 import InkwellKit
 
+/// What `--json` prints for a notebook created, renamed or moved: its path, and where it was.
+private struct ChangedNotebook: Encodable {
+    var path: String
+    /// The path it had (rename, move).
+    var from: String?
+}
+
 struct NotebookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notebook",
@@ -13,10 +20,12 @@ struct NotebookCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a notebook and any missing parents.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook path, e.g. Work/Meetings.") var path: String
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             let path = try notebookPath(path)
             try library.open().createNotebook(path)
+            if output.json { return try printJSON(ChangedNotebook(path: path.description)) }
             print("created notebook \(path)")
         }
     }
@@ -51,10 +60,13 @@ struct NotebookCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook to rename.") var path: String
         @Argument(help: "Its new name (one path component).") var name: String
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             do { try NotebookPath.validate(name: name) } catch { throw ValidationError("\(error)") }
-            let renamed = try library.open().renameNotebook(try notebookPath(path), to: name)
+            let old = try notebookPath(path)
+            let renamed = try library.open().renameNotebook(old, to: name)
+            if output.json { return try printJSON(ChangedNotebook(path: renamed.description, from: old.description)) }
             print("renamed notebook \(path) to \(renamed)")
         }
     }
@@ -64,9 +76,12 @@ struct NotebookCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook to move.") var path: String
         @Argument(help: "Its new full path, e.g. Archive/2026/Meetings.") var destination: String
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let moved = try library.open().moveNotebook(try notebookPath(path), to: try notebookPath(destination))
+            let old = try notebookPath(path)
+            let moved = try library.open().moveNotebook(old, to: try notebookPath(destination))
+            if output.json { return try printJSON(ChangedNotebook(path: moved.description, from: old.description)) }
             print("moved notebook \(path) to \(moved)")
         }
     }
@@ -78,9 +93,33 @@ struct NotebookCommand: ParsableCommand {
         )
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook to delete.") var path: String
+        @Flag(help: "Print the notebooks and notes that would go to the trash; change nothing.") var dryRun = false
+        @OptionGroup var output: OutputOptions
+
+        /// What `--json` prints on a dry run: the notebook, the notebooks inside it and every note in them.
+        struct Plan: Encodable {
+            var dryRun = true
+            var notebook: String
+            var notebooks: [String]
+            var notes: [NoteRow]
+        }
 
         func run() throws {
-            let item = try library.open().deleteNotebook(try notebookPath(path))
+            let workspace = try library.open()
+            if dryRun {
+                let path = try existingNotebook(path, in: workspace)
+                let plan = Plan(notebook: path.description,
+                                notebooks: try workspace.notebooks().map(\.description).filter { $0.hasPrefix(path.description + "/") },
+                                notes: try workspace.notes(in: path).map(NoteRow.init))
+                if output.json { return try printJSON(plan) }
+                print("would move notebook \(path) to the trash, with \(plan.notebooks.count) notebook\(plan.notebooks.count == 1 ? "" : "s") "
+                      + "and \(plan.notes.count) note\(plan.notes.count == 1 ? "" : "s") in it:")
+                for notebook in plan.notebooks { print("  notebook \(notebook)") }
+                for note in plan.notes { print("  " + note.line) }
+                return
+            }
+            let item = try workspace.deleteNotebook(try notebookPath(path))
+            if output.json { return try printJSON(TrashCommand.List.Row(item)) }
             print("moved notebook \(path) (\(item.noteCount) note\(item.noteCount == 1 ? "" : "s")) to the trash as \(item.id)")
         }
     }

@@ -37,10 +37,10 @@ enum DamageWarning {
     private static func report() {
         let skipped = watched.withLock { $0 }.flatMap(\.skippedDamage)
         guard !skipped.isEmpty else { return }
-        printError("warning: \(skipped.count) note folder\(skipped.count == 1 ? "" : "s") could not be read and \(skipped.count == 1 ? "was" : "were") skipped "
+        printNote("warning: \(skipped.count) note folder\(skipped.count == 1 ? "" : "s") could not be read and \(skipped.count == 1 ? "was" : "were") skipped "
                    + "(`inkwell check` says more, `inkwell check --repair` rebuilds what it can):")
-        for item in skipped.prefix(5) { printError("  \(item.folder): \(item.reason)") }
-        if skipped.count > 5 { printError("  … and \(skipped.count - 5) more") }
+        for item in skipped.prefix(5) { printNote("  \(item.folder): \(item.reason)") }
+        if skipped.count > 5 { printNote("  … and \(skipped.count - 5) more") }
     }
 }
 
@@ -61,10 +61,50 @@ struct IndexOptions: ParsableArguments {
     }
 }
 
-/// `--json`: one JSON document on standard output instead of text.
+/// The conventions every command takes (README, "Using it"): `--json`, one JSON document on standard
+/// output instead of text (docs/cli-json.md); `-q/--quiet`, nothing on standard error but errors;
+/// `-v/--verbose`, more detail where there is some (a line per file, timings).
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print one JSON document (stable keys, ids included) instead of text.")
     var json = false
+    @Flag(name: .shortAndLong, help: "Print nothing on standard error but errors: no progress, notes or warnings.")
+    var quiet = false
+    @Flag(name: .shortAndLong, help: "Print more on standard error where there is more to say: a line per file, timings.")
+    var verbose = false
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other: choose one") }
+    }
+
+    /// How much the run says on standard error.
+    var chatter: Chatter { quiet ? .quiet : verbose ? .verbose : .normal }
+}
+
+/// How much a command says on standard error beside its errors (`-q`, `-v`): set once from the
+/// command's ``OutputOptions`` before it runs (``Inkwell/main()``).
+enum Chatter: Sendable {
+    case quiet, normal, verbose
+
+    private static let chosen = Locked<Chatter>(.normal)
+    /// The level of this run.
+    static var current: Chatter {
+        get { chosen.withLock { $0 } }
+        set { chosen.withLock { $0 = newValue } }
+    }
+    /// The `OutputOptions` of a parsed command, looked up among its option groups.
+    static func options(of command: ParsableCommand) -> OutputOptions? {
+        Mirror(reflecting: command).children.lazy.compactMap { ($0.value as? OptionGroup<OutputOptions>)?.wrappedValue }.first
+    }
+}
+
+/// Writes a note, a warning or progress text to standard error, unless `--quiet`.
+func printNote(_ text: String) {
+    if Chatter.current != .quiet { printError(text) }
+}
+
+/// Writes detail to standard error under `--verbose` only.
+func printDetail(_ text: String) {
+    if Chatter.current == .verbose { printError(text) }
 }
 
 /// Parses a notebook argument with the reason it is refused, rather than a bare "invalid value".
@@ -112,7 +152,7 @@ func printJSONLine<T: Encodable>(_ value: T) {
 /// text), or made anew in place of a damaged file.
 func announceIndex(_ index: IndexInfo?) {
     guard let notice = index?.notice else { return }
-    indexNotice.get { printError(notice) }
+    indexNotice.get { printNote(notice) }
 }
 
 private let indexNotice = Once<Void>()

@@ -13,7 +13,7 @@ final class Progress: Sendable {
     init(total: Int, label: String, countsPages: Bool = false) {
         self.label = label
         state = Locked((total, Date.distantPast))
-        enabled = standardErrorIsTerminal && (total > 1 || countsPages)
+        enabled = standardErrorIsTerminal && Chatter.current != .quiet && (total > 1 || countsPages)
     }
 
     /// Updates with a total known only once the job has looked at the work.

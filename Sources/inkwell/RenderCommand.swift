@@ -121,7 +121,7 @@ struct RenderCommand: ParsableCommand {
     func source() throws -> (source: PageSource, file: String?) {
         if ConvertedFile.isFile(URL(fileURLWithPath: note)) {
             let converted = try ConvertedFile.read(URL(fileURLWithPath: note))
-            for warning in converted.warnings { printError("warning: \(warning)") }
+            for warning in converted.warnings { printNote("warning: \(warning)") }
             guard !converted.pages.isEmpty else { throw Failure("\(note): holds no pages") }
             return (converted.source, note)
         }

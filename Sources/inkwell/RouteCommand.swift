@@ -26,14 +26,19 @@ struct RouteCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The tags a note must have: '#work' or '#work #q3'.") var pattern: String
         @Argument(help: "The notebook to file it into (created when the first note arrives).") var notebook: String
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             let path = try notebookPath(notebook)
             try Workspace.checkRouteRule(pattern: pattern, notebook: path)
             let (rule, earlier) = try library.open().addRouteRule(pattern: pattern, notebook: path)
-            print("rule \(rule.number): \(rule.pattern) → \(rule.notebook)")
+            if output.json {
+                try printJSON(List.Row(rule))
+            } else {
+                print("rule \(rule.number): \(rule.pattern) → \(rule.notebook)")
+            }
             if let earlier {
-                printError("warning: rule \(earlier.number) (\(earlier.pattern)) comes first and matches every note this one does, so this one will never apply")
+                printNote("warning: rule \(earlier.number) (\(earlier.pattern)) comes first and matches every note this one does, so this one will never apply")
             }
         }
     }
@@ -48,14 +53,16 @@ struct RouteCommand: ParsableCommand {
             var pattern: String
             var tags: [String]
             var notebook: String
+
+            init(_ rule: RouteEntry) {
+                (number, pattern, tags, notebook) = (rule.number, rule.pattern, rule.tags.map(\.name), rule.notebook.description)
+            }
         }
 
         func run() throws {
-            let rows = try library.open().routeRules().map {
-                Row(number: $0.number, pattern: $0.pattern, tags: $0.tags.map(\.name), notebook: $0.notebook.description)
-            }
+            let rows = try library.open().routeRules().map(Row.init)
             if output.json { return try printJSON(rows) }
-            if rows.isEmpty { printError("no routing rules (add one with `inkwell route add '#work' Work`)") }
+            if rows.isEmpty { printNote("no routing rules (add one with `inkwell route add '#work' Work`)") }
             for row in rows { print("\(row.number). \(row.pattern) → \(row.notebook)") }
         }
     }
@@ -64,9 +71,11 @@ struct RouteCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a rule by its number or its pattern.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The rule's number in `route list`, or its pattern ('#work').") var rule: String
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             let removed = try library.open().removeRouteRule(rule)
+            if output.json { return try printJSON(List.Row(removed)) }
             print("removed rule \(removed.pattern) → \(removed.notebook)")
         }
     }

@@ -63,6 +63,13 @@ struct SampleCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder holding other Hershey .jhf fonts to write with (default: the fonts compiled in).", valueName: "dir"))
     var fonts: String?
 
+    @OptionGroup var outputOptions: OutputOptions
+
+    /// What `--json` prints: the files written.
+    struct Report: Encodable {
+        var files: [String]
+    }
+
     func validate() throws {
         guard notes >= 1, pages >= 1, sentences >= 1, hashtags >= 0 else {
             throw ValidationError("--notes, --pages and --sentences must be at least 1, --hashtags at least 0")
@@ -88,6 +95,7 @@ struct SampleCommand: ParsableCommand {
         settings.textFile = textFile.map { URL(fileURLWithPath: $0) }
         settings.fonts = fonts.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let files = try settings.write(to: URL(fileURLWithPath: output, isDirectory: true))
+        if outputOptions.json { return try printJSON(Report(files: files.map(\.path))) }
         for file in files { print(file.path) }
     }
 }

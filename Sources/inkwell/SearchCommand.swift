@@ -33,7 +33,7 @@ struct SearchCommand: ParsableCommand {
         let hits = try workspace.search(words.joined(separator: " "), tags: try tags.map(parseTag),
                                         notebook: try notebook.map { try existingNotebook($0, in: workspace) }, limit: limit)
         if output.json { return try printJSON(hits) }
-        if hits.isEmpty { printError("no notes match") }
+        if hits.isEmpty { printNote("no notes match") }
         for hit in hits {
             var places = hit.pages.isEmpty ? [] : ["p. " + hit.pages.sorted().map(String.init).joined(separator: ", ")]
             if hit.typedText { places.append("typed text") }
@@ -61,7 +61,7 @@ struct TagsCommand: ParsableCommand {
     func run() throws {
         let rows = try library.open().tagCounts().map { Row(tag: $0.tag, notes: $0.notes) }
         if output.json { return try printJSON(rows) }
-        if rows.isEmpty { printError("no tags yet") }
+        if rows.isEmpty { printNote("no tags yet") }
         for row in rows { print("#\(row.tag)  \(row.notes)") }
     }
 }

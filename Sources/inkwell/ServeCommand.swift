@@ -37,6 +37,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not recognise handwriting after saves (tags come only from typed text and by hand).")
     var noRecognize = false
 
+    @OptionGroup var output: OutputOptions
+
+    /// What `--json` prints, as one line, once the server is listening.
+    struct Ready: Encodable {
+        var library: String
+        var url: String
+        var port: Int
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
     }
@@ -49,10 +58,14 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .notice
         let server = WebServer(workspace: workspace, options: ServeOptions(host: host, port: port, token: token, recognize: !noRecognize))
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
-        let open = self.open
+        let open = self.open, json = output.json
         try await server.run(logger: logger) { port in
             let address = "http://\(host):\(port)/" + (token.map { "?token=\($0)" } ?? "")
-            print("Inkwell is serving \(workspace.libraryFolder.path) at \(address)")
+            if json {
+                printJSONLine(Ready(library: workspace.libraryFolder.path, url: address, port: port))
+            } else {
+                print("Inkwell is serving \(workspace.libraryFolder.path) at \(address)")
+            }
             fflush(nil) // standard output is not line-buffered in a pipe
             if open { Self.openInBrowser(address) }
         }

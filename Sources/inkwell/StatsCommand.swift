@@ -63,13 +63,13 @@ struct CheckCommand: ParsableCommand {
         if repair {
             let repairs = try workspace.repair()
             for repair in repairs {
-                printError("repaired \(repair.folder): \(repair.action)")
-                for guess in repair.guessed { printError("  guessed \(guess)") }
+                printNote("repaired \(repair.folder): \(repair.action)")
+                for guess in repair.guessed { printNote("  guessed \(guess)") }
             }
-            if repairs.isEmpty { printError("nothing to repair") }
+            if repairs.isEmpty { printNote("nothing to repair") }
         }
         // Changes a killed server journaled go into the pages first, unless a server is running.
-        for line in workspace.replayJournalsIfIdle() ?? [] { printError(line) }
+        for line in workspace.replayJournalsIfIdle() ?? [] { printNote(line) }
         let check = try workspace.check()
         let rows = check.rows, leftovers = check.leftovers
         let damaged = rows.filter(\.damaged)
@@ -165,15 +165,17 @@ struct CompactCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @Argument(help: "Notes to compact (default: all).") var notes: [String] = []
     @Flag(help: "Also rewrite damaged pages with what is still readable.") var salvage = false
+    @Flag(help: "Print the pages that would be rewritten and the leftovers that would be removed; change nothing.") var dryRun = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let outcome = try library.open().compact(notes, salvage: salvage)
+        let outcome = try library.open().compact(notes, salvage: salvage, dryRun: dryRun)
         let removed = outcome.removed
         if output.json { return try printJSON(outcome) }
-        print("compacted \(outcome.pages) page\(outcome.pages == 1 ? "" : "s"), \(outcome.bytesFreed) bytes freed")
+        print("\(dryRun ? "would compact" : "compacted") \(outcome.pages) page\(outcome.pages == 1 ? "" : "s"), \(outcome.bytesFreed) bytes \(dryRun ? "to free" : "freed")")
         if !removed.isEmpty {
-            print("removed \(removed.count) leftover\(removed.count == 1 ? "" : "s") of interrupted writes, \(removed.reduce(0) { $0 + $1.bytes }) bytes")
+            print("\(dryRun ? "would remove" : "removed") \(removed.count) leftover\(removed.count == 1 ? "" : "s") of interrupted writes, \(removed.reduce(0) { $0 + $1.bytes }) bytes")
+            if dryRun { for leftover in removed { print("  \(leftover.path)") } }
         }
     }
 }

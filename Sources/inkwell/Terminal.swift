@@ -38,6 +38,12 @@ extension Inkwell {
     static func main() async {
         do {
             var command = try parseAsRoot(libraryBeforeCommand(Array(CommandLine.arguments.dropFirst())))
+            let options = Chatter.options(of: command)
+            Chatter.current = options?.chatter ?? .normal
+            let started = Date()
+            defer {
+                printDetail(String(format: "%@ took %.3f s", type(of: command)._commandName, Date().timeIntervalSince(started)))
+            }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -43,7 +43,7 @@ struct TrashCommand: ParsableCommand {
         func run() throws {
             let items = try library.open().trash()
             if output.json { return try printJSON(items.map(Row.init)) }
-            if items.isEmpty { printError("the trash is empty") }
+            if items.isEmpty { printNote("the trash is empty") }
             for item in items {
                 let place = item.notebook.isRoot ? "library root" : item.notebook.description
                 print("\(item.id)  \(item.kind) \"\(item.name)\" from \(place), deleted \(DateFormatter.short.string(from: item.deletedAt))")
@@ -57,9 +57,11 @@ struct TrashCommand: ParsableCommand {
             discussion: "REF is a trash entry id, a note id, or the name it had.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "What to restore.") var reference: String
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             let item = try library.open().restore(reference)
+            if output.json { return try printJSON(List.Row(item)) }
             print("restored \(item.kind) \"\(item.name)\"")
         }
     }
@@ -68,11 +70,29 @@ struct TrashCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete everything in the trash for good.")
         @OptionGroup var library: LibraryOptions
         @Flag(help: "Do not ask; required when not on a terminal.") var yes = false
+        @Flag(help: "Print what would be deleted for good; change nothing (needs no --yes).") var dryRun = false
+        @OptionGroup var output: OutputOptions
+
+        /// What `--json` prints: the entries deleted for good (or, on a dry run, that would be).
+        struct Report: Encodable {
+            var dryRun: Bool
+            var deleted: [List.Row]
+        }
 
         func run() throws {
             let library = try library.open()
-            let count = try library.trash().count
-            guard count > 0 else { return print("the trash is already empty") }
+            let entries = try library.trash().map(List.Row.init)
+            let count = entries.count
+            if dryRun {
+                if output.json { return try printJSON(Report(dryRun: true, deleted: entries)) }
+                print("would delete \(count) item\(count == 1 ? "" : "s") for good")
+                for entry in entries { print("  \(entry.id)  \(entry.kind) \"\(entry.title)\"") }
+                return
+            }
+            guard count > 0 else {
+                if output.json { return try printJSON(Report(dryRun: false, deleted: [])) }
+                return print("the trash is already empty")
+            }
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw ValidationError("emptying the trash cannot be undone: pass --yes to confirm")
@@ -80,7 +100,9 @@ struct TrashCommand: ParsableCommand {
                 print("Delete \(count) item\(count == 1 ? "" : "s") for good? [y/N] ", terminator: "")
                 guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return print("kept the trash") }
             }
-            print("deleted \(try library.emptyTrash()) item\(count == 1 ? "" : "s") for good")
+            let deleted = try library.emptyTrash()
+            if output.json { return try printJSON(Report(dryRun: false, deleted: entries)) }
+            print("deleted \(deleted) item\(deleted == 1 ? "" : "s") for good")
         }
     }
 }
