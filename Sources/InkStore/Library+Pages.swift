@@ -32,9 +32,15 @@ struct NoteFolderWriter {
     }
 
     func writeMetadata(_ note: Note) throws {
+        let url = folder.appendingPathComponent("note.json")
+        // The same rule the reader applies: an origin written here that a read would refuse would make
+        // the note unreadable at once, so it is refused before anything is written.
+        if let origin = note.origin, let problem = NoteDocument.problem(with: origin) {
+            throw StoreError.encoding(url, "the note's origin cannot be kept: \(problem)")
+        }
         // A note written again drops what interrupted writes of it left behind.
         Library.removeStaleTemporaries(in: folder)
-        try JSONFile.write(NoteDocument(note), to: folder.appendingPathComponent("note.json"))
+        try JSONFile.write(NoteDocument(note), to: url)
     }
 
     /// Writes the note's typed text (body.md) atomically, or removes the file for empty text. Text

@@ -30,6 +30,18 @@ struct LibraryTests {
         #expect(try library.notes().count == 1)
     }
 
+    @Test("an origin a read would refuse is refused when written, and the note stays readable as it was")
+    func originCheckedOnWrite() throws {
+        let library = try library()
+        let note = try library.createNote(title: "Piped")
+        let before = try library.note(matching: note.note.id.rawValue)
+        let refused = #expect(throws: StoreError.self) {
+            try library.updateNote(note.note.id) { $0.origin = NoteOrigin(kind: .file, key: "stdin", hash: "0123456789abcdef", location: "-") }
+        }
+        #expect(refused?.description.contains("absolute path") == true)
+        #expect(try library.note(matching: note.note.id.rawValue) == before)
+    }
+
     @Test("opening a folder that is not a library says so")
     func notALibrary() {
         #expect(throws: StoreError.notALibrary(root.standardizedFileURL)) { try Library(opening: root) }
