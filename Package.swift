@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "InkwellCLITests",
             dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "CCairo",
-                           .product(name: "WSClient", package: "swift-websocket")]
+                           .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )
