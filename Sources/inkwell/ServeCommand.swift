@@ -17,8 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
             one is generated and printed (open the printed address once, a cookie keeps it), or read from \
             --token-file. Stop with Ctrl-C or SIGTERM: the browsers are told, open notes are saved and \
             the sockets closed, then it exits 0 (within --stop-within seconds; past them, or on a second \
-            signal, it exits 1 at once, and what was not saved stays in the notes' journals, applied by the \
-            next serve or `inkwell check`).
+            signal, it stops at once, and exits 1 if a note was not saved yet: its confirmed strokes stay \
+            in its journal, applied by the next serve or `inkwell check`).
             """
     )
 
@@ -72,9 +72,12 @@ struct ServeCommand: AsyncParsableCommand {
             printError("stopped")
         case .timedOut, .interrupted:
             let why = stop.how == .timedOut ? "not done in \(stopWithin.formatted()) s" : "stopped at once (a second signal)"
-            printError(stop.unsaved.isEmpty
-                ? "stopped: \(why); every open note was saved, connections still open were cut"
-                : "stopped: \(why), before saving \(unsaved): their confirmed strokes are in their journals, applied by the next `inkwell serve` or `inkwell check`")
+            guard !stop.unsaved.isEmpty else {
+                // Nothing is lost: only connections still open (a download, say) were cut.
+                return printError("stopped: \(why); every open note was saved, connections still open were cut")
+            }
+            printError("stopped: \(why), before saving \(unsaved): their confirmed strokes are in their journals, "
+                       + "applied by the next `inkwell serve` or `inkwell check`")
             // The saves still running stop here; what they had not stored is in the journals.
             throw ExitCode(1)
         }
