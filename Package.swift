@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
         // The WebSocket client the web notebook's tests talk to it with.
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.0.0"),
+        // Hummingbird's own service runner: `inkwell serve` triggers its graceful shutdown itself, once open notes are saved.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
@@ -117,6 +119,7 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOWebSocket", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],
             resources: ["library.html", "note.html", "style.css", "library.js", "note.js", "api.js",
                         "note-state.js", "note-connection.js", "note-canvas.js", "ink-width.js", "note-input.js",
@@ -217,7 +220,8 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellCLITests",
-            dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "CCairo"]
+            dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "CCairo",
+                           .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

@@ -15,6 +15,10 @@ actor LiveRooms {
     /// Stroke keys each note's live sessions took, kept across them so a browser reconnecting to a
     /// note that was closed and opened again meanwhile does not draw its strokes twice.
     private var accepted: [NoteID: Set<String>] = [:]
+    /// Set once the server is stopping: no note opens any more.
+    private var isStopping = false
+    /// Notes open when the server began to stop that have not been saved and let go yet.
+    private(set) var unsavedWhileStopping: Set<NoteID> = []
 
     init(workspace: Workspace, config: SessionConfig, recognize: Bool) {
         self.workspace = workspace
@@ -25,6 +29,7 @@ actor LiveRooms {
     /// The room of `note`, opened if nobody has it open; counts one more client.
     func join(_ note: NoteID) async throws -> Room {
         while let pending = closing[note] { await pending.value }
+        guard !isStopping else { throw ServerStopping() }
         if let open = rooms[note], !(await open.room.live.isClosed) {
             rooms[note]?.clients += 1
             return open.room
@@ -62,14 +67,46 @@ actor LiveRooms {
     /// The live note of `note` if a browser has it open.
     func openNote(_ note: NoteID) -> LiveNote? { rooms[note]?.room.live }
 
-    /// Closes every open note (the server is stopping), waiting for those already closing.
-    func closeAll() async {
-        while let (note, _) = rooms.first {
-            rooms[note]?.clients = 1
-            await leave(note)
+    /// How many notes are open (or being saved and closed).
+    var openCount: Int { rooms.count + closing.count }
+
+    /// The server is stopping: every browser is told, every open note saves what it has (strokes in
+    /// progress ended as at pen up) and lets go, then its browsers' message streams end (their
+    /// sockets close); no note opens from now on. Returns once every note is saved and let go; a
+    /// note whose save fails is retried each second meanwhile (``unsavedWhileStopping`` names those
+    /// not let go yet, for a caller that stops waiting).
+    func stop() async {
+        isStopping = true
+        let open = rooms
+        rooms = [:]
+        let pendingClosing = closing
+        unsavedWhileStopping = Set(open.keys).union(pendingClosing.keys)
+        await withTaskGroup(of: Void.self) { group in
+            for (note, entry) in open {
+                group.addTask { await self.stop(entry.room, note: note) }
+            }
+            for (note, pending) in pendingClosing {
+                group.addTask {
+                    await pending.value
+                    await self.saved(note)
+                }
+            }
         }
-        for pending in closing.values { await pending.value }
     }
+
+    private func stop(_ room: Room, note: NoteID) async {
+        await room.stop()
+        saved(note)
+    }
+
+    private func saved(_ note: NoteID) {
+        unsavedWhileStopping.remove(note)
+    }
+}
+
+/// Why a note cannot be opened: the server is stopping.
+struct ServerStopping: Error, CustomStringConvertible {
+    var description: String { "server stopping" }
 }
 
 /// One open note and the browsers on it: turns the note's updates into messages (rendering a changed
@@ -81,6 +118,16 @@ actor Room {
     private var hidden: Set<UUID> = []
     private var isBackground = false
     private let drawing: PageDrawing
+    /// The note's updates, in order, to be turned into messages (and markers a ``stop()`` waits for).
+    private var updates: AsyncStream<Queued>.Continuation?
+    /// Set once the server is stopping: the session letting go is not passed on as leaving.
+    private var isStopping = false
+
+    private enum Queued {
+        case update(LiveUpdate)
+        /// Every update before it has been published.
+        case flushed(CheckedContinuation<Void, Never>)
+    }
 
     init(live: LiveNote, drawing: PageDrawing) {
         self.live = live
@@ -89,15 +136,38 @@ actor Room {
 
     /// Starts listening to the note: its updates are turned into messages one at a time, in order.
     func start() async {
-        let (updates, sink) = AsyncStream<LiveUpdate>.makeStream()
-        await live.observe { sink.yield($0) }
+        let (updates, sink) = AsyncStream<Queued>.makeStream()
+        self.updates = sink
+        await live.observe { sink.yield(.update($0)) }
         Task { [weak self] in
-            for await update in updates {
-                guard let self else { return }
-                await self.publish(update)
+            for await queued in updates {
+                switch queued {
+                case .update(let update):
+                    guard let self else { return }
+                    await self.publish(update)
+                case .flushed(let done): done.resume()
+                }
             }
         }
         await live.start()
+    }
+
+    /// The server is stopping: tells every browser, saves the note and lets it go (a failed save is
+    /// retried each second until it holds), sends the browsers what that changed (the confirmations
+    /// of strokes it ended), then ends their message streams, which closes their sockets.
+    func stop() async {
+        isStopping = true
+        let notice = Self.json(["t": "stopping", "message": "server stopping"])
+        for continuation in clients.values { continuation.yield(notice) }
+        await live.close()
+        while !(await live.isClosed) {
+            try? await Task.sleep(for: .seconds(1))
+            await live.close()
+        }
+        await withCheckedContinuation { done in
+            if let updates { updates.yield(.flushed(done)) } else { done.resume() }
+        }
+        for continuation in clients.values { continuation.finish() }
     }
 
     /// How many browsers are on the note.
@@ -168,8 +238,9 @@ actor Room {
             guard let body = await pageUpdate(id, keys: keys) else { return }
             message = body
         case .tags(let tags): message = ["t": "tags", "tags": tags.map(\.name).sorted()]
-        case .confirmLeave: message = ["t": "confirmLeave"]
-        case .left: message = ["t": "left"]
+        // Stopping saves without asking, and the browsers stay on the note (to reconnect), not leave it.
+        case .confirmLeave: if isStopping { return } else { message = ["t": "confirmLeave"] }
+        case .left: if isStopping { return } else { message = ["t": "left"] }
         case .error(let text): message = ["t": "error", "message": text]
         }
         let text = Self.json(message)

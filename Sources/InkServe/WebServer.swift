@@ -5,6 +5,7 @@ import InkwellKit
 import Logging
 import NIOCore
 import NIOWebSocket
+import ServiceLifecycle
 
 /// How `inkwell serve` runs.
 public struct ServeOptions: Sendable {
@@ -17,14 +18,18 @@ public struct ServeOptions: Sendable {
     public var recognize: Bool
     /// The editor session's timings.
     public var session: SessionConfig
+    /// How long stopping may take (saving open notes, closing sockets) before the server gives up
+    /// and leaves what is unsaved in the notes' journals.
+    public var stopWithin: Duration
 
     public init(host: String = "127.0.0.1", port: Int = 7878, token: String? = nil, recognize: Bool = true,
-                session: SessionConfig = SessionConfig()) {
+                session: SessionConfig = SessionConfig(), stopWithin: Duration = .seconds(10)) {
         self.host = host
         self.port = port
         self.token = token
         self.recognize = recognize
         self.session = session
+        self.stopWithin = stopWithin
     }
 
     /// Whether `host` only accepts connections from this machine.
@@ -62,10 +67,14 @@ public struct WebServer: Sendable {
         )
     }
 
-    /// Replays the journals a stopped server left, serves until the process is told to stop (SIGINT,
-    /// SIGTERM), then saves and closes every note open in a browser; `onRunning` hears the port it
-    /// listens on.
-    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// Replays the journals a stopped server left, then serves until the process gets SIGINT or
+    /// SIGTERM. Then it stops: no note opens any more, every browser on a note is told, every open
+    /// note saves what it has and lets go (strokes in progress end as at pen up), the sockets close,
+    /// then the server stops listening and closes its other connections. A second signal, or
+    /// ``ServeOptions/stopWithin`` passing, ends that at once (see ``ServeStop``). `onRunning` hears
+    /// the port it listens on; `onStopping` how many notes are open when the first signal comes.
+    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                    onStopping: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> ServeStop {
         // The journals of notes open here are this process's: `check` elsewhere leaves them alone.
         let lease: AnyObject?
         do {
@@ -77,17 +86,53 @@ public struct WebServer: Sendable {
         defer { withExtendedLifetime(lease) {} }
         // What a server killed before saving kept in the notes' journals goes into the pages first.
         for line in workspace.replayJournals() { logger.notice("\(line)") }
-        do {
-            try await application(logger: logger, onRunning: onRunning).runService()
-        } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {
-            throw ServeError(bindFailure: error.errnoCode, options: options)
-        }
-        await closeOpenNotes()
-    }
 
-    /// Saves and closes every note open in a browser (call when the server has stopped).
-    public func closeOpenNotes() async {
-        await rooms.closeAll()
+        enum Event { case signal, serverEnded((any Error)?), deadline }
+        let (events, event) = AsyncStream<Event>.makeStream()
+        let signals = StopSignals { event.yield(.signal) }
+        defer { signals.cancel() }
+        // No signals of its own: the server is told to shut down only once the notes are saved.
+        let services = ServiceGroup(configuration: .init(services: [application(logger: logger, onRunning: onRunning)], logger: logger))
+        Task {
+            do {
+                try await services.run()
+                event.yield(.serverEnded(nil))
+            } catch {
+                event.yield(.serverEnded(error))
+            }
+        }
+        var stopping: Task<Void, Never>?
+        var timer: Task<Void, Never>?
+        defer { timer?.cancel() }
+        for await next in events {
+            switch next {
+            case .serverEnded(let error as IOError) where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode):
+                throw ServeError(bindFailure: error.errnoCode, options: options)
+            case .serverEnded(let error):
+                if let error { throw error }
+                // After a signal the notes were saved before the server was told to shut down; a server
+                // that ended by itself has them saved now.
+                if stopping == nil { await rooms.stop() }
+                return ServeStop(how: .stopped, unsaved: [])
+            case .signal where stopping != nil:
+                return ServeStop(how: .interrupted, unsaved: await rooms.unsavedWhileStopping.sorted { $0.rawValue < $1.rawValue })
+            case .signal:
+                onStopping(await rooms.openCount)
+                let rooms = rooms
+                stopping = Task {
+                    await rooms.stop()
+                    await services.triggerGracefulShutdown()
+                }
+                let bound = options.stopWithin
+                timer = Task {
+                    guard (try? await Task.sleep(for: bound)) != nil else { return }
+                    event.yield(.deadline)
+                }
+            case .deadline:
+                return ServeStop(how: .timedOut, unsaved: await rooms.unsavedWhileStopping.sorted { $0.rawValue < $1.rawValue })
+            }
+        }
+        return ServeStop(how: .stopped, unsaved: [])  // (the events never end)
     }
 
     /// Every route, behind the access rules.
@@ -136,41 +181,69 @@ public struct WebServer: Sendable {
             let room: Room
             do {
                 room = try await rooms.join(id)
+            } catch let stopping as ServerStopping {
+                try await outbound.close(.goingAway, reason: stopping.description)
+                return
             } catch {
                 try await outbound.close(.unexpectedServerError, reason: "cannot open the note: \(error)")
                 return
             }
             let messages = await room.connect(client, note: entry)
-            let writer = Task {
-                for await text in messages { try await outbound.write(.text(text)) }
-            }
-            defer { writer.cancel() }
-            var closeReason: String?
-            do {
-                for try await message in inbound.messages(maxSize: ClientMessage.maxBytes) {
-                    guard case .text(let text) = message else {
-                        closeReason = "messages are JSON text"
-                        break
-                    }
-                    do {
-                        let message = try ClientMessage.decode(text)
-                        if case .pen = message { await room.relay(text, from: client) }
-                        try await apply(message, to: room, from: client)
-                    } catch {
-                        closeReason = "\(error)"
-                        break
-                    }
+            // The socket ends when the browser goes (or sends what is refused), or when the server stops:
+            // the room then ends `messages` after its last word, and the socket is closed ("going away").
+            let ending = await withTaskGroup(of: SocketEnd.self) { group in
+                group.addTask {
+                    for await text in messages { try? await outbound.write(.text(text)) }
+                    return .serverStopping
                 }
-            } catch {
-                closeReason = "\(error)"
+                group.addTask { await read(inbound, into: room, from: client) }
+                let first = await group.next() ?? .browserLeft(reason: nil)
+                if case .serverStopping = first {
+                    try? await outbound.close(.goingAway, reason: "server stopping")
+                    // A browser answers the close at once, which ends the reading; one that does not
+                    // (asleep, or its network gone) is not waited for long.
+                    group.addTask {
+                        try? await Task.sleep(for: .seconds(2))
+                        return .browserLeft(reason: nil)
+                    }
+                    _ = await group.next()
+                }
+                group.cancelAll()
+                return first
             }
             await room.disconnect(client)
             await rooms.leave(id)
-            if let closeReason {
+            if case .browserLeft(let closeReason?) = ending {
                 context.logger.info("closing a socket of note \(id): \(closeReason)")
                 try? await outbound.close(.unacceptableData, reason: String(closeReason.prefix(120)))
             }
         }
+    }
+
+    /// How a note's socket ended.
+    private enum SocketEnd: Sendable {
+        /// The browser closed it, or sent something refused (the reason, sent back as the socket closes).
+        case browserLeft(reason: String?)
+        case serverStopping
+    }
+
+    /// Applies a browser's messages until it closes the socket or sends one that is refused.
+    private func read(_ inbound: WebSocketInboundStream, into room: Room, from client: UUID) async -> SocketEnd {
+        do {
+            for try await message in inbound.messages(maxSize: ClientMessage.maxBytes) {
+                guard case .text(let text) = message else { return .browserLeft(reason: "messages are JSON text") }
+                do {
+                    let message = try ClientMessage.decode(text)
+                    if case .pen = message { await room.relay(text, from: client) }
+                    try await apply(message, to: room, from: client)
+                } catch {
+                    return .browserLeft(reason: "\(error)")
+                }
+            }
+        } catch {
+            return .browserLeft(reason: "\(error)")
+        }
+        return .browserLeft(reason: nil)
     }
 
     private func apply(_ message: ClientMessage, to room: Room, from client: UUID) async throws {

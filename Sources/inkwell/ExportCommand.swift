@@ -121,6 +121,7 @@ struct ExportCommand: ParsableCommand {
             throw notes.lazy.compactMap(missingFile).first ?? error
         }
         guard !selected.isEmpty else { throw RenderCommand.Failure("no notes match") }
+        for entry in selected { if let warning = workspace.journalWarning(for: entry.note.id) { printError("warning: \(warning)") } }
         if let obsidianVault { return try push(selected, workspace: workspace, vault: obsidianVault) }
 
         var settings = ExportSettings(format: format ?? .pdf)

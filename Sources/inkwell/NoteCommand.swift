@@ -74,6 +74,7 @@ struct NoteCommand: ParsableCommand {
             let workspace = index.workspace(try library.open())
             let details = try workspace.details(of: note)
             announceIndex(try workspace.openExistingIndex())
+            if let warning = workspace.journalWarning(for: NoteID(rawValue: details.note.id)) { printError("warning: \(warning)") }
             let rows = details.pages, typed = details.typedText
             if output.json { return try printJSON(details) }
             let n = details.note

@@ -126,11 +126,14 @@ struct RenderCommand: ParsableCommand {
             return (converted.source, note)
         }
         let source: PageSource
+        let workspace: Workspace
         do {
-            source = try library.open().pageSource(of: note)
+            workspace = try library.open()
+            source = try workspace.pageSource(of: note)
         } catch {
             throw missingFile(note) ?? error
         }
+        if let id = source.noteID, let warning = workspace.journalWarning(for: id) { printError("warning: \(warning)") }
         guard !source.pages.isEmpty else { throw Failure("note \"\(source.title)\" has no pages") }
         return (source, nil)
     }

@@ -15,7 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
 
             Only this machine can connect by default. With any other --host every request needs a token: \
             one is generated and printed (open the printed address once, a cookie keeps it), or read from \
-            --token-file. Stop with Ctrl-C: open notes are saved first.
+            --token-file. Stop with Ctrl-C or SIGTERM: the browsers are told, open notes are saved and \
+            the sockets closed, then it exits 0 (within --stop-within seconds; past them, or on a second \
+            signal, it stops at once, and exits 1 if a note was not saved yet: its confirmed strokes stay \
+            in its journal, applied by the next serve or `inkwell check`).
             """
     )
 
@@ -37,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not recognise handwriting after saves (tags come only from typed text and by hand).")
     var noRecognize = false
 
+    @Option(help: ArgumentHelp("How long stopping may take (saving open notes) before it gives up.", valueName: "seconds"))
+    var stopWithin = 10.0
+
     @OptionGroup var output: OutputOptions
 
     /// What `--json` prints, as one line, once the server is listening.
@@ -48,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard stopWithin > 0, stopWithin <= 3600 else { throw ValidationError("--stop-within must be more than 0 and at most 3600 seconds") }
     }
 
     func run() async throws {
@@ -56,10 +63,11 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "inkwell.serve")
         logger.logLevel = .notice
-        let server = WebServer(workspace: workspace, options: ServeOptions(host: host, port: port, token: token, recognize: !noRecognize))
+        let options = ServeOptions(host: host, port: port, token: token, recognize: !noRecognize, stopWithin: .seconds(stopWithin))
+        let server = WebServer(workspace: workspace, options: options)
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         let open = self.open, json = output.json
-        try await server.run(logger: logger) { port in
+        let stop = try await server.run(logger: logger) { port in
             let address = "http://\(host):\(port)/" + (token.map { "?token=\($0)" } ?? "")
             if json {
                 printJSONLine(Ready(library: workspace.libraryFolder.path, url: address, port: port))
@@ -68,6 +76,23 @@ struct ServeCommand: AsyncParsableCommand {
             }
             fflush(nil) // standard output is not line-buffered in a pipe
             if open { Self.openInBrowser(address) }
+        } onStopping: { open in
+            printNote("stopping: saving \(open) open note\(open == 1 ? "" : "s") (a second Ctrl-C or SIGTERM stops at once)")
+        }
+        let unsaved = stop.unsaved.map(\.rawValue).joined(separator: ", ")
+        switch stop.how {
+        case .stopped:
+            printNote("stopped")
+        case .timedOut, .interrupted:
+            let why = stop.how == .timedOut ? "not done in \(stopWithin.formatted()) s" : "stopped at once (a second signal)"
+            guard !stop.unsaved.isEmpty else {
+                // Nothing is lost: only connections still open (a download, say) were cut.
+                return printError("stopped: \(why); every open note was saved, connections still open were cut")
+            }
+            printError("stopped: \(why), before saving \(unsaved): their confirmed strokes are in their journals, "
+                       + "applied by the next `inkwell serve` or `inkwell check`")
+            // The saves still running stop here; what they had not stored is in the journals.
+            throw ExitCode(1)
         }
     }
 

@@ -541,6 +541,33 @@ def check_offline(browser, inkwell, work, failures):
         strokes = json.loads(subprocess.run([inkwell, "note", "show", note_id, "--library", library, "--json"],
                                             capture_output=True, text=True, check=True).stdout)["pages"][0]["strokes"]
         failures.check("offline: all 25 strokes are saved, none twice", strokes == 25, f"{strokes} strokes")
+
+        # Stopped as a supervisor stops it (SIGTERM) with the note open and a stroke in progress: the
+        # page is told, the server exits 0 in bounded time, the page goes offline, and once the server
+        # is back the stroke is saved once (ended at the stop, or resent).
+        x, y, j = stroke(25, until=6)
+        started = time.time()
+        server.send_signal(signal.SIGTERM)
+        told = tab.wait_for("[...document.querySelectorAll('.toast')].some(t => t.textContent.includes('server is stopping'))", timeout=5)
+        try:
+            status, took = server.wait(timeout=15), time.time() - started
+        except subprocess.TimeoutExpired:
+            status, took = None, None
+            kill(server)
+        for j in range(6, 12):
+            tab.pen("mouseMoved", rect[0] + (x + 6 * j) * k, rect[1] + (y + 4 * j) * k, 0.5)
+        tab.pen("mouseReleased", rect[0] + (x + 72) * k, rect[1] + (y + 48) * k, 0.5, buttons=0)
+        failures.check("stop: SIGTERM with a note open tells the page the server is stopping", told)
+        failures.check("stop: the server exits 0 within 10 s of SIGTERM with a browser on a note",
+                       status == 0 and took < 10, f"status {status} after {took} s (None: not within 15 s)")
+        offline = tab.wait_for("document.getElementById('offline')?.hidden === false", timeout=5)
+        failures.check("stop: the page shows it is offline after the stop", offline)
+        server = start()
+        back = tab.wait_for("window.inkwell.unacknowledged.size === 0", timeout=15)
+        strokes = json.loads(subprocess.run([inkwell, "note", "show", note_id, "--library", library, "--json"],
+                                            capture_output=True, text=True, check=True).stdout)["pages"][0]["strokes"]
+        failures.check("stop: after the restart the stroke written across the stop is saved once", back and strokes == 26,
+                       f"{strokes} strokes, {tab.js('window.inkwell.unacknowledged.size')} unconfirmed")
         browser.call("Target.disposeBrowserContext", browserContextId=context)
     finally:
         kill(server)

@@ -86,4 +86,33 @@ struct JournalCommandTests {
         #expect(try again.replayJournal(of: note).strokesAdded == 0)
         #expect(try again.pages(of: again.note(matching: note.rawValue)).map(\.strokes.count) == [1])
     }
+
+    @Test("note show, render and export of a note with strokes only in its journal warn, naming it, and change nothing")
+    func readingCommandsWarn() async throws {
+        try cli.ok(["init"])
+        try cli.ok(["note", "create", "Half saved"])
+        let library = try Library(opening: cli.library)
+        let note = try library.notes()[0].note.id
+        let page = PageID.random()
+        let line = { (id: UInt64) in Stroke(id: StrokeID(id), points: [InkPoint(x: 10, y: 10 * Float(id)), InkPoint(x: 300, y: 10 * Float(id))]) }
+        try library.save([PageDelta(pageID: page, isNew: true, addedStrokes: [line(1)])], to: note)
+        let journal = NoteJournal(url: library.journalURL(of: note))
+        try await journal.append(JournalEntry(pages: [JournalPageChange(page: page, size: .remarkable, template: PageTemplate(),
+                                                                         added: [line(1), line(2)])], keys: ["w:1", "w:2"]))
+        let before = try cli.snapshot()
+        let out = cli.root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let commands = [["note", "show", note.rawValue], ["render", note.rawValue, "--format", "svg", "-o", out.appendingPathComponent("p.svg").path],
+                        ["export", note.rawValue, "--format", "svg", "-o", out.path]]
+        for arguments in commands {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("warning: note \(note.rawValue) \"Half saved\": 1 stroke(s) only in its journal")
+                    && result.stderr.contains("`inkwell check` or starting `inkwell serve` applies it"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try cli.snapshot() == before, "reading commands leave the library and the journal as they were")
+        try cli.ok(["check"])
+        let after = try cli.run(["note", "show", note.rawValue])
+        #expect(!after.stderr.contains("journal"), "\(after.stderr)")
+    }
 }

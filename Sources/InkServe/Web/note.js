@@ -32,6 +32,8 @@ function receive(message) {
     case "confirmLeave": document.getElementById("leave").showModal(); break;
     case "left": state.leaving = true; location.href = "/"; break;
     case "error": toast(message.message, "error"); break;
+    // The server saves the note and closes the socket; the offline banner and reconnecting follow.
+    case "stopping": toast("The server is stopping: what it confirmed is saved; strokes written now are kept here until it is back"); break;
   }
 }
 
