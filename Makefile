@@ -15,8 +15,8 @@ MANDIR ?= $(PREFIX)/share/man
 BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
-# The man pages, made from the release binary's own help by swift-argument-parser's
-# generate-manual plugin: one page per command (inkwell.1, inkwell.note.1, inkwell.note.list.1, …).
+# The man pages, made from the release binary's own help by swift-argument-parser's generate-manual:
+# one page per command (inkwell.1, inkwell.note.1, inkwell.note.list.1, …).
 MAN_PAGES = $(CURDIR)/.build/man
 # The date the pages carry: the last commit's, so that rebuilding them changes nothing.
 MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
@@ -55,19 +55,19 @@ test: deps
 	$(MAKE) --no-print-directory deb
 	./scripts/package-test.sh .build/deb/inkwell_*.deb
 
-# The plugin builds the package in release mode itself; given the same linker option as `release`
-# it finds everything built and only writes the pages.
+# generate-manual is swift-argument-parser's tool behind its GenerateManual plugin, built from the
+# checkout like the package (scripts/man-pages.sh says why not through the plugin).
 man: release
-	rm -rf "$(MAN_PAGES)" && mkdir -p "$(MAN_PAGES)"
-	$(SWIFT) package --static-swift-stdlib plugin generate-manual --multi-page $(if $(MAN_DATE),--date $(MAN_DATE))
-	cp .build/plugins/GenerateManual/outputs/inkwell/*.1 "$(MAN_PAGES)/"
+	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
+	./scripts/man-pages.sh "$(INKWELL)" .build/release/generate-manual "$(MAN_PAGES)" $(MAN_DATE)
 
 install: release man
 	@$(MAKE) --no-print-directory install-files
 
 # What `install` copies, from what `release` and `man` made: the binary stripped of its symbols and
-# debug information (114 MB → 29 MB), the completions written by the binary itself (bash's without
-# the #! line the generator puts first: the file is sourced, never run).
+# debug information (198 MB → 93 MB, a third of it the ICU data Foundation links in), and the
+# completions written by the binary itself (bash's without the #! line the generator puts first:
+# the file is sourced, never run).
 install-files:
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASH_COMPLETION_DIR)" \
 	  "$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)"
