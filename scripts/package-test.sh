@@ -2,7 +2,8 @@
 # make test's last step: the Debian package `make deb` built, checked by lintian (no errors;
 # warnings are printed), installed on this machine with dpkg -i and used as a user would use it,
 # through the installed /usr/bin/inkwell: its version, a render of a real reMarkable page from the
-# shared corpus to PDF, its man page found by man, its bash completion loaded and completing.
+# shared corpus to PDF, its man pages found by man and indexed by mandb, its bash completion loaded
+# and completing.
 # Installing needs root or sudo; without either it says so and stops after lintian. A package that
 # was not installed before is purged afterwards, so a developer's machine is left as it was.
 # Usage: package-test.sh PATH/inkwell_VERSION_ARCH.deb
@@ -66,13 +67,16 @@ else
     echo "package-test: SKIPPED the render: the shared corpus is not here ($page; set INKWELL_CORPUS)"
 fi
 
-step "man -w inkwell"
+step "man -w inkwell; whatis inkwell.note.list"
 manual=$(man -w inkwell) || fail "man does not find inkwell's page"
 [ "$manual" = /usr/share/man/man1/inkwell.1.gz ] || fail "man -w inkwell found $manual, not the package's page"
 echo "$manual"
 MANWIDTH=80 man -P cat inkwell 2> /dev/null | grep -q 'inkwell-export(1)\|inkwell.export(1)' \
     || fail "inkwell's man page does not refer to the export command's page"
 man -w inkwell.export > /dev/null || fail "man does not find the export command's page (inkwell.export)"
+# dpkg's trigger ran mandb: every page is indexed under the name man opens it by.
+whatis inkwell.note.list | grep -q '^inkwell.note.list (1) *- *.*List notes' \
+    || fail "whatis does not know inkwell.note.list: mandb could not read its NAME section"
 
 step "bash completion"
 completion=/usr/share/bash-completion/completions/inkwell
