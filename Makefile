@@ -1,11 +1,27 @@
 # The two commands the README promises, and the pieces they are built from.
 #   make demo   installs what is missing, builds, and runs the main job on Samples/ into ./demo-library
 #   make test   installs what is missing, builds, and runs the whole test suite
+# and, to put it on a machine (README, "Install"):
+#   make install [PREFIX=/usr/local] [DESTDIR=]   the stripped release binary, man pages, completions
+#   make deb                                      the same as a Debian package, in .build/deb/
 SWIFT ?= swift
 DEMO_LIBRARY ?= $(CURDIR)/demo-library
 INKWELL = $(CURDIR)/.build/release/inkwell
 
-.PHONY: deps build release demo test bench clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# The man pages, made from the release binary's own help by swift-argument-parser's generate-manual:
+# one page per command (inkwell.1, inkwell.note.1, inkwell.note.list.1, …).
+MAN_PAGES = $(CURDIR)/.build/man
+# The date the pages carry: the last commit's, so that rebuilding them changes nothing.
+MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
+
+.PHONY: deps build release demo test bench clean man install install-files uninstall deb
 
 deps:
 	./scripts/install-deps.sh
@@ -26,7 +42,9 @@ demo: release
 # renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH. Then the web
 # notebook in a real browser (headless Chromium against `inkwell serve`, Tests/Browser), and the
 # server killed with SIGKILL at random moments while a driver writes (about a minute, 30+ kills):
-# every stroke it confirmed must be in the page files exactly once (scripts/serve-crash.py).
+# every stroke it confirmed must be in the page files exactly once (scripts/serve-crash.py). Last,
+# the Debian package: built, checked by lintian, installed with dpkg -i and used as installed
+# (version, a render of a real file, man page, bash completion; scripts/package-test.sh).
 test: deps
 	$(SWIFT) build --build-tests
 	tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") && \
@@ -34,6 +52,46 @@ test: deps
 	  [ $$status -eq 0 ] || exit $$status
 	/usr/bin/python3 Tests/Browser/browser_test.py $(CURDIR)/.build/debug/inkwell
 	/usr/bin/python3 scripts/serve-crash.py $(CURDIR)/.build/debug/inkwell --seconds 30
+	$(MAKE) --no-print-directory deb
+	./scripts/package-test.sh .build/deb/inkwell_*.deb
+
+# generate-manual is swift-argument-parser's tool behind its GenerateManual plugin, built from the
+# checkout like the package (scripts/man-pages.sh says why not through the plugin).
+man: release
+	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
+	./scripts/man-pages.sh "$(INKWELL)" .build/release/generate-manual "$(MAN_PAGES)" $(MAN_DATE)
+
+install: release man
+	@$(MAKE) --no-print-directory install-files
+
+# What `install` copies, from what `release` and `man` made: the binary stripped of its symbols and
+# debug information (198 MB → 93 MB, a third of it the ICU data Foundation links in), and the
+# completions written by the binary itself (bash's without the #! line the generator puts first:
+# the file is sourced, never run).
+install-files:
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASH_COMPLETION_DIR)" \
+	  "$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)"
+	install -m 0755 -s "$(INKWELL)" "$(DESTDIR)$(BINDIR)/inkwell"
+	install -m 0644 "$(MAN_PAGES)"/*.1 "$(DESTDIR)$(MANDIR)/man1/"
+	"$(INKWELL)" --generate-completion-script bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/inkwell"
+	sed -i '1{/^#!/d;}' "$(DESTDIR)$(BASH_COMPLETION_DIR)/inkwell"
+	"$(INKWELL)" --generate-completion-script zsh > "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_inkwell"
+	"$(INKWELL)" --generate-completion-script fish > "$(DESTDIR)$(FISH_COMPLETION_DIR)/inkwell.fish"
+	chmod 0644 "$(DESTDIR)$(BASH_COMPLETION_DIR)/inkwell" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_inkwell" \
+	  "$(DESTDIR)$(FISH_COMPLETION_DIR)/inkwell.fish"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/inkwell" "$(DESTDIR)$(MANDIR)/man1/inkwell.1" "$(DESTDIR)$(MANDIR)/man1/inkwell".*.1 \
+	  "$(DESTDIR)$(BASH_COMPLETION_DIR)/inkwell" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_inkwell" \
+	  "$(DESTDIR)$(FISH_COMPLETION_DIR)/inkwell.fish"
+
+# The Debian package: the files of `install` under /usr (zsh's completion where Debian's zsh looks),
+# packed by scripts/build-deb.sh with its Depends computed from the binary (dpkg-shlibdeps).
+deb: release man
+	rm -rf .build/deb
+	@$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/.build/deb/debian/inkwell PREFIX=/usr \
+	  ZSH_COMPLETION_DIR=/usr/share/zsh/vendor-completions
+	./scripts/build-deb.sh .build/deb
 
 bench: release
 	./scripts/bench.sh

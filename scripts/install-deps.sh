@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Inkwell builds and tests with, when any is missing, and the peers the
-# tests compare against: Xournal++ from Debian, rmc and rmscene from PyPI in .build/peers (a venv
-# that sees Debian's numpy and Pillow). Safe to run again: it does nothing when everything is there.
+# Installs the Debian packages Inkwell builds, packages and tests with (strip, dpkg-shlibdeps and
+# lintian for `make deb`, man for its test), when any is missing, and the peers the tests compare
+# against: Xournal++ from Debian, rmc and rmscene from PyPI in .build/peers (a venv that sees
+# Debian's numpy and Pillow). Safe to run again: it does nothing when everything is there.
 # Needs root (or sudo) to install packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,8 @@ cd "$(dirname "$0")/.."
 packages=(pkg-config zlib1g-dev libcairo2-dev libpng-dev libtesseract-dev libleptonica-dev
           tesseract-ocr-eng libzip-dev libsqlite3-dev poppler-utils unzip cmark-gfm strace python3
           python3-venv python3-numpy python3-pil librsvg2-bin xournalpp postgresql wamerican wbritish
-          chromium fonts-dejavu-core libpoppler-glib8 qpdf)
+          chromium fonts-dejavu-core libpoppler-glib8 qpdf
+          binutils dpkg-dev lintian man-db)
 
 # The peers in a venv of Debian's Python: rmc 0.3.0 with rmscene 0.8.0 (rmc pins an older one).
 # Without PyPI the peer tests skip, saying what is missing; nothing else needs it.
