@@ -21,7 +21,7 @@ MAN_PAGES = $(CURDIR)/.build/man
 # The date the pages carry: the last commit's, so that rebuilding them changes nothing.
 MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
 
-.PHONY: deps build release demo test bench clean man install install-files uninstall deb
+.PHONY: deps build release inkwell demo test bench clean man install install-files uninstall deb
 
 deps:
 	./scripts/install-deps.sh
@@ -31,10 +31,16 @@ build: deps
 
 # The Swift runtime and Foundation linked statically: a command starts in ~13 ms instead of ~22 ms,
 # the difference being the dynamic loader's symbol lookups (docs/benchmarks.md, cold start).
+# `release` builds every product (the benchmarks too); `inkwell` only the command, which is all that
+# the demo, the man pages and the package need (two static links of ~200 MB fewer).
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(RELEASE_BUILD)
 
-demo: release
+inkwell: deps
+	$(RELEASE_BUILD) --product inkwell
+
+demo: inkwell
 	./scripts/demo.sh "$(INKWELL)" "$(DEMO_LIBRARY)"
 
 # Tests write libraries, exports and samples under a temporary folder of their own, removed
@@ -57,14 +63,14 @@ test: deps
 
 # generate-manual is swift-argument-parser's tool behind its GenerateManual plugin, built from the
 # checkout like the package (scripts/man-pages.sh says why not through the plugin).
-man: release
-	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
+man: inkwell
+	$(RELEASE_BUILD) --product generate-manual
 	./scripts/man-pages.sh "$(INKWELL)" .build/release/generate-manual "$(MAN_PAGES)" $(MAN_DATE)
 
-install: release man
+install: inkwell man
 	@$(MAKE) --no-print-directory install-files
 
-# What `install` copies, from what `release` and `man` made: the binary stripped of its symbols and
+# What `install` copies, from what `inkwell` and `man` made: the binary stripped of its symbols and
 # debug information (198 MB → 93 MB, a third of it the ICU data Foundation links in), and the
 # completions written by the binary itself (bash's without the #! line the generator puts first:
 # the file is sourced, never run).
@@ -87,7 +93,7 @@ uninstall:
 
 # The Debian package: the files of `install` under /usr (zsh's completion where Debian's zsh looks),
 # packed by scripts/build-deb.sh with its Depends computed from the binary (dpkg-shlibdeps).
-deb: release man
+deb: inkwell man
 	rm -rf .build/deb
 	@$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/.build/deb/debian/inkwell PREFIX=/usr \
 	  ZSH_COMPLETION_DIR=/usr/share/zsh/vendor-completions
