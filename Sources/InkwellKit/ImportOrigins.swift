@@ -9,44 +9,59 @@ import InkStore
 public enum SourceIdentity {
     /// The origin of the source `url` names, without its pages (the decoder tells them). A document's
     /// `.metadata` given with its `.content` beside it names that document, as its import reads it.
-    public static func of(_ url: URL) throws(ImportError) -> NoteOrigin {
+    /// With `hashes`, a file whose stamp is the one kept is not read again (``SourceHashes``).
+    static func of(_ url: URL, hashes: SourceHashes?) throws(ImportError) -> NoteOrigin {
         let url = url.standardizedFileURL
         let content = url.deletingPathExtension().appendingPathExtension("content")
         switch url.pathExtension.lowercased() {
         case "content":
             return NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent,
-                              hash: try remarkableHash(url), location: url.path)
+                              hash: try remarkableHash(url, hashes: hashes), location: url.path)
         case "metadata" where RawPath.kind(of: content) == .file:
-            return try of(content)
+            return try of(content, hashes: hashes)
         default: break
         }
-        return NoteOrigin(kind: .file, key: url.path, hash: FNV1a.hex(try read(url)), location: url.path)
+        return NoteOrigin(kind: .file, key: url.path, hash: try hash(url, hashes), location: url.path)
+    }
+
+    /// The origin of the source `url` names (``of(_:hashes:)``), reading every byte.
+    public static func of(_ url: URL) throws(ImportError) -> NoteOrigin {
+        try of(url, hashes: nil)
     }
 
     /// The hash of a reMarkable document: its `.content`, and beside it its `.metadata`, `.pagedata`,
     /// PDF and EPUB, and the files of its page folder (each with its name, so a page renamed counts).
     /// Thumbnails are left out: the tablet redraws them, and they show nothing an import keeps.
-    static func remarkableHash(_ content: URL) throws(ImportError) -> String {
+    static func remarkableHash(_ content: URL, hashes: SourceHashes?) throws(ImportError) -> String {
         let base = content.deletingPathExtension()
-        var parts: [UInt8] = Array(FNV1a.hex(try read(content)).utf8)
+        var parts: [UInt8] = Array(try hash(content, hashes).utf8)
         for ext in ["metadata", "pagedata", "pdf", "epub"] {
-            let url = base.appendingPathExtension(ext)
-            guard FileManager.default.fileExists(atPath: url.path) else { continue }
-            parts += Array("\(ext):\(FNV1a.hex(try read(url)))".utf8)
+            guard let hash = try optionalHash(base.appendingPathExtension(ext), hashes) else { continue }
+            parts += Array("\(ext):\(hash)".utf8)
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []).sorted()
         for name in names where !name.hasPrefix(".") {
-            let url = base.appendingPathComponent(name)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            parts += Array("\(name):\(FNV1a.hex(try read(url)))".utf8)
+            // Folders inside it are left out.
+            guard let hash = try optionalHash(base.appendingPathComponent(name), hashes) else { continue }
+            parts += Array("\(name):\(hash)".utf8)
         }
         return FNV1a.hex(parts)
     }
 
-    private static func read(_ url: URL) throws(ImportError) -> Data {
+    /// The hash of the file `url`, which must be there.
+    private static func hash(_ url: URL, _ hashes: SourceHashes?) throws(ImportError) -> String {
+        guard let hash = try optionalHash(url, hashes) else {
+            throw ImportError(file: url.path, reason: RawPath.kind(of: url) == .folder ? "a folder, not a file" : "no such file")
+        }
+        return hash
+    }
+
+    /// The hash of the regular file `url`; nil when there is none there.
+    private static func optionalHash(_ url: URL, _ hashes: SourceHashes?) throws(ImportError) -> String? {
+        if let hashes { return try hashes.hash(url) }
+        guard RawPath.kind(of: url) == .file else { return nil }
         do {
-            return try RawPath.read(url)
+            return FNV1a.hex(try RawPath.read(url))
         } catch {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
