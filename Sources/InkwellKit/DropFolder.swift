@@ -418,7 +418,9 @@ struct FileSignature: Equatable {
 
     /// The file's signature, or nil when it is not a regular file (folders, links, sockets are left alone).
     static func of(_ url: URL) -> FileSignature? {
-        guard let info = RawPath.linkStatus(of: url), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var found = stat()
+        // Through RawPath (which finds a name that is not UTF-8) only when the plain path is not there.
+        guard let info = lstat(url.path, &found) == 0 ? found : RawPath.linkStatus(of: url), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         #if canImport(Glibc)
         let time = info.st_mtim
         #else

@@ -121,6 +121,8 @@ public struct Importer {
     /// Import every source as new notes, even one imported before (`--as-new`); otherwise a source
     /// already in the library (its ``NoteOrigin``) updates its note, or is skipped when unchanged.
     public var asNew = false
+    /// The library's origins and the sources' identities, when a sync plan found them already.
+    var basis: SyncBasis?
 
     public init(library: Library) { self.library = library }
 
@@ -164,26 +166,31 @@ public struct Importer {
     }
 
     /// Imports `files`: decodes all of them first, then replays and commits each file's notes together.
-    /// Unless `keepGoing`, one bad file means nothing is imported. `progress` hears (files done, files).
+    /// Unless `keepGoing`, one bad file means nothing is imported. Once `shouldStop()` says yes, no
+    /// further file is started (those done stay imported). `progress` hears (files done, files).
     ///
     /// With ``recognition``, a file's pages are read on background threads while the next files are
     /// replayed; files are committed in order, each once its pages are read and the outcomes handed
     /// to its notes' sessions.
     public func run(_ files: [URL], replayer: NoteReplayer, keepGoing: Bool,
-                    progress: (Int, Int) -> Void = { _, _ in }) -> ImportReport {
+                    progress: (Int, Int) -> Void = { _, _ in }, shouldStop: () -> Bool = { false }) -> ImportReport {
         var report = ImportReport()
         let origins: OriginIndex?
         do {
-            origins = asNew ? nil : try OriginIndex(library)
+            origins = asNew ? nil : try basis?.origins ?? OriginIndex(library)
         } catch {
             report.failures.append("\(library.root.path): \(error)")
             return report
         }
         var decoded: [(URL, Recording)] = []
         var identities: [URL: NoteOrigin] = [:]
-        for file in files {
+        // A file whose stamp is the one kept from the last time is not read to be hashed (SourceHashes).
+        let hashes = basis == nil ? SourceHashes(library: library) : nil
+        defer { hashes?.save() }
+        for file in files where !shouldStop() {
             do {
-                let identity = try SourceIdentity.of(file)
+                let identity: NoteOrigin
+                if let known = basis?.identities[file.path] { identity = known } else { identity = try SourceIdentity.of(file, hashes: hashes) }
                 identities[file] = identity
                 // Unchanged since its note was imported: its hash is all it costs.
                 let known = origins?.notes(forFile: identity) ?? []
@@ -227,7 +234,7 @@ public struct Importer {
                 progress(done, files.count)
             }
         }
-        for (file, recording) in decoded where !stopStaging && !stopCommitting {
+        for (file, recording) in decoded where !stopStaging && !stopCommitting && !shouldStop() {
             do {
                 waiting.append(try start(recording, from: file, identity: identities[file], origins: origins, replayer: replayer, pool: pool))
             } catch {
@@ -254,6 +261,8 @@ public struct Importer {
         var replay: ReplayInProgress<StagedNote>
         /// The tags the recording gave the note, before recognition.
         let tags: Set<Tag>
+        /// The typed text the recording gave the note.
+        let text: TypedText
         /// Where the note comes from (nil: a source with no identity, such as an upload).
         let origin: NoteOrigin?
         /// The note imported from the same source before, which this import updates (nil: a new note).
@@ -333,7 +342,7 @@ public struct Importer {
                 }
                 // Tags as recorded: what typed text and recognition add is what the after-change policy routes.
                 var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: Set(recorded.tags),
-                                          origin: origin, target: target, created: recorded.created)
+                                          text: TypedText(recorded.typedText), origin: origin, target: target, created: recorded.created)
                 current = nil
                 if let pool {
                     // An update recognises only the pages it adds or replaces.
@@ -363,8 +372,10 @@ public struct Importer {
         for index in notes.indices {
             try notes[index].finish(pool)
             if notes[index].target == nil, let origin = notes[index].origin {
-                // A new note keeps its origin, each source page naming the page made of it.
-                let origin = ImportUpdate.mapped(origin, to: notes[index].staged)
+                // A new note keeps its origin, each source page naming the page made of it, and
+                // what the source gave it besides (tags, typed text) for a later update.
+                let origin = ImportUpdate.recording(ImportUpdate.mapped(origin, to: notes[index].staged),
+                                                    tags: notes[index].tags, text: notes[index].text)
                 try notes[index].finished!.update { $0.origin = origin }
             }
         }
@@ -383,15 +394,20 @@ public struct Importer {
             }
         }
         var summaries: [ImportedNote] = []
+        var warnings = item.recording.warnings
         for note in notes {
             let stored: StoredNote
             var changed: Int?
             if let target = note.target, let origin = note.origin {
                 do {
                     try note.staged.writePages(ImportUpdate.changedPages(note.staged.note.pages, origin: origin, before: target.note.origin))
-                    let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created)
+                    let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created,
+                                              tags: note.tags, text: note.text, currentText: try library.typedTextSource(of: target))
                     stored = try library.applyUpdate(update.update).note
                     changed = update.changedPages
+                    if update.keptEditedText {
+                        warnings.append("\(item.file.path): the typed text of note \(target.note.id) \"\(target.note.title)\" was edited in Inkwell, so it was kept as it is; the source's text changed (import --as-new to see it)")
+                    }
                 } catch {
                     library.discard([note.staged])
                     outcome.failures.append("\(item.file.path): note \(target.note.id) \"\(target.note.title)\" was not updated (it is as it was): \(error)")
@@ -415,8 +431,7 @@ public struct Importer {
             }
             summaries.append(summary)
         }
-        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format, notes: summaries,
-                                    warnings: item.recording.warnings)
+        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format, notes: summaries, warnings: warnings)
         try trashing(&outcome.file, as: item.recording)
         return outcome
     }
