@@ -118,21 +118,18 @@ struct ImportUpdate {
         note.drop(tags: dropped)
         note.adopt(hashtags: staged.note.tags)
         // The text as the last import wrote it is the source's to refresh; edited since, it is the user's.
-        var newText: TypedText?
-        let untouched = target.note.origin?.text.map { $0 == FNV1a.hex(currentText.utf8) } ?? currentText.isEmpty
-        if text.text != currentText {
-            if untouched {
-                newText = text
-                note.adopt(hashtags: text.hashtags)
-            }
-        }
-        keptEditedText = text.text != currentText && !untouched
+        // A note imported before the text's hash was kept: only an empty text is taken as the source's.
+        let known = target.note.origin?.text
+        let untouched = known.map { $0 == FNV1a.hex(currentText.utf8) } ?? currentText.isEmpty
+        let refresh = text.text != currentText && untouched
+        if refresh { note.adopt(hashtags: text.hashtags) }
+        keptEditedText = text.text != currentText && !untouched && known != nil
         var refreshed = origin
         refreshed.pages = kept
-        // Kept text keeps the hash it had, so that it stays the user's until they make it the source's again.
-        if keptEditedText { refreshed.text = target.note.origin?.text }
+        // Kept text keeps the hash it had, so that it stays the user's until it is the source's again.
+        if text.text != currentText && !untouched { refreshed.text = known }
         note.origin = refreshed
-        update = NoteUpdate(expected: target.note, staged: staged, note: note, retired: retired, typedText: newText)
+        update = NoteUpdate(expected: target.note, staged: staged, note: note, retired: retired, typedText: refresh ? text : nil)
         changedPages = changed
     }
 }

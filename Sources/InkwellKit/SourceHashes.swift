@@ -74,6 +74,9 @@ final class SourceHashes: Sendable {
     /// Where the hashes are kept (nil: in memory only).
     let url: URL?
     private let entries: Locked<[String: Entry]>
+    private let reads = Locked(0)
+    /// Files read to be hashed so far (not found with their stamp).
+    var filesRead: Int { reads.withLock { $0 } }
     /// The clock, in seconds since 1970 (a test sets it).
     private let now: @Sendable () -> Double
 
@@ -103,6 +106,7 @@ final class SourceHashes: Sendable {
             throw ImportError(file: path, reason: "cannot read: \(error.localizedDescription)")
         }
         let hash = FNV1a.hex(data)
+        reads.withLock { $0 += 1 }
         // Kept only when it did not change while read, nor so shortly before that a change in the
         // same clock tick could follow unseen.
         if let after = SourceHashes.stamp(url), after.stamp == before.stamp, before.stamp.lastChange < startedAt - SourceHashes.racyInterval {
@@ -127,7 +131,14 @@ final class SourceHashes: Sendable {
             }
         }
         let bytes = Array("\(SourceHashes.header) \(FNV1a.hex(body.utf8))\n\(body)".utf8)
-        try? Data(bytes).write(to: url, options: .atomic)
+        // Written beside it and renamed over it, not synced: after a power cut it may be empty or
+        // cut short, which its checksum tells (a cache is not worth an fsync per sync).
+        let temporary = url.path + ".new"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        let written = (try? DurableFile.writeAll(fd, bytes)) != nil
+        close(fd)
+        if written { rename(temporary, url.path) }
     }
 
     private static func load(_ url: URL) -> [String: Entry] {
