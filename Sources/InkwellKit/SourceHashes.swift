@@ -147,11 +147,28 @@ final class SourceHashes: Sendable {
         let body = data[(newline + 1)...]
         guard head == "\(header) \(FNV1a.hex(body))" else { return [:] }
         var entries: [String: Entry] = [:]
-        for record in body.split(separator: 0, omittingEmptySubsequences: true) {
-            let text = String(decoding: record, as: UTF8.self)
-            let fields = text.split(separator: " ", maxSplits: 8, omittingEmptySubsequences: false)
-            guard fields.count == 9, fields[0].count == 16, let stamp = Stamp(Array(fields[1...7])) else { continue }
-            entries[String(fields[8])] = Entry(stamp: stamp, hash: String(fields[0]), used: false)
+        entries.reserveCapacity(body.count / 150)
+        body.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: 0) ?? bytes.count
+                defer { start = end + 1 }
+                // hash, 7 numbers, then the path (which may hold spaces): 8 spaces before it.
+                var spaces: [Int] = []
+                var index = start
+                while index < end, spaces.count < 8 {
+                    if bytes[index] == 0x20 { spaces.append(index) }
+                    index += 1
+                }
+                guard spaces.count == 8, spaces[0] - start == 16 else { continue }
+                func field(_ from: Int, _ to: Int) -> Substring {
+                    Substring(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self))
+                }
+                let numbers = (0..<7).map { field(spaces[$0] + 1, spaces[$0 + 1]) }
+                guard let stamp = Stamp(numbers) else { continue }
+                let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(spaces[7] + 1)..<end]), as: UTF8.self)
+                entries[path] = Entry(stamp: stamp, hash: String(field(start, spaces[0])), used: false)
+            }
         }
         return entries
     }
@@ -159,7 +176,9 @@ final class SourceHashes: Sendable {
     /// `stat` of what `url` names (following links), through ``RawPath`` when its name is not UTF-8.
     private static func stamp(_ url: URL) -> (stamp: Stamp, isFile: Bool)? {
         var info = stat()
-        guard stat(url.path, &info) == 0 || RawPath.withSystemPath(url, { stat($0, &info) }) == 0 else { return nil }
+        let path = url.path
+        // RawPath finds a name that is not UTF-8 (read with U+FFFD); any other path not there is not there.
+        guard stat(path, &info) == 0 || (path.contains("\u{FFFD}") && RawPath.withSystemPath(url, { stat($0, &info) }) == 0) else { return nil }
         return (Stamp(info), (info.st_mode & S_IFMT) == S_IFREG)
     }
 }
