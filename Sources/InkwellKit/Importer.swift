@@ -368,62 +368,23 @@ public struct Importer {
     /// Throws, leaving the library as it was, when the new notes could not be committed; an update
     /// that fails leaves its note as it was and is reported.
     private func complete(_ item: FileInProgress, pool: RecognitionPool?) throws -> FileOutcome {
-        var notes = item.notes
-        for index in notes.indices {
-            try notes[index].finish(pool)
-            if notes[index].target == nil, let origin = notes[index].origin {
-                // A new note keeps its origin, each source page naming the page made of it, and
-                // what the source gave it besides (tags, typed text) for a later update.
-                let origin = ImportUpdate.recording(ImportUpdate.mapped(origin, to: notes[index].staged),
-                                                    tags: notes[index].tags, text: notes[index].text)
-                try notes[index].finished!.update { $0.origin = origin }
-            }
-        }
-        let fresh = notes.filter { $0.target == nil }
-        try beforeCommit?(fresh.map(\.staged))
-        var committed: [StoredNote] = []
-        if !fresh.isEmpty { committed = try library.commit(fresh.map(\.staged)) }
+        let notes = try finished(item.notes, pool: pool)
         var outcome = FileOutcome()
         outcome.unchanged = item.unchanged
-        // Routed first, so that what was read is kept for the notes where they now are.
-        let retagged = zip(committed, fresh).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
-        outcome.routed = try AfterChange(library: library, index: nil).tagsChanged(Set(retagged))
-        for moved in outcome.routed {
-            if let at = committed.firstIndex(where: { $0.note.id == moved.id }) {
-                committed[at] = try library.note(matching: moved.id.rawValue)
-            }
-        }
+        var committed = try commitNew(notes.filter { $0.target == nil }, routing: &outcome.routed)
         var summaries: [ImportedNote] = []
         var warnings = item.recording.warnings
         for note in notes {
             let stored: StoredNote
             var changed: Int?
             if let target = note.target, let origin = note.origin {
-                do {
-                    try note.staged.writePages(ImportUpdate.changedPages(note.staged.note.pages, origin: origin, before: target.note.origin))
-                    let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created,
-                                              tags: note.tags, text: note.text, currentText: try library.typedTextSource(of: target))
-                    stored = try library.applyUpdate(update.update).note
-                    changed = update.changedPages
-                    if update.keptEditedText {
-                        warnings.append("\(item.file.path): the typed text of note \(target.note.id) \"\(target.note.title)\" was edited in Inkwell, so it was kept as it is; the source's text changed (import --as-new to see it)")
-                    }
-                } catch {
-                    library.discard([note.staged])
-                    outcome.failures.append("\(item.file.path): note \(target.note.id) \"\(target.note.title)\" was not updated (it is as it was): \(error)")
-                    continue
-                }
+                guard let updated = update(target, from: note, origin: origin, file: item.file, outcome: &outcome, warnings: &warnings) else { continue }
+                stored = updated.0
+                changed = updated.1
             } else {
                 stored = committed.removeFirst()
             }
-            outcome.recognitionFailures += note.failures.map { "\(item.file.path): \"\(stored.note.title)\" \($0)" }
-            if let recognition, !note.recognized.isEmpty {
-                do {
-                    try recognition.keep(stored, note.recognized)
-                } catch {
-                    outcome.recognitionFailures.append("\(item.file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
-                }
-            }
+            keepRecognition(of: note, as: stored, file: item.file, outcome: &outcome)
             var summary = try summary(of: stored, recognized: note.recognized.count)
             if let changed {
                 summary.status = "updated"
@@ -434,6 +395,72 @@ public struct Importer {
         outcome.file = ImportedFile(file: item.file.path, format: item.recording.format, notes: summaries, warnings: warnings)
         try trashing(&outcome.file, as: item.recording)
         return outcome
+    }
+
+    /// `notes` with their pages read and their sessions finished; each new note given its origin,
+    /// each source page naming the page made of it, and what the source gave it besides (tags,
+    /// typed text) for a later update.
+    private func finished(_ notes: [NoteInProgress], pool: RecognitionPool?) throws -> [NoteInProgress] {
+        var notes = notes
+        for index in notes.indices {
+            try notes[index].finish(pool)
+            if notes[index].target == nil, let origin = notes[index].origin {
+                let origin = ImportUpdate.recording(ImportUpdate.mapped(origin, to: notes[index].staged),
+                                                    tags: notes[index].tags, text: notes[index].text)
+                try notes[index].finished!.update { $0.origin = origin }
+            }
+        }
+        return notes
+    }
+
+    /// Commits the new notes `fresh` together (after ``beforeCommit``) and files those recognition
+    /// tagged by the routing rules (`routed`); returns them as committed, where they now are.
+    private func commitNew(_ fresh: [NoteInProgress], routing routed: inout [RoutedNote]) throws -> [StoredNote] {
+        try beforeCommit?(fresh.map(\.staged))
+        guard !fresh.isEmpty else { return [] }
+        var committed = try library.commit(fresh.map(\.staged))
+        // Routed first, so that what was read is kept for the notes where they now are.
+        let retagged = zip(committed, fresh).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
+        routed = try AfterChange(library: library, index: nil).tagsChanged(Set(retagged))
+        for moved in routed {
+            if let at = committed.firstIndex(where: { $0.note.id == moved.id }) {
+                committed[at] = try library.note(matching: moved.id.rawValue)
+            }
+        }
+        return committed
+    }
+
+    /// Brings `target` up to date from `note`, its source imported afresh (``ImportUpdate``): the
+    /// note as updated and the pages added or replaced, or nil (the note as it was, the failure in
+    /// `outcome`). A typed text kept because it was edited in Inkwell is said in `warnings`.
+    private func update(_ target: StoredNote, from note: NoteInProgress, origin: NoteOrigin, file: URL,
+                        outcome: inout FileOutcome, warnings: inout [String]) -> (StoredNote, Int)? {
+        do {
+            try note.staged.writePages(ImportUpdate.changedPages(note.staged.note.pages, origin: origin, before: target.note.origin))
+            let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created,
+                                      tags: note.tags, text: note.text, currentText: try library.typedTextSource(of: target))
+            let stored = try library.applyUpdate(update.update).note
+            if update.keptEditedText {
+                warnings.append("\(file.path): the typed text of note \(target.note.id) \"\(target.note.title)\" was edited in Inkwell, so it was kept as it is; the source's text changed (import --as-new to see it)")
+            }
+            return (stored, update.changedPages)
+        } catch {
+            library.discard([note.staged])
+            outcome.failures.append("\(file.path): note \(target.note.id) \"\(target.note.title)\" was not updated (it is as it was): \(error)")
+            return nil
+        }
+    }
+
+    /// Keeps what recognition read on `note`'s pages for `stored` (the search index), and reports
+    /// the pages it could not read; a failure to keep it is reported, and costs nothing else.
+    private func keepRecognition(of note: NoteInProgress, as stored: StoredNote, file: URL, outcome: inout FileOutcome) {
+        outcome.recognitionFailures += note.failures.map { "\(file.path): \"\(stored.note.title)\" \($0)" }
+        guard let recognition, !note.recognized.isEmpty else { return }
+        do {
+            try recognition.keep(stored, note.recognized)
+        } catch {
+            outcome.recognitionFailures.append("\(file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
+        }
     }
 
     /// Moves the notes just imported whose source had them in its trash (``RecordedNote/trashed``) to the
