@@ -33,38 +33,29 @@ public enum SourceIdentity {
     /// PDF and EPUB, and the files of its page folder (each with its name, so a page renamed counts).
     /// Thumbnails are left out: the tablet redraws them, and they show nothing an import keeps.
     static func remarkableHash(_ content: URL, hashes: SourceHashes?) throws(ImportError) -> String {
-        let base = content.deletingPathExtension()
+        let hashes = hashes ?? SourceHashes()
+        // Worked on as path strings: a backup has thousands of files, and a URL is slow to extend.
+        let contentPath = content.path
+        let base = String(contentPath.dropLast(".content".count)) // its extension is "content", in any case
         var parts: [UInt8] = Array(try hash(content, hashes).utf8)
         for ext in ["metadata", "pagedata", "pdf", "epub"] {
-            guard let hash = try optionalHash(base.appendingPathExtension(ext), hashes) else { continue }
+            guard let hash = try hashes.hash(atPath: base + "." + ext) else { continue }
             parts += Array("\(ext):\(hash)".utf8)
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []).sorted()
-        for name in names where !name.hasPrefix(".") {
+        for name in SourceHashes.names(in: base).sorted() where !name.hasPrefix(".") {
             // Folders inside it are left out.
-            guard let hash = try optionalHash(base.appendingPathComponent(name), hashes) else { continue }
+            guard let hash = try hashes.hash(atPath: base + "/" + name) else { continue }
             parts += Array("\(name):\(hash)".utf8)
         }
         return FNV1a.hex(parts)
     }
 
-    /// The hash of the file `url`, which must be there.
+    /// The hash of the file `url`, which must be there (read again unless `hashes` kept it).
     private static func hash(_ url: URL, _ hashes: SourceHashes?) throws(ImportError) -> String {
-        guard let hash = try optionalHash(url, hashes) else {
+        guard let hash = try (hashes ?? SourceHashes()).hash(atPath: url.path) else {
             throw ImportError(file: url.path, reason: RawPath.kind(of: url) == .folder ? "a folder, not a file" : "no such file")
         }
         return hash
-    }
-
-    /// The hash of the regular file `url`; nil when there is none there.
-    private static func optionalHash(_ url: URL, _ hashes: SourceHashes?) throws(ImportError) -> String? {
-        if let hashes { return try hashes.hash(url) }
-        guard RawPath.kind(of: url) == .file else { return nil }
-        do {
-            return FNV1a.hex(try RawPath.read(url))
-        } catch {
-            throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
-        }
     }
 
     /// The origin of the `index`th note read from `url` (its identity `file`): the decoder's (a

@@ -186,7 +186,6 @@ public struct Importer {
         var identities: [URL: NoteOrigin] = [:]
         // A file whose stamp is the one kept from the last time is not read to be hashed (SourceHashes).
         let hashes = basis == nil ? SourceHashes(library: library) : nil
-        defer { hashes?.save() }
         for file in files where !shouldStop() {
             do {
                 let identity: NoteOrigin
@@ -247,6 +246,8 @@ public struct Importer {
             commit(all: readAhead == 0)
         }
         commit(all: true)
+        // Kept for the next import, unless the run failed: then the library is left as it was.
+        if report.failures.isEmpty || keepGoing { hashes?.save() }
         return report
     }
 

@@ -75,6 +75,8 @@ final class SourceHashes: Sendable {
     let url: URL?
     private let entries: Locked<[String: Entry]>
     private let reads = Locked(0)
+    /// Whether an entry was added, changed or dropped since the hashes were loaded.
+    private let changed = Locked(false)
     /// Files read to be hashed so far (not found with their stamp).
     var filesRead: Int { reads.withLock { $0 } }
     /// The clock, in seconds since 1970 (a test sets it).
@@ -87,11 +89,23 @@ final class SourceHashes: Sendable {
         self.now = now
     }
 
+    /// No hashes kept from before, and none written: each file is read once (a source imported
+    /// without a library's hashes, such as a document's hash worked out alone).
+    init() {
+        url = nil
+        entries = Locked([:])
+        now = { Date().timeIntervalSince1970 }
+    }
+
     /// The hash (``FNV1a/hex(_:)``) of the bytes of the regular file `url`; nil when there is none
     /// there (missing, or a folder). Reads the file only when its stamp is not the one kept.
     func hash(_ url: URL) throws(ImportError) -> String? {
-        let path = url.path
-        guard let before = SourceHashes.stamp(url) else { return nil }
+        try hash(atPath: url.path)
+    }
+
+    /// ``hash(_:)`` of the file at `path` (an absolute path; a name that is not UTF-8 read with U+FFFD).
+    func hash(atPath path: String) throws(ImportError) -> String? {
+        guard let before = SourceHashes.stamp(path) else { return nil }
         if let kept = entries.withLock({ entries -> String? in
             guard let entry = entries[path], entry.stamp == before.stamp else { return nil }
             entries[path]?.used = true
@@ -101,7 +115,7 @@ final class SourceHashes: Sendable {
         let startedAt = now()
         let data: Data
         do {
-            data = try RawPath.read(url)
+            data = try RawPath.read(URL(fileURLWithPath: path))
         } catch {
             throw ImportError(file: path, reason: "cannot read: \(error.localizedDescription)")
         }
@@ -109,24 +123,28 @@ final class SourceHashes: Sendable {
         reads.withLock { $0 += 1 }
         // Kept only when it did not change while read, nor so shortly before that a change in the
         // same clock tick could follow unseen.
-        if let after = SourceHashes.stamp(url), after.stamp == before.stamp, before.stamp.lastChange < startedAt - SourceHashes.racyInterval {
+        if let after = SourceHashes.stamp(path), after.stamp == before.stamp, before.stamp.lastChange < startedAt - SourceHashes.racyInterval {
             entries.withLock { $0[path] = Entry(stamp: before.stamp, hash: hash, used: true) }
-        } else {
-            _ = entries.withLock { $0.removeValue(forKey: path) }
+            changed.withLock { $0 = true }
+        } else if entries.withLock({ $0.removeValue(forKey: path) }) != nil {
+            changed.withLock { $0 = true }
         }
         return hash
     }
 
-    /// Writes the hashes back (replacing the file at once, so a reader sees the old or the new).
+    /// Writes the hashes back when they changed (replacing the file at once, so a reader sees the
+    /// old or the new).
     /// With `folder`, the entries inside it not used since they were loaded are dropped: their files
     /// are gone from it. A failure to write costs only the next run's hashing, and is not reported.
     func save(pruning folder: URL? = nil) {
         guard let url else { return }
         let prefix = folder.map { $0.standardizedFileURL.path.hasSuffix("/") ? $0.standardizedFileURL.path : $0.standardizedFileURL.path + "/" }
+        func gone(_ path: String, _ entry: Entry) -> Bool { prefix.map { !entry.used && path.hasPrefix($0) } ?? false }
+        // Nothing learned and nothing gone: nothing written.
+        guard changed.withLock({ $0 }) || entries.withLock({ $0.contains { gone($0.key, $0.value) } }) else { return }
         var body = ""
         entries.withLock { entries in
-            for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
-                if let prefix, !entry.used, path.hasPrefix(prefix) { continue }
+            for (path, entry) in entries.sorted(by: { $0.key < $1.key }) where !gone(path, entry) {
                 body += "\(entry.hash) \(entry.stamp.fields) \(path)\0"
             }
         }
@@ -173,12 +191,27 @@ final class SourceHashes: Sendable {
         return entries
     }
 
-    /// `stat` of what `url` names (following links), through ``RawPath`` when its name is not UTF-8.
-    private static func stamp(_ url: URL) -> (stamp: Stamp, isFile: Bool)? {
+    /// `stat` of what `path` names (following links), through ``RawPath`` when its name is not UTF-8.
+    private static func stamp(_ path: String) -> (stamp: Stamp, isFile: Bool)? {
         var info = stat()
-        let path = url.path
         // RawPath finds a name that is not UTF-8 (read with U+FFFD); any other path not there is not there.
-        guard stat(path, &info) == 0 || (path.contains("\u{FFFD}") && RawPath.withSystemPath(url, { stat($0, &info) }) == 0) else { return nil }
+        guard stat(path, &info) == 0
+                || (path.contains("\u{FFFD}") && RawPath.withSystemPath(URL(fileURLWithPath: path), { stat($0, &info) }) == 0)
+        else { return nil }
         return (Stamp(info), (info.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    /// The names in the folder at `path` (`.` and `..` left out; a name that is not UTF-8 read with
+    /// U+FFFD, which ``hash(atPath:)`` finds again); none when it cannot be listed.
+    static func names(in path: String) -> [String] {
+        guard let stream = opendir(path) ?? (path.contains("\u{FFFD}") ? RawPath.withSystemPath(URL(fileURLWithPath: path), { opendir($0) }) : nil)
+        else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
     }
 }

@@ -42,10 +42,13 @@ final class SyncBasis: Sendable {
     let origins: OriginIndex
     /// By file path.
     let identities: [String: NoteOrigin]
+    /// The sources' hashes, written back by a sync (never by a plan alone: a dry run changes nothing).
+    let hashes: SourceHashes
 
-    init(origins: OriginIndex, identities: [String: NoteOrigin]) {
+    init(origins: OriginIndex, identities: [String: NoteOrigin], hashes: SourceHashes) {
         self.origins = origins
         self.identities = identities
+        self.hashes = hashes
     }
 }
 
@@ -85,7 +88,6 @@ extension Workspace {
             let result = Result { () throws(ImportError) -> NoteOrigin in try SourceIdentity.of(files[index], hashes: hashes) }
             identities.withLock { $0[index] = result }
         }
-        hashes.save(pruning: folder)
         var found: [String: NoteOrigin] = [:]
         for (file, result) in zip(files, identities.withLock { $0 }) {
             let identity: NoteOrigin
@@ -117,7 +119,7 @@ extension Workspace {
             guard !present.contains("\(origin.kind.rawValue):\(fileKey)"), !present.contains(origin.location ?? "") else { continue }
             plan.removed.append(SyncPlan.Entry(file: origin.location ?? origin.key, id: stored.note.id, title: stored.note.title))
         }
-        plan.basis = SyncBasis(origins: origins, identities: found)
+        plan.basis = SyncBasis(origins: origins, identities: found, hashes: hashes)
         return plan
     }
 
@@ -144,7 +146,9 @@ extension Workspace {
             return report
         }
         // A run that stopped at a bad source trashes nothing: what is gone is decided on a good run.
+        // Nor does it keep the sources' hashes: a failed sync leaves the library as it was.
         guard report.imported?.failures.isEmpty ?? true || keepGoing, plan.failures.isEmpty || keepGoing else { return report }
+        plan.basis?.hashes.save(pruning: folder)
         for entry in plan.removed {
             guard let id = entry.id else { continue }
             do {
