@@ -291,7 +291,7 @@ public final class DropFolder {
             // is the note it made, not a second one. The bytes are part of the key (not only its
             // hash): a drop folder's files are used up, and scanners reuse names for other pages, so
             // another file under a used name is a new note, never an update of an unrelated one.
-            let path = url.standardizedFileURL.path, hash = FNV1a.hex(data)
+            let path = url.standardizedFileURL.path, hash = data.withUnsafeBytes { FNV1a.hex($0) }
             let identity = NoteOrigin(kind: .file, key: path + "#" + hash, hash: hash, location: path)
             outcome = try importer.importRecording(recording, from: url, identity: identity, replayer: replayer)
             if let failure = outcome.failures.first { throw ImportError(file: label, reason: failure) }

@@ -119,7 +119,9 @@ final class SourceHashes: Sendable {
         } catch {
             throw ImportError(file: path, reason: "cannot read: \(error.localizedDescription)")
         }
-        let hash = FNV1a.hex(data)
+        // Through its bytes in place: Data's own iterator is a call per byte (42% of a sync that
+        // hashed a 62 MB backup).
+        let hash = data.withUnsafeBytes { FNV1a.hex($0) }
         reads.withLock { $0 += 1 }
         // Kept only when it did not change while read, nor so shortly before that a change in the
         // same clock tick could follow unseen.
@@ -163,7 +165,7 @@ final class SourceHashes: Sendable {
         guard let data = try? Data(contentsOf: url), let newline = data.firstIndex(of: 0x0A) else { return [:] }
         let head = String(decoding: data[..<newline], as: UTF8.self)
         let body = data[(newline + 1)...]
-        guard head == "\(header) \(FNV1a.hex(body))" else { return [:] }
+        guard head == "\(header) \(body.withUnsafeBytes { FNV1a.hex($0) })" else { return [:] }
         var entries: [String: Entry] = [:]
         entries.reserveCapacity(body.count / 150)
         body.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
