@@ -93,7 +93,11 @@ extension Workspace {
             let identity: NoteOrigin
             switch result {
             case .success(let success)?: identity = success
-            case .failure(let error)?: plan.failures.append(error.description); continue
+            case .failure(let error)?:
+                // There, but not readable now: not gone (its note must not go to the trash for it).
+                plan.failures.append(error.description)
+                present.insert(file.standardizedFileURL.path)
+                continue
             case nil: continue
             }
             found[file.path] = identity
