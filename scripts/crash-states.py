@@ -489,8 +489,55 @@ def scenarios(inkwell, work):
             return "the note's strokes per page are %r, neither the old %r nor the new %r" % (strokes, context["before"], context["after"])
         return None
 
+    synced = os.path.join(work, "synced")
+
+    def synced_before(library):
+        """The library with the folder `synced` (two sources, "Synced A" and "Synced B") synced, then A
+        changed (a stroke added to its last page) and B removed from the folder."""
+        base(library)
+        shutil.rmtree(synced, ignore_errors=True)
+        os.makedirs(synced)
+        for name in ("A", "B"):
+            lines = [json.loads(line) for line in open(sample).read().strip().splitlines()]
+            for line in lines:
+                if line.get("type") == "note":
+                    line["title"] = "Synced " + name
+            with open(os.path.join(synced, name.lower() + ".jsonl"), "w") as f:
+                f.write("\n".join(json.dumps(line) for line in lines) + "\n")
+        report = json.loads(run(inkwell, library, "sync", synced, "--no-recognize", "--json").stdout)
+        ids = {f["file"]: f["notes"][0]["id"] for f in report["imported"]["imported"]}
+        a = ids[os.path.join(synced, "a.jsonl")]
+        before = [p["strokes"] for p in json.loads(run(inkwell, library, "note", "show", a, "--json").stdout)["pages"]]
+        path = os.path.join(synced, "a.jsonl")
+        last = json.loads(open(path).read().strip().splitlines()[-1])
+        t = float(last.get("t", 0)) + 1
+        with open(path, "a") as f:
+            f.write(json.dumps({"type": "down", "t": t, "x": 300, "y": 700, "p": 0.5}) + "\n")
+            f.write(json.dumps({"type": "move", "t": t + 0.01, "x": 340, "y": 710, "p": 0.5}) + "\n")
+            f.write(json.dumps({"type": "up", "t": t + 0.02, "x": 380, "y": 720}) + "\n")
+        os.remove(os.path.join(synced, "b.jsonl"))
+        return {"id": a, "before": before, "after": before[:-1] + [before[-1] + 1]}
+
+    def sync_invariant(library, context):
+        """A has the old pages or the new ones; B is in the library or in the trash, once."""
+        problem = update_invariant(library, context)
+        if problem:
+            return "Synced A: " + problem
+        listed, error = notes(library)
+        if error:
+            return error
+        trash = run(inkwell, library, "trash", "list", "--json")
+        if trash.returncode != 0:
+            return "trash list failed: " + trash.stderr.strip()
+        here = [n for n in listed if n["title"] == "Synced B"]
+        trashed = [t for t in json.loads(trash.stdout) if t["title"] == "Synced B"]
+        if len(here) + len(trashed) != 1:
+            return "Synced B is in the library %d times and in the trash %d times" % (len(here), len(trashed))
+        return None
+
     return [
         ("import again (update)", imported_before, ["import", source, "--no-recognize"], update_invariant),
+        ("sync (update, trash)", synced_before, ["sync", synced, "--no-recognize"], sync_invariant),
         ("note text --set", base, ["note", "text", "Plan", "--set", text_file], text_invariant),
         ("note tag", base, ["note", "tag", "Plan", "--add", "soon"], tag_invariant),
         # --as-new: the sample is in the library already, and importing it again would change nothing.

@@ -168,6 +168,12 @@ public struct NoteTags: Sendable, Hashable {
         tags.subtract(removed)
         removedByHand.formUnion(removed)
     }
+
+    /// Removes tags a note's source no longer gives it: not by hand, so not remembered (the source
+    /// may give them again).
+    public mutating func drop(_ removed: some Sequence<Tag>) {
+        tags.subtract(removed)
+    }
 }
 
 extension Note {
@@ -189,4 +195,7 @@ extension Note {
 
     /// Removes tags by hand, remembering them.
     public mutating func untag(_ removed: some Sequence<Tag>) { tagging.untag(removed) }
+
+    /// Removes tags its source no longer gives, not remembering them (``NoteTags/drop(_:)``).
+    public mutating func drop(tags removed: some Sequence<Tag>) { tagging.drop(removed) }
 }

@@ -21,6 +21,14 @@ public struct NoteOrigin: Sendable, Hashable, Codable {
     /// Where the source was last read from (an absolute path; for a file, its key), so that
     /// `inkwell sync DIR` can tell which notes came from DIR and which of those are gone from it.
     public var location: String?
+    /// The tags the source gave the note when it was last imported (a reMarkable document's and
+    /// pages' tags), so that an update removes those the source has dropped and no other (nil:
+    /// imported before this was kept, and then nothing is removed).
+    public var tags: [String]?
+    /// ``FNV1a/hex(_:)`` of the typed text the last import wrote (the source's: a reMarkable document's
+    /// typed text and highlighted quotes), so that an update refreshes the text only when it was not
+    /// edited in Inkwell since (nil: imported before this was kept).
+    public var text: String?
 
     public init(kind: Kind, key: String, hash: String, pages: [OriginPage] = [], location: String? = nil) {
         self.kind = kind

@@ -273,24 +273,28 @@ public enum RemarkableNotebook {
     /// them: `UUID.metadata`, `UUID.pagedata`, `UUID.pdf`, `UUID.epub` beside it and anything in `UUID/`,
     /// `UUID.thumbnails/`, `UUID.highlights/` or `UUID.textconversion/` (the `.content` reads what it needs).
     public static func withoutDocumentParts(_ files: [URL]) -> [URL] {
-        let contents = files.filter { $0.pathExtension.lowercased() == "content" }
-        let documents = Set(contents.map { $0.deletingPathExtension().standardizedFileURL.path })
+        // Worked on as path strings: a URL works its path out again at each call, and a backup has
+        // thousands of files.
+        let paths = files.map { $0.standardizedFileURL.path }
+        let contents = paths.filter { hasExtension($0, "content") }
+        let documents = Set(contents.map { String($0.dropLast(".content".count)) })
         guard !documents.isEmpty else { return files }
-        let kept = Set(contents.map { $0.standardizedFileURL.path })
-        return files.filter { file in
-            let standard = file.standardizedFileURL
-            if kept.contains(standard.path) { return true }
-            var url = standard
-            while url.pathComponents.count > 1 {
-                if documents.contains(url.deletingPathExtension().path) { return false }
-                url = url.deletingLastPathComponent()
+        let kept = Set(contents)
+        return zip(files, paths).filter { _, path in
+            if kept.contains(path) { return true }
+            // The file and each folder above it, without its extension, is not a document's name.
+            var current = Substring(path)
+            while let slash = current.lastIndex(of: "/") {
+                let name = current[current.index(after: slash)...]
+                let stem = name.lastIndex(of: ".").map { $0 > name.startIndex ? current[..<$0] : current } ?? current
+                if documents.contains(String(stem)) { return false }
+                if slash == current.startIndex { break }
+                current = current[..<slash]
             }
             return true
-        }
+        }.map(\.0)
     }
 
-    /// From files found in a backup's folder, drops the `.content` files of folders (`CollectionType` in
-    /// the `.metadata` beside them): a folder is a notebook its documents are filed in, not a note.
     public static func withoutFolders(_ files: [URL]) -> [URL] {
         files.filter { file in
             guard file.pathExtension.lowercased() == "content" else { return true }
@@ -301,11 +305,22 @@ public enum RemarkableNotebook {
     /// From files found in a folder, drops the `.rm` pages that belong to a notebook whose `.content` file
     /// is among them (the notebook imports them as one note).
     public static func withoutNotebookPages(_ files: [URL]) -> [URL] {
-        let notebooks = Set(files.filter { $0.pathExtension.lowercased() == "content" }.map { $0.deletingPathExtension().standardizedFileURL.path })
+        let paths = files.map { $0.standardizedFileURL.path }
+        let notebooks = Set(paths.filter { hasExtension($0, "content") }.map { String($0.dropLast(".content".count)) })
         guard !notebooks.isEmpty else { return files }
-        return files.filter { file in
-            guard file.pathExtension.lowercased() == "rm" else { return true }
-            return !notebooks.contains(file.deletingLastPathComponent().standardizedFileURL.path)
-        }
+        return zip(files, paths).filter { _, path in
+            guard hasExtension(path, "rm"), let slash = path.lastIndex(of: "/") else { return true }
+            return !notebooks.contains(String(path[..<slash]))
+        }.map(\.0)
+    }
+
+    /// Whether the last name of `path` ends in `.EXTENSION` (`extension` in lowercase ASCII; any case
+    /// matches) after at least one other character, as `URL.pathExtension` reads it.
+    static func hasExtension(_ path: String, _ extension: String) -> Bool {
+        let tail = path.utf8.suffix(`extension`.utf8.count + 2)
+        guard tail.count == `extension`.utf8.count + 2 else { return false }
+        let bytes = Array(tail)
+        guard bytes[0] != UInt8(ascii: "/"), bytes[1] == UInt8(ascii: ".") else { return false }
+        return zip(bytes.dropFirst(2), `extension`.utf8).allSatisfy { ($0 | 0x20) == $1 }
     }
 }

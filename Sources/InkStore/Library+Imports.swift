@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkText
 
 /// An imported note brought up to date with its source (``Library/applyUpdate(_:)``): the note as
 /// the update was worked out from, the fresh import staged beside the library, and what to commit.
@@ -15,12 +16,15 @@ public struct NoteUpdate: Sendable {
     /// The note's pages as they were that the update replaces or removes: kept in the trash, as a note
     /// of their own, before anything changes.
     public var retired: [PageID]
+    /// The note's new typed text (nil: left as it is).
+    public var typedText: TypedText?
 
-    public init(expected: Note, staged: StagedNote, note: Note, retired: [PageID]) {
+    public init(expected: Note, staged: StagedNote, note: Note, retired: [PageID], typedText: TypedText? = nil) {
         self.expected = expected
         self.staged = staged
         self.note = note
         self.retired = retired
+        self.typedText = typedText
     }
 }
 
@@ -62,7 +66,12 @@ extension Library {
             var note = update.note
             note.id = stored.note.id
             note.title = try Library.validTitle(note.title)
-            try NoteFolderWriter(folder: stored.folder).writeMetadata(note)
+            let writer = NoteFolderWriter(folder: stored.folder)
+            // The text just before the commit point (it is one file, replaced whole): killed between
+            // the two, the note has its old pages and the new text, and its origin still the old
+            // hash, so the next import or sync finds the source changed and finishes the update.
+            if let text = update.typedText { try writer.writeTypedText(text) }
+            try writer.writeMetadata(note)
             for id in stored.note.pages where !note.pages.contains(id) {
                 unlink(pageURL(id, in: stored.folder).path)
             }

@@ -68,7 +68,7 @@ public enum RawPath {
     /// sorted by path, names that are not UTF-8 included: their URLs read them through ``read(_:)``.
     public static func files(under folder: URL) -> [URL] {
         guard let root = bytes(of: folder) else { return [] }
-        var found: [URL] = []
+        var found: [String] = []
         func walk(_ path: [UInt8]) {
             for entry in entries(of: path) {
                 let child = path + [0x2F] + entry
@@ -80,11 +80,12 @@ public enum RawPath {
                 } else if (info.st_mode & S_IFMT) == S_IFDIR {
                     walk(child)
                 }
-                if isFile { found.append(URL(fileURLWithPath: String(decoding: child, as: UTF8.self))) }
+                if isFile { found.append(String(decoding: child, as: UTF8.self)) }
             }
         }
         walk(root)
-        return found.sorted { $0.path < $1.path }
+        // Sorted as strings, before they are URLs: a URL's path is worked out again at each call.
+        return found.sorted().map { URL(fileURLWithPath: $0) }
     }
 
     /// The names in `folder`, each decoded as UTF-8 with replacement: a name that is not UTF-8 reads

@@ -291,7 +291,7 @@ public final class DropFolder {
             // is the note it made, not a second one. The bytes are part of the key (not only its
             // hash): a drop folder's files are used up, and scanners reuse names for other pages, so
             // another file under a used name is a new note, never an update of an unrelated one.
-            let path = url.standardizedFileURL.path, hash = FNV1a.hex(data)
+            let path = url.standardizedFileURL.path, hash = data.withUnsafeBytes { FNV1a.hex($0) }
             let identity = NoteOrigin(kind: .file, key: path + "#" + hash, hash: hash, location: path)
             outcome = try importer.importRecording(recording, from: url, identity: identity, replayer: replayer)
             if let failure = outcome.failures.first { throw ImportError(file: label, reason: failure) }
@@ -418,7 +418,9 @@ struct FileSignature: Equatable {
 
     /// The file's signature, or nil when it is not a regular file (folders, links, sockets are left alone).
     static func of(_ url: URL) -> FileSignature? {
-        guard let info = RawPath.linkStatus(of: url), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var found = stat()
+        // Through RawPath (which finds a name that is not UTF-8) only when the plain path is not there.
+        guard let info = lstat(url.path, &found) == 0 ? found : RawPath.linkStatus(of: url), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         #if canImport(Glibc)
         let time = info.st_mtim
         #else

@@ -9,18 +9,24 @@ import InkStore
 public enum SourceIdentity {
     /// The origin of the source `url` names, without its pages (the decoder tells them). A document's
     /// `.metadata` given with its `.content` beside it names that document, as its import reads it.
-    public static func of(_ url: URL) throws(ImportError) -> NoteOrigin {
+    /// With `hashes`, a file whose stamp is the one kept is not read again (``SourceHashes``).
+    static func of(_ url: URL, hashes: SourceHashes?) throws(ImportError) -> NoteOrigin {
         let url = url.standardizedFileURL
         let content = url.deletingPathExtension().appendingPathExtension("content")
         switch url.pathExtension.lowercased() {
         case "content":
             return NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent,
-                              hash: try remarkableHash(url), location: url.path)
+                              hash: try remarkableHash(url, hashes: hashes), location: url.path)
         case "metadata" where RawPath.kind(of: content) == .file:
-            return try of(content)
+            return try of(content, hashes: hashes)
         default: break
         }
-        return NoteOrigin(kind: .file, key: url.path, hash: FNV1a.hex(try read(url)), location: url.path)
+        return NoteOrigin(kind: .file, key: url.path, hash: try hash(url, hashes), location: url.path)
+    }
+
+    /// The origin of the source `url` names (``of(_:hashes:)``), reading every byte.
+    public static func of(_ url: URL) throws(ImportError) -> NoteOrigin {
+        try of(url, hashes: nil)
     }
 
     /// The origin of bytes with no path to know them by (standard input, staged in `url`): keyed by
@@ -34,30 +40,30 @@ public enum SourceIdentity {
     /// The hash of a reMarkable document: its `.content`, and beside it its `.metadata`, `.pagedata`,
     /// PDF and EPUB, and the files of its page folder (each with its name, so a page renamed counts).
     /// Thumbnails are left out: the tablet redraws them, and they show nothing an import keeps.
-    static func remarkableHash(_ content: URL) throws(ImportError) -> String {
-        let base = content.deletingPathExtension()
-        var parts: [UInt8] = Array(FNV1a.hex(try read(content)).utf8)
+    static func remarkableHash(_ content: URL, hashes: SourceHashes?) throws(ImportError) -> String {
+        let hashes = hashes ?? SourceHashes()
+        // Worked on as path strings: a backup has thousands of files, and a URL is slow to extend.
+        let contentPath = content.path
+        let base = String(contentPath.dropLast(".content".count)) // its extension is "content", in any case
+        var parts: [UInt8] = Array(try hash(content, hashes).utf8)
         for ext in ["metadata", "pagedata", "pdf", "epub"] {
-            let url = base.appendingPathExtension(ext)
-            guard FileManager.default.fileExists(atPath: url.path) else { continue }
-            parts += Array("\(ext):\(FNV1a.hex(try read(url)))".utf8)
+            guard let hash = try hashes.hash(atPath: base + "." + ext) else { continue }
+            parts += Array("\(ext):\(hash)".utf8)
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []).sorted()
-        for name in names where !name.hasPrefix(".") {
-            let url = base.appendingPathComponent(name)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            parts += Array("\(name):\(FNV1a.hex(try read(url)))".utf8)
+        for name in SourceHashes.names(in: base).sorted() where !name.hasPrefix(".") {
+            // Folders inside it are left out.
+            guard let hash = try hashes.hash(atPath: base + "/" + name) else { continue }
+            parts += Array("\(name):\(hash)".utf8)
         }
         return FNV1a.hex(parts)
     }
 
-    private static func read(_ url: URL) throws(ImportError) -> Data {
-        do {
-            return try RawPath.read(url)
-        } catch {
-            throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
+    /// The hash of the file `url`, which must be there (read again unless `hashes` kept it).
+    private static func hash(_ url: URL, _ hashes: SourceHashes?) throws(ImportError) -> String {
+        guard let hash = try (hashes ?? SourceHashes()).hash(atPath: url.path) else {
+            throw ImportError(file: url.path, reason: RawPath.kind(of: url) == .folder ? "a folder, not a file" : "no such file")
         }
+        return hash
     }
 
     /// The origin of the `index`th note read from `url` (its identity `file`): the decoder's (a

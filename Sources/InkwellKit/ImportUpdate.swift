@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 import InkStore
+import InkText
 
 /// How importing a source again brings the note imported from it before up to date (docs/import-formats.md,
 /// "Importing again"). The source was imported afresh into a staged note; from it and the note:
@@ -11,12 +12,27 @@ import InkStore
 ///   file no longer has the hash the import wrote): then it stays in the note, right after the new
 ///   version, as a page of the user's own, so no stroke of theirs is lost or laid over changed ink;
 /// - pages the user added in Inkwell stay, after the page they followed;
-/// - title, dates and the source's tags are refreshed (tags removed by hand stay removed); the id,
-///   notebook and typed text stay.
+/// - title, dates and the source's tags are refreshed: tags it gives now are added (unless removed by
+///   hand), tags it gave at the last import and gives no more are removed (``NoteOrigin/tags`` tells
+///   them from the tags the note got in Inkwell, which stay);
+/// - the typed text becomes the source's new text, unless it was edited in Inkwell since the last
+///   import (its hash is not ``NoteOrigin/text``): then it stays, and the update says so;
+/// - the id and notebook stay.
 struct ImportUpdate {
     let update: NoteUpdate
     /// Pages added or replaced.
     let changedPages: Int
+    /// True when the source's typed text changed but the note's was edited in Inkwell, and was kept.
+    let keptEditedText: Bool
+
+    /// `origin` recording what the import gives the note besides its pages: the source's `tags` and
+    /// the hash of its typed text as written (`text`).
+    static func recording(_ origin: NoteOrigin, tags: Set<Tag>, text: TypedText) -> NoteOrigin {
+        var origin = origin
+        origin.tags = tags.map(\.name).sorted()
+        origin.text = FNV1a.hex(text.text.utf8)
+        return origin
+    }
 
     /// `origin` with each source page naming the staged page made of it, in order, and the hash of
     /// that page's file. A source whose pages do not line up with the pages the replay made is kept
@@ -45,9 +61,11 @@ struct ImportUpdate {
     }
 
     /// The update of `target` from `staged`, the source imported afresh (`origin`); `created` is the
-    /// date the source gives, if any.
-    init(library: Library, target: StoredNote, staged: StagedNote, origin: NoteOrigin, created: Date?) {
-        let origin = ImportUpdate.mapped(origin, to: staged)
+    /// date the source gives, if any; `tags` and `text` what the source gives besides its pages, and
+    /// `currentText` the note's typed text now.
+    init(library: Library, target: StoredNote, staged: StagedNote, origin: NoteOrigin, created: Date?,
+         tags: Set<Tag>, text: TypedText, currentText: String) {
+        let origin = ImportUpdate.recording(ImportUpdate.mapped(origin, to: staged), tags: tags, text: text)
         let before = target.note.origin?.pages ?? []
         let present = Set(target.note.pages)
         let fromSource = Set(before.compactMap(\.page))
@@ -96,11 +114,22 @@ struct ImportUpdate {
         note.modified = Date().wholeSeconds
         // Only a reMarkable document says whether it is pinned; a file's note keeps the user's pin.
         if origin.kind == .remarkable { note.pinned = staged.note.pinned }
+        let dropped = Set((target.note.origin?.tags ?? []).compactMap(Tag.init)).subtracting(tags)
+        note.drop(tags: dropped)
         note.adopt(hashtags: staged.note.tags)
+        // The text as the last import wrote it is the source's to refresh; edited since, it is the user's.
+        // A note imported before the text's hash was kept: only an empty text is taken as the source's.
+        let known = target.note.origin?.text
+        let untouched = known.map { $0 == FNV1a.hex(currentText.utf8) } ?? currentText.isEmpty
+        let refresh = text.text != currentText && untouched
+        if refresh { note.adopt(hashtags: text.hashtags) }
+        keptEditedText = text.text != currentText && !untouched && known != nil
         var refreshed = origin
         refreshed.pages = kept
+        // Kept text keeps the hash it had, so that it stays the user's until it is the source's again.
+        if text.text != currentText && !untouched { refreshed.text = known }
         note.origin = refreshed
-        update = NoteUpdate(expected: target.note, staged: staged, note: note, retired: retired)
+        update = NoteUpdate(expected: target.note, staged: staged, note: note, retired: retired, typedText: refresh ? text : nil)
         changedPages = changed
     }
 }

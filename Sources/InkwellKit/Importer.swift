@@ -124,6 +124,8 @@ public struct Importer {
     /// The file `import -` staged standard input in: it is known by its bytes' hash, not its path
     /// (``SourceIdentity/ofContent(_:)``), so the same bytes piped in again find their note.
     public var standardInput: URL?
+    /// The library's origins and the sources' identities, when a sync plan found them already.
+    var basis: SyncBasis?
 
     public init(library: Library) { self.library = library }
 
@@ -167,26 +169,36 @@ public struct Importer {
     }
 
     /// Imports `files`: decodes all of them first, then replays and commits each file's notes together.
-    /// Unless `keepGoing`, one bad file means nothing is imported. `progress` hears (files done, files).
+    /// Unless `keepGoing`, one bad file means nothing is imported. Once `shouldStop()` says yes, no
+    /// further file is started (those done stay imported). `progress` hears (files done, files).
     ///
     /// With ``recognition``, a file's pages are read on background threads while the next files are
     /// replayed; files are committed in order, each once its pages are read and the outcomes handed
     /// to its notes' sessions.
     public func run(_ files: [URL], replayer: NoteReplayer, keepGoing: Bool,
-                    progress: (Int, Int) -> Void = { _, _ in }) -> ImportReport {
+                    progress: (Int, Int) -> Void = { _, _ in }, shouldStop: () -> Bool = { false }) -> ImportReport {
         var report = ImportReport()
         let origins: OriginIndex?
         do {
-            origins = asNew ? nil : try OriginIndex(library)
+            origins = asNew ? nil : try basis?.origins ?? OriginIndex(library)
         } catch {
             report.failures.append("\(library.root.path): \(error)")
             return report
         }
         var decoded: [(URL, Recording)] = []
         var identities: [URL: NoteOrigin] = [:]
-        for file in files {
+        // A file whose stamp is the one kept from the last time is not read to be hashed (SourceHashes).
+        let hashes = basis == nil ? SourceHashes(library: library) : nil
+        for file in files where !shouldStop() {
             do {
-                let identity = try file == standardInput ? SourceIdentity.ofContent(file) : SourceIdentity.of(file)
+                let identity: NoteOrigin
+                if file == standardInput {
+                    identity = try SourceIdentity.ofContent(file)
+                } else if let known = basis?.identities[file.path] {
+                    identity = known
+                } else {
+                    identity = try SourceIdentity.of(file, hashes: hashes)
+                }
                 identities[file] = identity
                 // Unchanged since its note was imported: its hash is all it costs.
                 let known = origins?.notes(forFile: identity) ?? []
@@ -230,7 +242,7 @@ public struct Importer {
                 progress(done, files.count)
             }
         }
-        for (file, recording) in decoded where !stopStaging && !stopCommitting {
+        for (file, recording) in decoded where !stopStaging && !stopCommitting && !shouldStop() {
             do {
                 waiting.append(try start(recording, from: file, identity: identities[file], origins: origins, replayer: replayer, pool: pool))
             } catch {
@@ -243,6 +255,8 @@ public struct Importer {
             commit(all: readAhead == 0)
         }
         commit(all: true)
+        // Kept for the next import, unless the run failed: then the library is left as it was.
+        if report.failures.isEmpty || keepGoing { hashes?.save() }
         return report
     }
 
@@ -257,6 +271,8 @@ public struct Importer {
         var replay: ReplayInProgress<StagedNote>
         /// The tags the recording gave the note, before recognition.
         let tags: Set<Tag>
+        /// The typed text the recording gave the note.
+        let text: TypedText
         /// Where the note comes from (nil: a source with no identity, such as an upload).
         let origin: NoteOrigin?
         /// The note imported from the same source before, which this import updates (nil: a new note).
@@ -336,7 +352,7 @@ public struct Importer {
                 }
                 // Tags as recorded: what typed text and recognition add is what the after-change policy routes.
                 var note = NoteInProgress(replay: try replayer.start(recorded, into: current!), tags: Set(recorded.tags),
-                                          origin: origin, target: target, created: recorded.created)
+                                          text: TypedText(recorded.typedText), origin: origin, target: target, created: recorded.created)
                 current = nil
                 if let pool {
                     // An update recognises only the pages it adds or replaces.
@@ -362,55 +378,23 @@ public struct Importer {
     /// Throws, leaving the library as it was, when the new notes could not be committed; an update
     /// that fails leaves its note as it was and is reported.
     private func complete(_ item: FileInProgress, pool: RecognitionPool?) throws -> FileOutcome {
-        var notes = item.notes
-        for index in notes.indices {
-            try notes[index].finish(pool)
-            if notes[index].target == nil, let origin = notes[index].origin {
-                // A new note keeps its origin, each source page naming the page made of it.
-                let origin = ImportUpdate.mapped(origin, to: notes[index].staged)
-                try notes[index].finished!.update { $0.origin = origin }
-            }
-        }
-        let fresh = notes.filter { $0.target == nil }
-        try beforeCommit?(fresh.map(\.staged))
-        var committed: [StoredNote] = []
-        if !fresh.isEmpty { committed = try library.commit(fresh.map(\.staged)) }
+        let notes = try finished(item.notes, pool: pool)
         var outcome = FileOutcome()
         outcome.unchanged = item.unchanged
-        // Routed first, so that what was read is kept for the notes where they now are.
-        let retagged = zip(committed, fresh).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
-        outcome.routed = try AfterChange(library: library, index: nil).tagsChanged(Set(retagged))
-        for moved in outcome.routed {
-            if let at = committed.firstIndex(where: { $0.note.id == moved.id }) {
-                committed[at] = try library.note(matching: moved.id.rawValue)
-            }
-        }
+        var committed = try commitNew(notes.filter { $0.target == nil }, routing: &outcome.routed)
         var summaries: [ImportedNote] = []
+        var warnings = item.recording.warnings
         for note in notes {
             let stored: StoredNote
             var changed: Int?
             if let target = note.target, let origin = note.origin {
-                do {
-                    try note.staged.writePages(ImportUpdate.changedPages(note.staged.note.pages, origin: origin, before: target.note.origin))
-                    let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created)
-                    stored = try library.applyUpdate(update.update).note
-                    changed = update.changedPages
-                } catch {
-                    library.discard([note.staged])
-                    outcome.failures.append("\(item.file.path): note \(target.note.id) \"\(target.note.title)\" was not updated (it is as it was): \(error)")
-                    continue
-                }
+                guard let updated = update(target, from: note, origin: origin, file: item.file, outcome: &outcome, warnings: &warnings) else { continue }
+                stored = updated.0
+                changed = updated.1
             } else {
                 stored = committed.removeFirst()
             }
-            outcome.recognitionFailures += note.failures.map { "\(item.file.path): \"\(stored.note.title)\" \($0)" }
-            if let recognition, !note.recognized.isEmpty {
-                do {
-                    try recognition.keep(stored, note.recognized)
-                } catch {
-                    outcome.recognitionFailures.append("\(item.file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
-                }
-            }
+            keepRecognition(of: note, as: stored, file: item.file, outcome: &outcome)
             var summary = try summary(of: stored, recognized: note.recognized.count)
             if let changed {
                 summary.status = "updated"
@@ -418,10 +402,75 @@ public struct Importer {
             }
             summaries.append(summary)
         }
-        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format, notes: summaries,
-                                    warnings: item.recording.warnings)
+        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format, notes: summaries, warnings: warnings)
         try trashing(&outcome.file, as: item.recording)
         return outcome
+    }
+
+    /// `notes` with their pages read and their sessions finished; each new note given its origin,
+    /// each source page naming the page made of it, and what the source gave it besides (tags,
+    /// typed text) for a later update.
+    private func finished(_ notes: [NoteInProgress], pool: RecognitionPool?) throws -> [NoteInProgress] {
+        var notes = notes
+        for index in notes.indices {
+            try notes[index].finish(pool)
+            if notes[index].target == nil, let origin = notes[index].origin {
+                let origin = ImportUpdate.recording(ImportUpdate.mapped(origin, to: notes[index].staged),
+                                                    tags: notes[index].tags, text: notes[index].text)
+                try notes[index].finished!.update { $0.origin = origin }
+            }
+        }
+        return notes
+    }
+
+    /// Commits the new notes `fresh` together (after ``beforeCommit``) and files those recognition
+    /// tagged by the routing rules (`routed`); returns them as committed, where they now are.
+    private func commitNew(_ fresh: [NoteInProgress], routing routed: inout [RoutedNote]) throws -> [StoredNote] {
+        try beforeCommit?(fresh.map(\.staged))
+        guard !fresh.isEmpty else { return [] }
+        var committed = try library.commit(fresh.map(\.staged))
+        // Routed first, so that what was read is kept for the notes where they now are.
+        let retagged = zip(committed, fresh).filter { $0.note.tags != $1.tags }.map(\.0.note.id)
+        routed = try AfterChange(library: library, index: nil).tagsChanged(Set(retagged))
+        for moved in routed {
+            if let at = committed.firstIndex(where: { $0.note.id == moved.id }) {
+                committed[at] = try library.note(matching: moved.id.rawValue)
+            }
+        }
+        return committed
+    }
+
+    /// Brings `target` up to date from `note`, its source imported afresh (``ImportUpdate``): the
+    /// note as updated and the pages added or replaced, or nil (the note as it was, the failure in
+    /// `outcome`). A typed text kept because it was edited in Inkwell is said in `warnings`.
+    private func update(_ target: StoredNote, from note: NoteInProgress, origin: NoteOrigin, file: URL,
+                        outcome: inout FileOutcome, warnings: inout [String]) -> (StoredNote, Int)? {
+        do {
+            try note.staged.writePages(ImportUpdate.changedPages(note.staged.note.pages, origin: origin, before: target.note.origin))
+            let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created,
+                                      tags: note.tags, text: note.text, currentText: try library.typedTextSource(of: target))
+            let stored = try library.applyUpdate(update.update).note
+            if update.keptEditedText {
+                warnings.append("\(file.path): the typed text of note \(target.note.id) \"\(target.note.title)\" was edited in Inkwell, so it was kept as it is; the source's text changed (import --as-new to see it)")
+            }
+            return (stored, update.changedPages)
+        } catch {
+            library.discard([note.staged])
+            outcome.failures.append("\(file.path): note \(target.note.id) \"\(target.note.title)\" was not updated (it is as it was): \(error)")
+            return nil
+        }
+    }
+
+    /// Keeps what recognition read on `note`'s pages for `stored` (the search index), and reports
+    /// the pages it could not read; a failure to keep it is reported, and costs nothing else.
+    private func keepRecognition(of note: NoteInProgress, as stored: StoredNote, file: URL, outcome: inout FileOutcome) {
+        outcome.recognitionFailures += note.failures.map { "\(file.path): \"\(stored.note.title)\" \($0)" }
+        guard let recognition, !note.recognized.isEmpty else { return }
+        do {
+            try recognition.keep(stored, note.recognized)
+        } catch {
+            outcome.recognitionFailures.append("\(file.path): \"\(stored.note.title)\": what was read was not kept: \(error)")
+        }
     }
 
     /// Moves the notes just imported whose source had them in its trash (``RecordedNote/trashed``) to the

@@ -23,6 +23,33 @@ public struct SyncPlan: Sendable, Codable, Equatable {
     public var removed: [Entry] = []
     /// Sources that could not be read, and why.
     public var failures: [String] = []
+    /// What the plan was worked out from, for ``Workspace/sync(_:plan:importer:replayer:dryRun:keepGoing:progress:shouldStop:)``
+    /// to go on with rather than read again; not part of what the plan says.
+    var basis: SyncBasis?
+
+    enum CodingKeys: String, CodingKey { case new, changed, unchanged, removed, failures }
+
+    public static func == (a: SyncPlan, b: SyncPlan) -> Bool {
+        (a.new, a.changed, a.unchanged, a.removed, a.failures) == (b.new, b.changed, b.unchanged, b.removed, b.failures)
+    }
+}
+
+/// The library's origins and the sources' identities as a ``SyncPlan`` found them. A sync that goes on
+/// with them after the library changed meanwhile is still safe: an update refuses a note that changed
+/// since (``Library/applyUpdate(_:)``), and a source that changed since is imported as read then, its
+/// new bytes making it `changed` again next time.
+final class SyncBasis: Sendable {
+    let origins: OriginIndex
+    /// By file path.
+    let identities: [String: NoteOrigin]
+    /// The sources' hashes, written back by a sync (never by a plan alone: a dry run changes nothing).
+    let hashes: SourceHashes
+
+    init(origins: OriginIndex, identities: [String: NoteOrigin], hashes: SourceHashes) {
+        self.origins = origins
+        self.identities = identities
+        self.hashes = hashes
+    }
 }
 
 /// What a sync did: its plan, the import of the new and changed sources, and the notes trashed.
@@ -36,6 +63,9 @@ public struct SyncReport: Sendable, Codable {
     public var trashed: [String] = []
     /// Notes that could not be trashed, and why.
     public var failures: [String] = []
+    /// True when the sync was asked to stop part way: the sources not reached are left for the
+    /// next sync, and nothing is trashed; absent otherwise.
+    public var stopped: Bool?
 }
 
 extension Workspace {
@@ -49,20 +79,28 @@ extension Workspace {
         let origins = try OriginIndex(library)
         var plan = SyncPlan()
         var present = Set<String>()
-        // Hashing is all an unchanged source costs: the sources are hashed on every core at once.
+        // Hashing is all an unchanged source costs, and a file whose stamp is the one kept from the
+        // last time is not read again (SourceHashes); the others are hashed on every core at once.
         let files = try Importer.expand([folder])
+        let hashes = SourceHashes(library: library)
         let identities = Locked([Result<NoteOrigin, ImportError>?](repeating: nil, count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let result = Result { () throws(ImportError) -> NoteOrigin in try SourceIdentity.of(files[index]) }
+            let result = Result { () throws(ImportError) -> NoteOrigin in try SourceIdentity.of(files[index], hashes: hashes) }
             identities.withLock { $0[index] = result }
         }
+        var found: [String: NoteOrigin] = [:]
         for (file, result) in zip(files, identities.withLock { $0 }) {
             let identity: NoteOrigin
             switch result {
-            case .success(let found)?: identity = found
-            case .failure(let error)?: plan.failures.append(error.description); continue
+            case .success(let success)?: identity = success
+            case .failure(let error)?:
+                // There, but not readable now: not gone (its note must not go to the trash for it).
+                plan.failures.append(error.description)
+                present.insert(file.standardizedFileURL.path)
+                continue
             case nil: continue
             }
+            found[file.path] = identity
             present.insert("\(identity.kind.rawValue):\(identity.key)")
             present.insert(identity.location ?? file.path)
             let known = origins.notes(forFile: identity)
@@ -85,6 +123,7 @@ extension Workspace {
             guard !present.contains("\(origin.kind.rawValue):\(fileKey)"), !present.contains(origin.location ?? "") else { continue }
             plan.removed.append(SyncPlan.Entry(file: origin.location ?? origin.key, id: stored.note.id, title: stored.note.title))
         }
+        plan.basis = SyncBasis(origins: origins, identities: found, hashes: hashes)
         return plan
     }
 
@@ -92,19 +131,28 @@ extension Workspace {
     /// changed ones (as ``Importer`` does for a source imported before), and moves the notes whose
     /// source is gone from it to the trash. With `dryRun`, only the plan. `importer` is set up as
     /// for `inkwell import` (recognition, notebook); `plan` is ``syncPlan(_:)``'s, if taken already;
-    /// `progress` hears (files done, files).
+    /// `progress` hears (files done, files); `shouldStop` is asked between sources (once it says yes,
+    /// the rest wait for the next sync and nothing is trashed).
     public func sync(_ folder: URL, plan: SyncPlan? = nil, importer: Importer, replayer: NoteReplayer, dryRun: Bool, keepGoing: Bool,
-                     progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncReport {
+                     progress: (Int, Int) -> Void = { _, _ in }, shouldStop: () -> Bool = { false }) throws -> SyncReport {
         let plan = try plan ?? syncPlan(folder)
         var report = SyncReport(folder: folder.standardizedFileURL.path, dryRun: dryRun, plan: plan)
         guard !dryRun else { return report }
         var importer = importer
         importer.asNew = false
+        importer.basis = plan.basis
         let files = (plan.new + plan.changed).map { URL(fileURLWithPath: $0.file) }
         // Nothing new or changed: nothing to read again (not even the library's notes).
-        report.imported = files.isEmpty ? ImportReport() : importer.run(files, replayer: replayer, keepGoing: keepGoing, progress: progress)
+        report.imported = files.isEmpty ? ImportReport()
+            : importer.run(files, replayer: replayer, keepGoing: keepGoing, progress: progress, shouldStop: shouldStop)
+        if shouldStop() {
+            report.stopped = true
+            return report
+        }
         // A run that stopped at a bad source trashes nothing: what is gone is decided on a good run.
+        // Nor does it keep the sources' hashes: a failed sync leaves the library as it was.
         guard report.imported?.failures.isEmpty ?? true || keepGoing, plan.failures.isEmpty || keepGoing else { return report }
+        plan.basis?.hashes.save(pruning: folder)
         for entry in plan.removed {
             guard let id = entry.id else { continue }
             do {

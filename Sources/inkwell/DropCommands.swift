@@ -110,16 +110,22 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Import files from the drop folder as they appear, until interrupted.",
         discussion: dropDiscussion + " Looks at the folder every --settle/2 seconds (at most every second); "
-            + "SIGINT or SIGTERM ends it after the file in hand. One line per file, or --json lines."
+            + "SIGINT or SIGTERM ends it after the file in hand. One line per file, or --json lines. "
+            + "With --source DIR, keeps the library in step with DIR instead, as `inkwell sync DIR` does, "
+            + "each time no file in DIR has changed for --settle seconds (one sync report each time, or a --json line)."
     )
     @OptionGroup var library: LibraryOptions
     @OptionGroup var drop: DropOptions
+    @Option(help: ArgumentHelp("A folder of sources to keep the library in step with (as `inkwell sync DIR`), instead of the drop folder.", valueName: "dir"),
+            completion: .directory)
+    var source: String?
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let opened = try library.open()
         // Files would wait in the drop folder forever: say so at once.
         try opened.checkWritable()
+        if let source { return try watch(source: source, opened) }
         let dropFolder = drop.dropFolder(opened)
         let json = output.json
         let stop = StopSignal(signals: [SIGINT, SIGTERM])
@@ -127,6 +133,31 @@ struct WatchCommand: ParsableCommand {
         let interval = min(max(drop.settle / 2, 0.05), 1)
         while !stop.isSet {
             try dropFolder.look(shouldStop: { stop.isSet }, report: { drop.emit($0, json: json) })
+            stop.wait(seconds: interval)
+        }
+    }
+
+    /// Syncs `folder` each time it settles, until SIGINT or SIGTERM (which stop a sync between sources).
+    private func watch(source folder: String, _ workspace: Workspace) throws {
+        let watch = SourceFolderWatch(workspace: workspace, folder: URL(fileURLWithPath: folder), settle: drop.settle,
+                                      importer: workspace.importer(recognize: drop.recognize, jobs: drop.jobs, quality: .standard))
+        let stop = StopSignal(signals: [SIGINT, SIGTERM])
+        if !output.json { printNote("keeping the library in step with \(watch.folder.path) (Ctrl-C to stop)") }
+        let interval = min(max(drop.settle / 2, 0.05), 1)
+        var lastError: String?, wasEmpty = false
+        while !stop.isSet {
+            do {
+                let outcome = try watch.look(shouldStop: { stop.isSet })
+                lastError = nil
+                if case .synced(let report) = outcome { try printSyncReport(report, json: output.json, oneLine: true) }
+                if case .empty = outcome, !wasEmpty { printNote("\(watch.folder.path) holds no file: not synced (a drive not mounted looks so)") }
+                wasEmpty = if case .empty = outcome { true } else { false }
+                fflush(nil)
+            } catch {
+                // The folder may come back (a drive mounted again): said once, and watched on.
+                if "\(error)" != lastError { printError("error: \(error)") }
+                lastError = "\(error)"
+            }
             stop.wait(seconds: interval)
         }
     }

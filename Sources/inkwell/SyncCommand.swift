@@ -40,31 +40,39 @@ struct SyncCommand: ParsableCommand {
                                         dryRun: dryRun, keepGoing: keepGoing) { done, _ in progress.update(done) }
         progress.finish()
         let failed = !report.plan.failures.isEmpty || !(report.imported?.failures.isEmpty ?? true) || !report.failures.isEmpty
-        for failure in report.plan.failures + report.failures { printError("error: \(failure)") }
-        if output.json {
-            if let imported = report.imported {
-                for failure in imported.failures { printError("error: \(failure)") }
-            }
-            try printJSON(report)
-        } else {
-            let plan = report.plan
-            if dryRun {
-                for entry in plan.new { print("would import \(entry.file)") }
-                for entry in plan.changed { print("would update \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\" from \(entry.file)") }
-                for entry in plan.removed { print("would trash \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\": \(entry.file) is gone") }
-            } else {
-                if let imported = report.imported {
-                    var shown = imported
-                    shown.unchanged = []
-                    try printImportReport(shown, files: plan.new.count + plan.changed.count, json: false)
-                }
-                for (entry, trash) in zip(plan.removed, report.trashed) {
-                    print("trashed \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\" (trash entry \(trash)): \(entry.file) is gone")
-                }
-            }
-            let trashed = dryRun ? plan.removed.count : report.trashed.count
-            print("\(dryRun ? "plan" : "synced") \(report.folder): \(plan.new.count) new, \(plan.changed.count) changed, \(plan.unchanged.count) unchanged, \(trashed) to the trash")
-        }
+        try printSyncReport(report, json: output.json)
         if failed { throw ExitCode.failure }
     }
+}
+
+/// Prints what a sync did (or, on a dry run, would do): errors to standard error, then the plan's
+/// lines and a summary line, or the report as JSON (`inkwell sync`), or as one JSON line (`inkwell
+/// watch --source`, a report each sync).
+func printSyncReport(_ report: SyncReport, json: Bool, oneLine: Bool = false) throws {
+    for failure in report.plan.failures + report.failures { printError("error: \(failure)") }
+    if json {
+        if let imported = report.imported {
+            for failure in imported.failures { printError("error: \(failure)") }
+        }
+        if oneLine { printJSONLine(report) } else { try printJSON(report) }
+        return
+    }
+    let plan = report.plan
+    if report.dryRun {
+        for entry in plan.new { print("would import \(entry.file)") }
+        for entry in plan.changed { print("would update \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\" from \(entry.file)") }
+        for entry in plan.removed { print("would trash \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\": \(entry.file) is gone") }
+    } else {
+        if let imported = report.imported {
+            var shown = imported
+            shown.unchanged = []
+            try printImportReport(shown, files: plan.new.count + plan.changed.count, json: false)
+        }
+        for (entry, trash) in zip(plan.removed, report.trashed) {
+            print("trashed \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\" (trash entry \(trash)): \(entry.file) is gone")
+        }
+    }
+    let trashed = report.dryRun ? plan.removed.count : report.trashed.count
+    let stopped = report.stopped == true ? " (stopped part way: the rest at the next sync)" : ""
+    print("\(report.dryRun ? "plan" : "synced") \(report.folder): \(plan.new.count) new, \(plan.changed.count) changed, \(plan.unchanged.count) unchanged, \(trashed) to the trash\(stopped)")
 }

@@ -22,7 +22,7 @@ struct CrashConsistencyTests {
         return probe.terminationStatus == 0
     }()
 
-    @Test("every crash state of text set, tag, import, import again (an update), move, delete, restore, trash empty, notebook rename, note create and export --zip is a whole library, and nothing temporary outlives a command",
+    @Test("every crash state of text set, tag, import, import again (an update), sync (an update and a note trashed), move, delete, restore, trash empty, notebook rename, note create and export --zip is a whole library, and nothing temporary outlives a command",
           .enabled(if: available, "needs strace and python3 (scripts/install-deps.sh installs them), and a machine that lets strace trace"))
     func everyCrashState() throws {
         let process = Process()
@@ -36,7 +36,7 @@ struct CrashConsistencyTests {
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let scenarios = try #require(try JSONSerialization.jsonObject(with: report) as? [[String: Any]], "\(stderr)")
-        #expect(scenarios.count == 11)
+        #expect(scenarios.count == 12)
         for scenario in scenarios {
             let name = scenario["scenario"] as? String ?? "?"
             #expect(scenario["error"] == nil, "\(name): \(scenario["error"] ?? "")")

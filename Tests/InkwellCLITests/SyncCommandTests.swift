@@ -86,4 +86,31 @@ struct SyncCommandTests {
         let again = try cli.ok(["sync", folder, "--no-recognize"])
         #expect(again.contains("0 new, 0 changed, 2 unchanged, 0 to the trash"), "\(again)")
     }
+
+    @Test("watch --source DIR syncs the folder once it settles and again after a change, one JSON line a sync, and stops cleanly on SIGTERM")
+    func watchSource() throws {
+        try cli.ok(["init"])
+        let folder = cli.root.appendingPathComponent("watched")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("plan.jsonl")
+        try log("Plan", [300, 400]).write(to: file, atomically: true, encoding: .utf8)
+        let (process, output) = try cli.start(["watch", "--source", folder.path, "--settle", "0.3", "--no-recognize", "--json"])
+        func strokes() -> Int? {
+            guard let notes = try? cli.json(["note", "list"]) as? [[String: Any]], notes.count == 1,
+                  let shown = try? cli.json(["note", "show", "Plan"]) as? [String: Any] else { return nil }
+            return (shown["pages"] as? [[String: Any]])?.first?["strokes"] as? Int
+        }
+        #expect(eventually { strokes() == 2 })
+        try log("Plan", [300, 400, 500]).write(to: file, atomically: true, encoding: .utf8)
+        #expect(eventually { strokes() == 3 })
+
+        #expect(stop(process, with: SIGTERM))
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let reports = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let plans = reports.compactMap { $0["plan"] as? [String: Any] }
+        #expect(plans.map { ($0["new"] as? [Any])?.count ?? -1 } == [1, 0], "\(reports)")
+        #expect(plans.map { ($0["changed"] as? [Any])?.count ?? -1 } == [0, 1], "\(reports)")
+        #expect((try cli.json(["note", "list"]) as? [Any])?.count == 1)
+    }
 }
