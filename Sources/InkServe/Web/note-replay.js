@@ -1,7 +1,7 @@
 // Replay: the page in view played back in a player over the note, at the recording's own pace
 // (1×, 4×, 16×), with a scrubber.
 import { api } from "/assets/api.js";
-import { drawnPressures, strokeWidth } from "/assets/ink-width.js";
+import { drawnPressures, strokeWidth } from "/assets/ink-geometry.js";
 import { noteID, state } from "/assets/note-state.js";
 
 export async function replay() {
