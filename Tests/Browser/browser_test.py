@@ -617,6 +617,12 @@ def check_live_shape(browser, base, failures):
         failures.check(f"a live stroke's pixels equal the saved stroke's ({name})",
                        saved and inked > 500 and changed <= 0.015 * inked,
                        f"{changed} of {inked} inked pixels changed at pen up")
+    # The replay draws the same shapes: at its end, as much ink as the page's four strokes.
+    tab.js("document.getElementById('player-speed').value = '16'; document.getElementById('replay').click()")
+    ink = "(() => { const c = document.getElementById('player-canvas'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; " \
+          "let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 128) n++; return n; })()"
+    tab.wait_for("!document.getElementById('player').hidden && document.getElementById('player-play').textContent === 'Play'", timeout=20)
+    failures.check("the replay draws the strokes", (tab.js(ink) or 0) > 1000, f"{tab.js(ink)} dark pixels")
 
 
 def vector_pdf(text):

@@ -290,3 +290,9 @@ export function outline(tool, width, points, times, tolerance, scale) {
   }
   return [...levels.entries()].sort((a, b) => a[0] - b[0]).map(([level, path]) => ({ path, shade: low + (high - low) * level / 7 }));
 }
+
+/** `#rrggbb` at `amount` over white, opaque (Scene.mixWithWhite: the pencil's darkness steps). */
+export function mixWithWhite(color, amount) {
+  const channel = (i) => Math.round(255 - (255 - parseInt(color.slice(i, i + 2), 16)) * amount);
+  return `rgb(${channel(1)},${channel(3)},${channel(5)})`;
+}

@@ -4,7 +4,7 @@
 // other writers' strokes in progress and strokes the server has not confirmed yet are drawn at once,
 // in the shape the server will draw them (ink-geometry.js), until an update with their key arrives.
 import { el } from "/assets/api.js";
-import { lookOf, outline } from "/assets/ink-geometry.js";
+import { lookOf, mixWithWhite, outline } from "/assets/ink-geometry.js";
 import { confirmed, send } from "/assets/note-connection.js";
 import { TOOLS, state } from "/assets/note-state.js";
 
@@ -188,12 +188,6 @@ function drawLive(context, stroke, scale, tolerance) {
     context.fill(path, "nonzero");
   }
   context.restore();
-}
-
-/** `#rrggbb` at `amount` over white, opaque (Scene.mixWithWhite). */
-function mixWithWhite(color, amount) {
-  const channel = (i) => Math.round(255 - (255 - parseInt(color.slice(i, i + 2), 16)) * amount);
-  return `rgb(${channel(1)},${channel(3)},${channel(5)})`;
 }
 
 window.addEventListener("resize", () => state.pages.forEach(sizeCanvas));
