@@ -190,10 +190,11 @@ actor Room {
             whole.keys = keys
             return .page(whole)
         }
-        let now = page.strokes.map(\.id)
+        // The usual change, a stroke added at the end: found by comparing ids in place, without
+        // hashing or copying the page's strokes.
+        let appended = page.strokes.count > previous.count && previous.indices.allSatisfy { previous[$0] == page.strokes[$0].id }
+        let now = appended ? previous + page.strokes[previous.count...].map(\.id) : page.strokes.map(\.id)
         shown[page.id]?.strokes = now
-        // The usual change, a stroke added at the end, without hashing the page's strokes.
-        let appended = now.count > previous.count && now.starts(with: previous)
         let old = appended ? [] : Set(previous)
         let new = appended ? [] : Set(now)
         let added = appended ? Array(previous.count..<now.count) : page.strokes.indices.filter { !old.contains(page.strokes[$0].id) }
