@@ -102,7 +102,7 @@ class Writer:
                 text = ws.receive()
                 if text is None:
                     break
-                if '"t":"page"' in text:
+                if '"t":"page"' in text or '"t":"ink"' in text:
                     with self.lock:
                         self.confirmed.update(json.loads(text).get("keys", []))
         except (ConnectionError, OSError, ValueError):

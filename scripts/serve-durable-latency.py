@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Pen-up → durable confirmation in `inkwell serve`: the time from a stroke's `up` message to the
-`page` message carrying its key (which the server sends once the stroke is synced to the note's
-journal), one writer, on a page that already holds N strokes (imported from a generated InkML file).
+`ink` (or `page`) message carrying its key (which the server sends once the stroke is synced to the
+note's journal), one writer sending 40-point strokes, on a page that already holds N strokes
+(imported from a generated InkML file of 40-point strokes), and the bytes the server sends the
+writer a stroke (every message after `hello`, divided by the strokes written).
 
-    /usr/bin/python3 scripts/serve-durable-latency.py INKWELL [--strokes 0] [--writes 60] [--pause 0.3]
+    /usr/bin/python3 scripts/serve-durable-latency.py INKWELL [--strokes 0 [300 …]] [--writes 60] [--pause 0.3]
 
-Prints one JSON object: p50/p99/max in milliseconds and the page message's size.
+Prints one JSON object a page size: p50/p99/max in milliseconds, bytes a stroke, the confirmation's size.
 """
 import argparse
 import json
@@ -33,22 +35,27 @@ def inkml(count):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("inkwell")
-    parser.add_argument("--strokes", type=int, default=0, help="strokes on the page before writing")
+    parser.add_argument("--strokes", type=int, nargs="+", default=[0], help="strokes on the page before writing (one run each)")
     parser.add_argument("--writes", type=int, default=60)
     parser.add_argument("--pause", type=float, default=0.3, help="seconds between strokes")
     args = parser.parse_args()
+    for strokes in args.strokes:
+        print(json.dumps(measure(args.inkwell, strokes, args.writes, args.pause)), flush=True)
+
+
+def measure(inkwell, strokes, writes, pause):
     work = tempfile.mkdtemp(prefix="inkwell-latency.")
     library = os.path.join(work, "library")
-    subprocess.run([args.inkwell, "init", "--library", library], check=True, capture_output=True)
+    subprocess.run([inkwell, "init", "--library", library], check=True, capture_output=True)
     note = None
-    if args.strokes:
+    if strokes:
         path = os.path.join(work, "page.inkml")
         with open(path, "w") as f:
-            f.write(inkml(args.strokes))
-        subprocess.run([args.inkwell, "import", path, "--library", library, "--no-recognize"], check=True, capture_output=True)
-        note = json.loads(subprocess.run([args.inkwell, "note", "list", "--library", library, "--json"],
+            f.write(inkml(strokes))
+        subprocess.run([inkwell, "import", path, "--library", library, "--no-recognize"], check=True, capture_output=True)
+        note = json.loads(subprocess.run([inkwell, "note", "list", "--library", library, "--json"],
                                          capture_output=True, text=True, check=True).stdout)[0]["id"]
-    server = subprocess.Popen([args.inkwell, "serve", "--library", library, "--port", "0", "--no-recognize"],
+    server = subprocess.Popen([inkwell, "serve", "--library", library, "--port", "0", "--no-recognize"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         port = int(re.search(r"http://[^:/]+:(\d+)/", server.stdout.readline()).group(1))
@@ -60,7 +67,7 @@ def main():
         ws = WebSocket("127.0.0.1", port, f"/api/notes/{note}/live")
         hello = json.loads(ws.receive())
         page = hello["pages"][0]["id"]
-        sent, latencies, sizes = {}, [], []
+        sent, latencies, sizes, received = {}, [], [], [0]
         done = threading.Event()
 
         def reader():
@@ -72,14 +79,15 @@ def main():
                 if text is None:
                     return
                 arrived = time.perf_counter()
-                if '"t":"page"' in text:
+                received[0] += len(text.encode())
+                if '"t":"page"' in text or '"t":"ink"' in text:
                     for key in json.loads(text).get("keys", []):
                         if key in sent:
                             latencies.append(arrived - sent[key])
-                            sizes.append(len(text))
+                            sizes.append(len(text.encode()))
 
         threading.Thread(target=reader, daemon=True).start()
-        for i in range(args.writes):
+        for i in range(writes):
             key = f"lat:{i}"
             x, y = 100 + (i % 20) * 60, 1700 - (i // 20) * 40
             ws.send(json.dumps({"t": "down", "k": key, "page": page, "pt": [x, y, 0.5], "tool": "pen", "color": "#000000", "w": 3}))
@@ -89,7 +97,7 @@ def main():
                 ws.send(json.dumps({"t": "move", "k": key, "pts": [[x + j, y + (j % 5), 0.6]]}))
             sent[key] = time.perf_counter()
             ws.send(json.dumps({"t": "up", "k": key}))
-            time.sleep(args.pause)
+            time.sleep(pause)
         time.sleep(1)
         done.set()
         ws.close()
@@ -102,9 +110,9 @@ def main():
     def percentile(p):
         return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2) if latencies else None
 
-    print(json.dumps({"strokes_on_page": args.strokes, "writes": args.writes, "confirmed": len(latencies),
-                      "p50_ms": percentile(0.5), "p99_ms": percentile(0.99), "max_ms": percentile(1.0),
-                      "page_message_bytes": sizes[-1] if sizes else None}))
+    return {"strokes_on_page": strokes, "writes": writes, "confirmed": len(latencies),
+            "p50_ms": percentile(0.5), "p99_ms": percentile(0.99), "max_ms": percentile(1.0),
+            "bytes_per_stroke": round(received[0] / max(1, writes)), "confirmation_bytes": max(sizes) if sizes else None}
 
 
 if __name__ == "__main__":

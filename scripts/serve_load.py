@@ -116,7 +116,7 @@ def editor(host, port, note, rate, seconds, results, index):
                 if text is None:
                     return
                 arrived = time.perf_counter()
-                if text.startswith('{"height"') or '"t":"page"' in text:
+                if '"t":"page"' in text or '"t":"ink"' in text:
                     message = json.loads(text)
                     for key in message.get("keys", []):
                         if key in sent_up:

@@ -214,6 +214,47 @@ public struct Renderer: Sendable {
             .write(vectorScene(page), background: image)
     }
 
+    /// The SVG of `page` without its ink: the paper, the PDF page under it and the template (printed
+    /// text included), as ``svg(_:backgroundHref:)`` draws them; ``svgInk(of:on:)`` draws each stroke.
+    public func svgPaper(_ page: Page, backgroundHref: String? = nil) -> String {
+        var paper = page
+        paper.strokes = []
+        return svg(paper, backgroundHref: backgroundHref)
+    }
+
+    /// One stroke of `page` as the page's SVG draws it, alone: its `<path>` elements (a stroke drawn
+    /// in several pieces, dashes or runs of one width, has several), with the same geometry, colour,
+    /// opacity and blend. Painted in page order over ``svgPaper(_:backgroundHref:)`` (strokes with
+    /// ``isUnderInk(_:)`` first), they give the page's SVG, unless the page has eraser strokes, which
+    /// change other strokes (``Erasing/apply(_:mode:)``): such a page is drawn whole. Empty for an
+    /// eraser stroke or one on a hidden layer.
+    public func svgInk(of stroke: Stroke, on page: Page) -> String {
+        var alone = page
+        alone.strokes = [stroke]
+        alone.template.printed = []
+        let k = pointsPerUnit(page)
+        return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k).ink(vectorScene(alone))
+    }
+
+    /// All the ink of `page` (eraser strokes applied) as its SVG draws it: the `<path>` elements
+    /// that go over ``svgPaper(_:backgroundHref:)``.
+    public func svgInk(_ page: Page) -> String {
+        var inkOnly = page
+        inkOnly.template.printed = []
+        let k = pointsPerUnit(page)
+        return SVGWriter(tolerance: options.vectorTolerance / k, pointsPerUnit: k).ink(vectorScene(inkOnly))
+    }
+
+    /// How far the SVG of `page` may stray from the ideal curve, in page units (the geometry's tolerance).
+    public func vectorTolerance(for page: Page) -> Double {
+        options.vectorTolerance / pointsPerUnit(page)
+    }
+
+    /// Whether strokes of this tool are painted under all the ink (highlighters, markers).
+    public func isUnderInk(_ stroke: Stroke) -> Bool {
+        stroke.tool != .eraser && options.style[stroke.tool].underInk
+    }
+
     /// Whether `page` is drawn on a PDF page these options can open.
     public func hasBackground(_ page: Page) -> Bool {
         page.template.background.map { options.backgrounds.document($0.document) != nil } ?? false

@@ -164,8 +164,24 @@ struct SVGWriter {
             text("s\" fill=\"freeze\"/>\n")
         }
 
-        // Ink.
-        for item in scene.items {
+        writeInk(scene.items, into: &out)
+        if animation != nil { text("</g>\n") }
+        text("</g>\n</svg>\n")
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Just the ink of `scene`: its `<path>` elements, one a line, as ``write(_:animation:background:)``
+    /// puts them in a page (a browser adds one stroke's to a page it shows).
+    func ink(_ scene: Scene) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(scene.pointCount * 7 + 256)
+        writeInk(scene.items, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func writeInk(_ items: [SceneItem], into out: inout [UInt8]) {
+        func text(_ s: String) { out.append(contentsOf: s.utf8) }
+        for item in items {
             switch item {
             case let .fill(contours, color, alpha, blend):
                 text("<path fill=\"\(hex(color))\"")
@@ -192,9 +208,6 @@ struct SVGWriter {
                 text("\"/>\n")
             }
         }
-        if animation != nil { text("</g>\n") }
-        text("</g>\n</svg>\n")
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `M x y l dx dy dx dy …` with deltas between rounded positions, so rounding never drifts.

@@ -109,8 +109,9 @@ struct ServerStopping: Error, CustomStringConvertible {
     var description: String { "server stopping" }
 }
 
-/// One open note and the browsers on it: turns the note's updates into messages (rendering a changed
-/// page once for everyone) and fans them out.
+/// One open note and the browsers on it: turns the note's updates into messages and fans them out.
+/// A change of ink goes out as the strokes added and removed (each drawn once for everyone), not
+/// the page: what a stroke costs does not grow with the page.
 actor Room {
     let live: LiveNote
     private var clients: [UUID: AsyncStream<String>.Continuation] = [:]
@@ -128,6 +129,9 @@ actor Room {
         /// Every update before it has been published.
         case flushed(CheckedContinuation<Void, Never>)
     }
+    /// Each page as the browsers were last told of it (by ``publish(_:)``, in order): its paper, and
+    /// its strokes in drawing order (nil for a page sent whole); changes are sent against it.
+    private var shown: [PageID: (template: PageTemplate, size: PageSize, strokes: [StrokeID]?)] = [:]
 
     init(live: LiveNote, drawing: PageDrawing) {
         self.live = live
@@ -139,6 +143,7 @@ actor Room {
         let (updates, sink) = AsyncStream<Queued>.makeStream()
         self.updates = sink
         await live.observe { sink.yield(.update($0)) }
+        for page in await live.pages { remember(page) }
         Task { [weak self] in
             for await queued in updates {
                 switch queued {
@@ -157,7 +162,7 @@ actor Room {
     /// of strokes it ended), then ends their message streams, which closes their sockets.
     func stop() async {
         isStopping = true
-        let notice = Self.json(["t": "stopping", "message": "server stopping"])
+        let notice = ServerMessage.stopping("server stopping").json
         for continuation in clients.values { continuation.yield(notice) }
         await live.close()
         while !(await live.isClosed) {
@@ -175,19 +180,14 @@ actor Room {
 
     /// Adds a browser; returns its stream of messages, beginning with the note as it is now.
     func connect(_ client: UUID, note: NoteEntry) async -> AsyncStream<String> {
-        // A slow browser gets the newest messages; page messages are whole pages, so none is stale for long.
+        // A slow browser gets the newest messages; a browser that lost some asks for the page again.
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1000))
         let now = await live.snapshot()
-        let hello: [String: Any] = [
-            "t": "hello",
-            "note": ["id": note.note.id.rawValue, "title": note.note.title, "notebook": note.notebook.description],
-            "pages": now.pages.map(pageMessage),
-            "nav": now.isNavigationVisible,
-            "saving": Self.saving(now.saving, now: now.now),
-            "tags": now.tags.map(\.name).sorted(),
-            "limits": ["message": ClientMessage.maxBytes, "points": ClientMessage.maxPoints],
-        ]
-        continuation.yield(Self.json(hello))
+        let hello = ServerMessage.Hello(
+            note: .init(id: note.note.id.rawValue, title: note.note.title, notebook: note.notebook.description),
+            pages: now.pages.map { view(of: $0) }, nav: now.isNavigationVisible, saving: Self.saving(now.saving, now: now.now),
+            tags: now.tags.map(\.name).sorted(), limits: .init(message: ClientMessage.maxBytes, points: ClientMessage.maxPoints))
+        continuation.yield(ServerMessage.hello(hello).json)
         clients[client] = continuation
         // A browser that joins is shown: a session put in the background by the others' hidden tabs
         // comes back, or the newcomer's pen would be ignored.
@@ -202,13 +202,19 @@ actor Room {
     }
 
     /// Sends one message to one browser.
-    func send(_ message: [String: Any], to client: UUID) {
-        clients[client]?.yield(Self.json(message))
+    func send(_ message: ServerMessage, to client: UUID) {
+        clients[client]?.yield(message.json)
+    }
+
+    /// Sends one browser the whole page it asked for.
+    func sendPage(_ id: PageID, to client: UUID) async {
+        guard let page = await live.pages.first(where: { $0.id == id }) else { return }
+        send(.page(view(of: page)), to: client)
     }
 
     /// Shows a stroke in progress to the other browsers on the note as it is written: the writer's own
     /// pen message, passed on as it came (it was decoded and checked), drawn on their live canvas
-    /// until the page update with its key arrives.
+    /// until the update with its key arrives.
     func relay(_ text: String, from writer: UUID) {
         for (client, continuation) in clients where client != writer { continuation.yield(text) }
     }
@@ -230,56 +236,84 @@ actor Room {
     }
 
     private func publish(_ update: LiveUpdate) async {
-        let message: [String: Any]
+        let message: ServerMessage
         switch update {
-        case .navigation(let visible): message = ["t": "nav", "visible": visible]
-        case .saving(let state): message = ["t": "saving"].merging(Self.saving(state, now: await live.now)) { a, _ in a }
+        case .navigation(let visible): message = .nav(visible: visible)
+        case .saving(let state): message = .saving(Self.saving(state, now: await live.now))
         case .pageChanged(let id, let keys):
-            guard let body = await pageUpdate(id, keys: keys) else { return }
-            message = body
-        case .tags(let tags): message = ["t": "tags", "tags": tags.map(\.name).sorted()]
+            guard let page = await live.pages.first(where: { $0.id == id }) else { return }
+            message = change(of: page, keys: keys)
+        case .tags(let tags): message = .tags(tags.map(\.name).sorted())
         // Stopping saves without asking, and the browsers stay on the note (to reconnect), not leave it.
-        case .confirmLeave: if isStopping { return } else { message = ["t": "confirmLeave"] }
-        case .left: if isStopping { return } else { message = ["t": "left"] }
-        case .error(let text): message = ["t": "error", "message": text]
+        case .confirmLeave: if isStopping { return } else { message = .confirmLeave }
+        case .left: if isStopping { return } else { message = .left }
+        case .error(let text): message = .error(text)
         }
-        let text = Self.json(message)
+        let text = message.json
         for continuation in clients.values { continuation.yield(text) }
     }
 
-    private func pageUpdate(_ id: PageID, keys: [String]) async -> [String: Any]? {
-        guard let page = await live.pages.first(where: { $0.id == id }) else { return nil }
-        var body = pageMessage(page)
-        body["t"] = "page"
-        body["keys"] = keys
-        return body
+    /// What the browsers are sent for a change of `page`: the strokes added and removed since they
+    /// were last told; the whole page when it is new to them, its paper changed, or it has eraser
+    /// strokes.
+    private func change(of page: Page, keys: [String]) -> ServerMessage {
+        guard let before = shown[page.id], let previous = before.strokes, before.template == page.template, before.size == page.size,
+              !drawing.drawsWhole(page) else {
+            remember(page)
+            var whole = view(of: page)
+            whole.keys = keys
+            return .page(whole)
+        }
+        // The usual change, a stroke added at the end: found by comparing ids in place, without
+        // hashing or copying the page's strokes.
+        let appended = page.strokes.count > previous.count && previous.indices.allSatisfy { previous[$0] == page.strokes[$0].id }
+        let now = appended ? previous + page.strokes[previous.count...].map(\.id) : page.strokes.map(\.id)
+        shown[page.id]?.strokes = now
+        let old = appended ? [] : Set(previous)
+        let new = appended ? [] : Set(now)
+        let added = appended ? Array(previous.count..<now.count) : page.strokes.indices.filter { !old.contains(page.strokes[$0].id) }
+        let removed = appended ? [] : previous.filter { !new.contains($0) }
+        let addedIDs = Set(added.map { page.strokes[$0].id })
+        let inks = added.map { index -> ServerMessage.StrokeInk in
+            let stroke = page.strokes[index]
+            var ink = inkOf(stroke, on: page)
+            // Before the next stroke of its layer the browsers already have (ids added now come in order).
+            ink.before = page.strokes[(index + 1)...].first { !addedIDs.contains($0.id) && drawing.isUnderInk($0) == ink.under }
+                .map(\.id.rawValue)
+            return ink
+        }
+        return .ink(.init(page: page.id.rawValue, strokes: page.strokes.count, add: inks, remove: removed.map(\.rawValue), keys: keys))
     }
 
-    /// A page as the browser shows it: its size, template, stroke count and the SVG the exporter would
-    /// write (from its `<svg>` element on, to go into the page).
-    private func pageMessage(_ page: Page) -> [String: Any] {
+    private func remember(_ page: Page) {
+        shown[page.id] = (page.template, page.size, drawing.drawsWhole(page) ? nil : page.strokes.map(\.id))
+    }
+
+    private func inkOf(_ stroke: Stroke, on page: Page) -> ServerMessage.StrokeInk {
+        let drawn = drawing.ink(of: stroke, on: page)
+        return .init(id: stroke.id.rawValue, under: drawn.underInk, svg: drawn.svg)
+    }
+
+    /// A page as the browser shows it: its size, template, stroke count, the SVG of its paper and its
+    /// ink stroke by stroke (or whole, on a page with eraser strokes).
+    private func view(of page: Page) -> ServerMessage.PageView {
         // The PDF page under the ink is linked, not embedded: the browser fetches it once (its address
         // names the document, the page and the size), not with every stroke.
-        var svg = drawing.svg(page, backgroundHref: page.template.background.map { WebServer.backgroundAddress(note: live.id, page: page, $0) })
-        if let start = svg.range(of: "<svg") { svg = String(svg[start.lowerBound...]) }
-        return [
-            "id": page.id.rawValue, "width": Double(page.size.width), "height": Double(page.size.height),
-            "template": page.template.kind.description, "strokes": page.strokes.count, "svg": svg,
-        ]
+        var paper = drawing.paper(page, backgroundHref: page.template.background.map { WebServer.backgroundAddress(note: live.id, page: page, $0) })
+        if let start = paper.range(of: "<svg") { paper = String(paper[start.lowerBound...]) }
+        let whole = drawing.drawsWhole(page)
+        return .init(id: page.id.rawValue, width: Double(page.size.width), height: Double(page.size.height),
+                     template: page.template.kind.description, tolerance: drawing.tolerance(page), strokes: page.strokes.count, paper: paper,
+                     ink: whole ? [] : page.strokes.map { inkOf($0, on: page) }, wholeInk: whole ? drawing.wholeInk(page) : nil)
     }
 
     /// The saving state as the browser shows it; a retry says in how many seconds.
-    static func saving(_ state: SavingState, now: Double) -> [String: Any] {
+    static func saving(_ state: SavingState, now: Double) -> ServerMessage.Saving {
         switch state {
-        case .saved: ["state": "saved"]
-        case .unsaved: ["state": "unsaved"]
-        case .saving: ["state": "saving"]
-        case let .retrying(at, reason): ["state": "retrying", "in": max(0, at - now), "reason": reason]
+        case .saved: .init(state: "saved")
+        case .unsaved: .init(state: "unsaved")
+        case .saving: .init(state: "saving")
+        case let .retrying(at, reason): .init(state: "retrying", in: max(0, at - now), reason: reason)
         }
-    }
-
-    static func json(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -11,7 +11,7 @@ enum WebAssets {
         "note-state.js": (PackageResources.note_state_js, "text/javascript; charset=utf-8"),
         "note-connection.js": (PackageResources.note_connection_js, "text/javascript; charset=utf-8"),
         "note-canvas.js": (PackageResources.note_canvas_js, "text/javascript; charset=utf-8"),
-        "ink-width.js": (PackageResources.ink_width_js, "text/javascript; charset=utf-8"),
+        "ink-geometry.js": (PackageResources.ink_geometry_js, "text/javascript; charset=utf-8"),
         "note-input.js": (PackageResources.note_input_js, "text/javascript; charset=utf-8"),
         "note-replay.js": (PackageResources.note_replay_js, "text/javascript; charset=utf-8"),
         "note-download.js": (PackageResources.note_download_js, "text/javascript; charset=utf-8"),

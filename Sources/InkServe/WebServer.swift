@@ -263,11 +263,12 @@ public struct WebServer: Sendable {
             // With others on the note, this browser just goes (its strokes are in the session, which
             // saves them); the last one leaves by the session's rules (asking when changes are unsaved).
             if await room.clientCount > 1 {
-                await room.send(["t": "left"], to: client)
+                await room.send(.left, to: client)
             } else {
                 await live.requestLeave()
             }
         case .answer(let answer): await live.answerLeave(answer)
+        case .sendPage(let page): await room.sendPage(page, to: client)
         }
     }
 }

@@ -33,7 +33,7 @@ public enum SourceIdentity {
     /// their hash, so the same bytes again are the same source, and other bytes a new one. It has no
     /// location: the staging file is gone once the import is done.
     public static func ofContent(_ url: URL) throws(ImportError) -> NoteOrigin {
-        let hash = FNV1a.hex(try read(url))
+        let hash = try hash(url, nil)
         return NoteOrigin(kind: .file, key: "stdin:" + hash, hash: hash)
     }
 

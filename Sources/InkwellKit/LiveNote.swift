@@ -498,6 +498,13 @@ public actor LiveNote {
             let previous = old[page.id]
             // Every edit changes its page's stroke count (a drawn stroke, an erasure, undo, redo).
             if let previous, previous.strokes.count == page.strokes.count { continue }
+            // A pen up appends: found by comparing ids in place, without hashing the page's strokes.
+            if let previous, page.strokes.count > previous.strokes.count,
+               previous.strokes.indices.allSatisfy({ previous.strokes[$0].id == page.strokes[$0].id }) {
+                changes.append(JournalPageChange(page: page.id, size: page.size, template: page.template,
+                                                 added: Array(page.strokes[previous.strokes.count...]), removed: []))
+                continue
+            }
             let oldIDs = Set(previous?.strokes.map(\.id) ?? [])
             let newIDs = Set(page.strokes.map(\.id))
             changes.append(JournalPageChange(page: page.id, size: page.size, template: page.template,

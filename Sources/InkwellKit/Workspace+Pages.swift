@@ -15,6 +15,37 @@ public struct PageDrawing: Sendable {
     public func svg(_ page: Page, backgroundHref: String?) -> String {
         renderer.svg(page, backgroundHref: backgroundHref)
     }
+
+    /// The SVG of `page`'s paper alone: the PDF page under it (an image at `backgroundHref`), the
+    /// template and printed text; the ink goes over it stroke by stroke (``ink(of:on:)``).
+    public func paper(_ page: Page, backgroundHref: String?) -> String {
+        renderer.svgPaper(page, backgroundHref: backgroundHref)
+    }
+
+    /// One stroke's ink as `page`'s SVG draws it (its `<path>` elements), and whether it is painted
+    /// under all the ink (highlighters, markers). Valid alone only on a page without eraser strokes
+    /// (``drawsWhole(_:)``).
+    public func ink(of stroke: Stroke, on page: Page) -> (svg: String, underInk: Bool) {
+        (renderer.svgInk(of: stroke, on: page), renderer.isUnderInk(stroke))
+    }
+
+    /// The tolerance `page`'s SVG is drawn to, in page units: a browser drawing a stroke live builds its
+    /// outline to the same.
+    public func tolerance(_ page: Page) -> Double { renderer.vectorTolerance(for: page) }
+
+    /// Whether `stroke` is painted under all the ink (highlighters, markers).
+    public func isUnderInk(_ stroke: Stroke) -> Bool { renderer.isUnderInk(stroke) }
+
+    /// All of `page`'s ink as one SVG fragment, eraser strokes applied.
+    public func wholeInk(_ page: Page) -> String {
+        renderer.svgInk(page)
+    }
+
+    /// Whether `page` must be drawn whole rather than stroke by stroke: it has eraser strokes, which
+    /// cut the strokes drawn before them.
+    public func drawsWhole(_ page: Page) -> Bool {
+        page.strokes.contains { $0.tool == .eraser }
+    }
 }
 
 /// A note's pages, read and drawn.

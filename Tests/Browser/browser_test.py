@@ -2,7 +2,7 @@
 """The web notebook in a real browser: headless Chromium (Debian's), driven over the DevTools
 protocol on a pipe, against a real `inkwell serve` on a fresh library.
 
-    python3 Tests/Browser/browser_test.py .build/debug/inkwell [--screenshots docs/]
+    python3 Tests/Browser/browser_test.py .build/debug/inkwell [--screenshots docs/] [--only live-shape|live-width]
 
 It writes with pen pointer events carrying pressure, then checks what a user would: the page file
 holds the strokes and their pressures; the save comes 2 s (± 0.3 s) after the last stroke and not
@@ -15,7 +15,7 @@ held down in one browser blocks nobody else's strokes, undo or erasures; leaving
 not ask); a second browser context sees the strokes; a screenshot
 of the page matches `inkwell render`; leaving with unsaved strokes asks first; a note imported from a
 PDF (chosen in the library view) shows its PDF page under the ink; a live stroke is as wide as the
-saved one; with the server killed (SIGKILL) mid-writing, strokes written while it is down (and in a tab
+saved one, and its pixels just before pen up are the saved stroke's just after; with the server killed (SIGKILL) mid-writing, strokes written while it is down (and in a tab
 closed and opened again meanwhile) show an offline banner, are kept in IndexedDB, and are all saved
 once it is back, the status never saying "Saved" before the server does. Exits 1 when any check
 fails, naming it.
@@ -191,8 +191,9 @@ class Tab:
         self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
         self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
-    def screenshot(self, clip=None):
-        params = {"format": "png", "captureBeyondViewport": True}
+    def screenshot(self, clip=None, beyond_viewport=True):
+        """A PNG of the page; beyond the viewport resizes it for the shot (a resize event: canvases are sized again)."""
+        params = {"format": "png", "captureBeyondViewport": beyond_viewport}
         if clip:
             params["clip"] = clip
         return base64.b64decode(self.call("Page.captureScreenshot", **params)["data"])
@@ -261,7 +262,10 @@ def main():
             raise SystemExit(f"inkwell serve did not print its address: {line!r} {server.stderr.read()}")
         base = match.group(0)
         browser = Chromium(os.path.join(work, "profile"))
-        run_checks(browser, base, inkwell, library, failures, shots, work)
+        if "--only" in args:  # one check by name, while working on it
+            {"live-shape": check_live_shape, "live-width": check_live_width}[args[args.index("--only") + 1]](browser, base, failures)
+        else:
+            run_checks(browser, base, inkwell, library, failures, shots, work)
     finally:
         if browser:
             browser.close()
@@ -437,6 +441,9 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
 
     # 12. Pen first: the toolbar, palm rejection, pinch zoom, writers who never wait, a new note left.
     check_pen_first(browser, base, failures)
+
+    # 12b. A live stroke's pixels are the saved stroke's: nothing changes at pen up.
+    check_live_shape(browser, base, failures)
 
     # 13. Offline: the server killed mid-stroke, 20 strokes written while it is down, a tab closed and
     # opened again while it is down; all of it saved once it is back, "Saved" never before its word.
@@ -800,6 +807,70 @@ def check_live_width(browser, base, failures):
         live_mean, saved_mean = sum(live) / len(live), sum(saved) / len(saved)
         failures.check(f"a live stroke is as wide as the saved one ({name})", saved_mean > 2 and abs(live_mean / saved_mean - 1) < 0.15,
                        f"{live_mean:.1f} and {saved_mean:.1f} page pixels")
+
+
+def check_live_shape(browser, base, failures):
+    """Writes curved strokes with a pen whose pressure changes (pen thick and thin, highlighter) at one
+    device pixel a page pixel, and compares the page's pixels just before each pen up (the live canvas
+    over the saved ink) with those once the server's drawing took the stroke over: equal within
+    antialiasing, so nothing visibly changes at pen up (no thinning, no tapers appearing)."""
+    import math
+    from PIL import Image, ImageFilter
+    tab = Tab(browser, base)
+    note = tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                  "body: JSON.stringify({title: 'Shapes'})}).then(r => r.json())")
+    tab = Tab(browser, f"{base}notes/{note['id']}", scale=1404.0 / 900)
+    tab.wait_for("document.body.dataset.connection === 'open' && document.querySelector('.page') !== null")
+
+    def page_shot():
+        b = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()")
+        clip = {"x": b[0], "y": b[1], "width": b[2], "height": b[3], "scale": 1}
+        return Image.open(io.BytesIO(tab.screenshot(clip, beyond_viewport=False))).convert("L")
+
+    cases = [("pen, thick", 0, 2), ("pen, thin", 0, 0), ("marker", 2, 1), ("highlighter", 3, 1)]
+    for number, (name, tool, width) in enumerate(cases):
+        tab.js(f"document.querySelectorAll('.tool')[{tool}].click(); document.querySelectorAll('.width')[{width}].click()")
+        r = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
+        k, y0 = r[2] / 1404.0, 300 + 360 * number
+        path = [(250 + 600 * t, y0 + 90 * math.sin(3 * math.pi * t), 0.55 + 0.35 * math.sin(5 * math.pi * t))
+                for t in (i / 60 for i in range(61))]
+        tab.pen("mousePressed", r[0] + path[0][0] * k, r[1] + path[0][1] * k, path[0][2])
+        for x, y, pressure in path[1:]:
+            time.sleep(0.016)
+            tab.pen("mouseMoved", r[0] + x * k, r[1] + y * k, pressure)
+        time.sleep(0.2)
+        before = page_shot()
+        tab.pen("mouseReleased", r[0] + path[-1][0] * k, r[1] + path[-1][1] * k, 0, buttons=0)
+        saved = tab.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {number + 1} "
+                             "&& window.inkwell.unacknowledged.size === 0", timeout=5)
+        time.sleep(0.3)
+        after = page_shot()
+        s = after.width / 1404.0
+        band = (0, max(0, round((y0 - 130) * s)), after.width, round((y0 + 130) * s))
+        a, b = before.crop(band), after.crop(band)
+        if os.environ.get("INKWELL_SHAPE_SHOTS"):
+            a.save(f"{os.environ['INKWELL_SHAPE_SHOTS']}/live-{number}.png")
+            b.save(f"{os.environ['INKWELL_SHAPE_SHOTS']}/saved-{number}.png")
+        # A pixel changed when it is outside the range of the other picture's 3 × 3 neighbourhood by
+        # more than 15 % of the ink's depth there: an edge that moved by less than a pixel
+        # (antialiasing, the SVG's width steps of a third of a pixel) changes nothing.
+        ranges = [(image.filter(ImageFilter.MinFilter(3)).getdata(), image.filter(ImageFilter.MaxFilter(3)).getdata()) for image in (a, b)]
+        inked = changed = 0
+        for p, q, low_a, high_a, low_b, high_b in zip(a.getdata(), b.getdata(), *ranges[0], *ranges[1]):
+            if min(p, q) >= 248:
+                continue
+            inked += 1
+            slack = max(6, 0.15 * (255 - min(p, q)))
+            changed += p < low_b - slack or p > high_b + slack or q < low_a - slack or q > high_a + slack
+        failures.check(f"a live stroke's pixels equal the saved stroke's ({name})",
+                       saved and inked > 500 and changed <= 0.015 * inked,
+                       f"{changed} of {inked} inked pixels changed at pen up")
+    # The replay draws the same shapes: at its end, as much ink as the page's four strokes.
+    tab.js("document.getElementById('player-speed').value = '16'; document.getElementById('replay').click()")
+    ink = "(() => { const c = document.getElementById('player-canvas'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; " \
+          "let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 128) n++; return n; })()"
+    tab.wait_for("!document.getElementById('player').hidden && document.getElementById('player-play').textContent === 'Play'", timeout=20)
+    failures.check("the replay draws the strokes", (tab.js(ink) or 0) > 1000, f"{tab.js(ink)} dark pixels")
 
 
 def vector_pdf(text):

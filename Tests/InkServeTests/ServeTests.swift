@@ -287,10 +287,11 @@ import InkStore
                 try await outbound.write(.text(##"{"t":"down","k":"w1:1","page":"\##(page)","pt":[10,10,0.2],"tool":"pen","color":"#1f4fbf","w":3}"##))
                 try await outbound.write(.text(#"{"t":"up","k":"w1:1"}"#))
                 var update = try await Self.next(&messages)
-                while update["t"] as? String != "page" { update = try await Self.next(&messages) }
+                while update["t"] as? String != "ink" { update = try await Self.next(&messages) }
                 #expect(update["keys"] as? [String] == ["w1:1"])
                 #expect(update["strokes"] as? Int == 1)
-                #expect((update["svg"] as? String)?.hasPrefix("<svg") == true)
+                let added = try #require(update["add"] as? [[String: Any]])
+                #expect(added.count == 1 && (added.first?["svg"] as? String)?.hasPrefix("<path") == true)
                 try await outbound.close(.normalClosure, reason: nil)
             }
             // The last writer went: the note is saved without waiting for the autosave.
@@ -321,16 +322,16 @@ import InkStore
                     try await outbound.write(.text(##"{"t":"down","k":"b:1","page":"\##(page)","pt":[500,10,0.5],"tool":"pen","color":"#000000","w":3}"##))
                     try await outbound.write(.text(#"{"t":"move","k":"b:1","pts":[[520,30,0.5]]}"#))
                     try await outbound.write(.text(#"{"t":"up","k":"b:1"}"#))
-                    let drawn = try await Self.nextPage(&messages) { ($0["keys"] as? [String]) == ["b:1"] }
+                    let drawn = try await Self.nextChange(&messages) { ($0["keys"] as? [String]) == ["b:1"] }
                     #expect(drawn["strokes"] as? Int == 1, "B's stroke is on the page, confirmed, while A's pen is down")
                     try await outbound.write(.text(##"{"t":"erase","page":"\##(page)","ids":[1]}"##))
-                    _ = try await Self.nextPage(&messages) { $0["strokes"] as? Int == 0 }
+                    _ = try await Self.nextChange(&messages) { $0["strokes"] as? Int == 0 }
                     try await outbound.write(.text(#"{"t":"undo"}"#))
-                    _ = try await Self.nextPage(&messages) { $0["strokes"] as? Int == 1 }
+                    _ = try await Self.nextChange(&messages) { $0["strokes"] as? Int == 1 }
                     try await outbound.close(.normalClosure, reason: nil)
                 }
                 try await holder.write(.text(#"{"t":"up","k":"a:1"}"#))
-                let ended = try await Self.nextPage(&held) { ($0["keys"] as? [String]) == ["a:1"] }
+                let ended = try await Self.nextChange(&held) { ($0["keys"] as? [String]) == ["a:1"] }
                 #expect(ended["strokes"] as? Int == 2)
                 try await holder.close(.normalClosure, reason: nil)
             }
@@ -353,7 +354,7 @@ import InkStore
                     _ = try await Self.next(&messages)
                     try await outbound.write(.text(##"{"t":"down","k":"b:1","page":"\##(page)","pt":[500,10,0.5],"tool":"pen","color":"#000000","w":3}"##))
                     try await outbound.write(.text(#"{"t":"up","k":"b:1"}"#))
-                    let drawn = try await Self.nextPage(&messages) { ($0["keys"] as? [String]) == ["b:1"] }
+                    let drawn = try await Self.nextChange(&messages) { ($0["keys"] as? [String]) == ["b:1"] }
                     #expect(drawn["strokes"] as? Int == 1, "the new tab's stroke is drawn and confirmed")
                     try await outbound.close(.normalClosure, reason: nil)
                 }
@@ -378,7 +379,7 @@ import InkStore
             try await client.ws("/api/notes/\(id)/live") { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                 let hello = try await Self.next(&messages)
-                let svg = try #require((hello["pages"] as? [[String: Any]])?.first?["svg"] as? String)
+                let svg = try #require((hello["pages"] as? [[String: Any]])?.first?["paper"] as? String)
                 #expect(!svg.contains("data:image/png"))
                 #expect(svg.contains("xlink:href=\"\(address.replacingOccurrences(of: "&", with: "&amp;"))\""), "\(svg.prefix(600))")
                 try await outbound.close(.normalClosure, reason: nil)
@@ -391,6 +392,56 @@ import InkStore
             // A note without such a page: not found (an address never reads outside the note's pages).
             try await client.execute(uri: "/api/notes/\(plain.note.id)/pages/8d2h5k0w3q1r/background.png", method: .get) { response in
                 #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test func aStrokeOnAFullPageSendsThatStrokeAloneAndEraseUndoRedoSendIDs() async throws {
+        // A page of 1,500 strokes of 40 points: the old page update was the whole page's SVG (~230 KB).
+        let stored = try workspace.library.createNote(title: "Dense")
+        let pageID = PageID.random()
+        let strokes = (1...1500).map { (i: Int) -> Stroke in
+            let x0 = Float(20 + (i % 40) * 34), y0 = Float(20 + (i / 40) * 45)
+            let points = (0..<40).map { (j: Int) -> InkPoint in InkPoint(x: x0 + Float(j) * 0.7, y: y0 + Float(j % 9 * 2), pressure: 0.5) }
+            return Stroke(id: StrokeID(UInt64(i)), width: 3, points: points)
+        }
+        try workspace.library.save([PageDelta(pageID: pageID, isNew: true, addedStrokes: strokes)], to: stored.note.id)
+        try await app().test(.live) { client in
+            // (The hello carries the 1,500 strokes: bigger than the test client's default frame.)
+            try await client.ws("/api/notes/\(stored.note.id)/live", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                let hello = try await Self.next(&messages)
+                let page = try #require((hello["pages"] as? [[String: Any]])?.first)
+                #expect((page["ink"] as? [Any])?.count == 1500)
+                #expect((page["paper"] as? String)?.contains("<path fill=\"#") == false, "the paper has no ink")
+                try await outbound.write(.text(##"{"t":"down","k":"w1:1","page":"\##(pageID)","pt":[700,1800,0.2],"tool":"pen","color":"#1f4fbf","w":3}"##))
+                let points = (1..<40).map { "[\(700 + $0 * 3),\(1800 + $0 % 5),0.6]" }.joined(separator: ",")
+                try await outbound.write(.text(#"{"t":"move","k":"w1:1","pts":[\#(points)]}"#))
+                try await outbound.write(.text(#"{"t":"up","k":"w1:1"}"#))
+                let (added, addedBytes) = try await Self.nextInk(&messages)
+                #expect(added["keys"] as? [String] == ["w1:1"])
+                #expect(added["strokes"] as? Int == 1501)
+                let ink = try #require((added["add"] as? [[String: Any]])?.first)
+                let id = try #require(ink["id"] as? Int)
+                #expect(id == 1501 && (added["add"] as? [Any])?.count == 1 && (added["remove"] as? [Any])?.isEmpty == true)
+                #expect(ink["before"] == nil, "a new stroke goes on top")
+                #expect(addedBytes <= 8 * 1024, "\(addedBytes) bytes for one 40-point stroke")
+                // Erase, undo, redo: removals and adds by id, never the page.
+                try await outbound.write(.text(##"{"t":"erase","page":"\##(pageID)","ids":[1501, 7]}"##))
+                let (erased, _) = try await Self.nextInk(&messages)
+                #expect(Set(erased["remove"] as? [Int] ?? []) == [1501, 7] && (erased["add"] as? [Any])?.isEmpty == true)
+                try await outbound.write(.text(#"{"t":"undo"}"#))
+                let (undone, _) = try await Self.nextInk(&messages)
+                let back = try #require(undone["add"] as? [[String: Any]])
+                #expect(Set(back.compactMap { $0["id"] as? Int }) == [1501, 7])
+                // Stroke 7 goes back under the strokes drawn after it, where the page has it.
+                if let seven = back.first(where: { $0["id"] as? Int == 7 }), let before = seven["before"] as? Int {
+                    #expect(before > 7 && before != 1501)
+                }
+                try await outbound.write(.text(#"{"t":"redo"}"#))
+                let (redone, _) = try await Self.nextInk(&messages)
+                #expect(Set(redone["remove"] as? [Int] ?? []) == [1501, 7])
+                try await outbound.close(.normalClosure, reason: nil)
             }
         }
     }
@@ -445,12 +496,23 @@ import InkStore
         return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    /// The next `page` message that `matches`, skipping everything else.
-    static func nextPage(_ iterator: inout WebSocketInboundMessageStream.AsyncIterator,
+    /// The next change of a page (an `ink` message, or a whole `page`) that `matches` (both carry
+    /// `keys` and `strokes`), skipping everything else.
+    static func nextChange(_ iterator: inout WebSocketInboundMessageStream.AsyncIterator,
                          where matches: ([String: Any]) -> Bool) async throws -> [String: Any] {
         while true {
             let message = try await next(&iterator)
-            if message["t"] as? String == "page", matches(message) { return message }
+            if ["page", "ink"].contains(message["t"] as? String), matches(message) { return message }
+        }
+    }
+
+    /// The next `ink` message (other messages skipped) and its size in bytes.
+    static func nextInk(_ iterator: inout WebSocketInboundMessageStream.AsyncIterator) async throws -> ([String: Any], Int) {
+        while true {
+            guard case .text(let text) = try #require(try await iterator.next()) else { throw CancellationError() }
+            let message = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(message["t"] as? String != "page", "a whole page where a change of strokes was due")
+            if message["t"] as? String == "ink" { return (message, text.utf8.count) }
         }
     }
 
@@ -481,6 +543,61 @@ import InkStore
 
     @Test func everyValidMessageDecodes() throws {
         for text in Self.valid { _ = try ClientMessage.decode(text) }
+    }
+
+    @Test func everyMessageRoundTripsThroughItsJSON() throws {
+        for text in Self.valid + [#"{"t":"undo"}"#, #"{"t":"redo"}"#, #"{"t":"leave"}"#, #"{"t":"sendPage","page":"8d2h5k0w3q1r"}"#,
+                                  #"{"t":"answer","a":"discard"}"#, #"{"t":"answer","a":"stay"}"#] {
+            let message = try ClientMessage.decode(text)
+            #expect(try ClientMessage.decode(message.json) == message, "\(text) → \(message.json)")
+        }
+        let ink = ServerMessage.StrokeInk(id: 12, under: false, svg: "<path fill=\"#000000\" d=\"M1 2l3 4z\"/>", before: 3)
+        let page = ServerMessage.PageView(id: "8d2h5k0w3q1r", width: 1404, height: 1872, template: "grid", tolerance: 0.31, strokes: 2,
+                                          paper: "<svg/>", ink: [ink], wholeInk: nil, keys: ["w:1"])
+        let server: [ServerMessage] = [
+            .hello(.init(note: .init(id: "n", title: "T", notebook: "Inbox"), pages: [page], nav: true, saving: .init(state: "saved"),
+                         tags: ["a"], limits: .init(message: 1, points: 2))),
+            .page(page), .ink(.init(page: "8d2h5k0w3q1r", strokes: 1, add: [ink], remove: [4, 5], keys: [])),
+            .nav(visible: false), .saving(.init(state: "retrying", in: 3.5, reason: "disk full")), .tags(["x", "y"]),
+            .confirmLeave, .left, .error("nope"),
+        ]
+        for message in server {
+            #expect(try JSONDecoder().decode(ServerMessage.self, from: Data(message.json.utf8)) == message, "\(message.json)")
+        }
+        // The names and fields the browser reads.
+        #expect(ServerMessage.nav(visible: true).json == #"{"t":"nav","visible":true}"#)
+        #expect(ServerMessage.ink(.init(page: "p", strokes: 1, add: [], remove: [2], keys: ["k"])).json
+                == #"{"add":[],"keys":["k"],"page":"p","remove":[2],"strokes":1,"t":"ink"}"#)
+    }
+
+    @Test func eachWrongFieldIsRefusedNamingIt() {
+        let cases: [(String, String)] = [
+            ("[1,2]", "not a JSON object"),
+            ("{", "not a JSON object"),
+            (#"{"k":"w:1"}"#, #""t" must be a string"#),
+            (##"{"t":"down","k":"w:1","page":"8d2h5k0w3q1r","pt":[1,2,0.5],"tool":"brush","color":"#000000","w":2}"##, "unknown tool"),
+            (#"{"t":"down","k":"w:1","page":"8d2h5k0w3q1r","pt":[1,2,0.5],"tool":"pen","color":"black","w":2}"#, "colour is not #rrggbb"),
+            (##"{"t":"down","k":"w:1","page":"8d2h5k0w3q1r","pt":[1,2,0.5],"tool":"pen","color":"#000000","w":900}"##, #""w" must be a number in 0.1…200.0"#),
+            (##"{"t":"down","k":"w:1","page":"8d2h5k0w3q1r","pt":[1,2],"tool":"pen","color":"#000000","w":2}"##, "a point is [x, y, pressure]"),
+            (#"{"t":"move","k":"w 1","pts":[]}"#, #""k" must be a stroke key"#),
+            (#"{"t":"move","k":"w:1","pts":"none"}"#, #""pts" must be an array of points"#),
+            (#"{"t":"erase","page":"8d2h5k0w3q1r","ids":[1.5]}"#, #""ids" must be an array of whole numbers"#),
+            (#"{"t":"erase","page":"../etc","ids":[1]}"#, #""page" is not a page id"#),
+            (#"{"t":"visibility","hidden":"yes"}"#, #""hidden" must be true or false"#),
+            (#"{"t":"addPage","template":"music"}"#, "unknown template music"),
+            (#"{"t":"answer","a":"maybe"}"#, "unknown answer maybe"),
+            (#"{"t":"teleport"}"#, "unknown message type teleport"),
+            (#"{"t":"move","k":"w:1","pts":["# + Array(repeating: "[1,2,0.5]", count: 4097).joined(separator: ",") + "]}", "more than 4096 points"),
+            (String(repeating: " ", count: 256 * 1024 + 1), "at most 262144"),
+        ]
+        for (text, reason) in cases {
+            #expect(throws: MessageError.self, "\(text.prefix(80))") { try ClientMessage.decode(text) }
+            do {
+                _ = try ClientMessage.decode(text)
+            } catch {
+                #expect(error.description.contains(reason), "\(text.prefix(80)): \(error.description)")
+            }
+        }
     }
 
     @Test func mutatedMessagesDecodeOrAreRefusedWithAReason() {

@@ -84,8 +84,8 @@ struct ServeStopTests {
         var close: WebSocketCloseFrame?
 
         var types: [String] { messages.compactMap { Self.object($0)?["t"] as? String } }
-        /// The keys of the strokes the server confirmed (its `page` messages).
-        var confirmed: [String] { messages.compactMap(Self.object).filter { $0["t"] as? String == "page" }.flatMap { $0["keys"] as? [String] ?? [] } }
+        /// The keys of the strokes the server confirmed (its `ink` and `page` messages).
+        var confirmed: [String] { messages.compactMap(Self.object).filter { ["page", "ink"].contains($0["t"] as? String) }.flatMap { $0["keys"] as? [String] ?? [] } }
         static func object(_ text: String) -> [String: Any]? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] }
     }
 

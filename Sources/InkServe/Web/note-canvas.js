@@ -1,16 +1,29 @@
-// The pages: each is the server's drawing of the saved ink (SVG) under a live canvas, on which the
-// stroke being written, and other writers' strokes in progress, are drawn at once, before the
-// server's outline arrives.
+// The pages: each is the server's SVG of its paper with the saved ink in it stroke by stroke (a
+// `<g data-id>` a stroke, in two layers: highlighters and markers under, the rest over), which the
+// server's `ink` messages change in place; over it a live canvas, on which the stroke being written,
+// other writers' strokes in progress and strokes the server has not confirmed yet are drawn at once,
+// in the shape the server will draw them (ink-geometry.js), until an update with their key arrives.
 import { el } from "/assets/api.js";
-import { drawnPressures, strokeWidth } from "/assets/ink-width.js";
-import { confirmed } from "/assets/note-connection.js";
+import { lookOf, mixWithWhite, outline } from "/assets/ink-geometry.js";
+import { confirmed, send } from "/assets/note-connection.js";
 import { TOOLS, state } from "/assets/note-state.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+/** Strokes on the live canvases, by key: this writer's until the server confirms them, others' until
+ *  their update arrives. */
+const live = new Map();
 
 export function showPages(pages) {
   const container = document.getElementById("pages");
   container.replaceChildren();
   state.pages = [];
   for (const page of pages) addPageView(page);
+  // Strokes still on a live canvas (unconfirmed, or others' in progress) go onto the new views.
+  for (const [key, stroke] of live) {
+    stroke.page = state.pages.find((p) => p.id === stroke.page.id);
+    if (!stroke.page) live.delete(key);
+  }
+  state.pages.forEach(redraw);
 }
 
 function addPageView(page) {
@@ -18,24 +31,77 @@ function addPageView(page) {
   const canvas = el("canvas", { class: "live" });
   const node = el("section", { class: "page", dataset: { id: page.id, strokes: page.strokes } }, ink, canvas);
   node.style.aspectRatio = `${page.width} / ${page.height}`;
-  ink.innerHTML = page.svg;
   document.getElementById("pages").append(node);
-  const view = { id: page.id, width: page.width, height: page.height, node, ink, canvas };
+  const view = { id: page.id, width: page.width, height: page.height, tolerance: page.tolerance, node, ink, canvas };
+  drawPage(view, page);
   state.pages.push(view);
   sizeCanvas(view);
   return view;
 }
 
+/** Puts a whole page into its view: the paper, then the ink, stroke by stroke or whole. */
+function drawPage(view, page) {
+  view.ink.innerHTML = page.paper;
+  view.tolerance = page.tolerance;
+  const root = view.ink.querySelector("svg > g") ?? view.ink.querySelector("svg");
+  view.under = document.createElementNS(SVG, "g");
+  view.under.setAttribute("class", "under");
+  view.over = document.createElementNS(SVG, "g");
+  view.over.setAttribute("class", "over");
+  root.append(view.under, view.over);
+  if (page.wholeInk != null) {
+    view.over.innerHTML = page.wholeInk;
+  } else {
+    for (const stroke of page.ink) (stroke.under ? view.under : view.over).append(strokeElement(stroke));
+  }
+  view.node.dataset.strokes = page.strokes;
+}
+
+function strokeElement(stroke) {
+  const group = document.createElementNS(SVG, "g");
+  group.dataset.id = stroke.id;
+  group.innerHTML = stroke.svg;
+  return group;
+}
+
+/** A whole page from the server (on request, a page added or its paper changed, a page with erasers). */
 export function updatePage(message) {
-  let view = state.pages.find((p) => p.id === message.id);
-  if (!view) view = addPageView(message);
-  view.ink.innerHTML = message.svg;
+  const view = state.pages.find((p) => p.id === message.id);
+  if (view) drawPage(view, message); else addPageView(message);
+  settle(message.keys ?? []);
+}
+
+/** Strokes added to and removed from a page, changed in place: nothing else on the page is redrawn. */
+export function applyInk(message) {
+  const view = state.pages.find((p) => p.id === message.page);
+  if (!view) {
+    send({ t: "sendPage", page: message.page });
+    settle(message.keys);
+    return;
+  }
+  for (const id of message.remove) view.ink.querySelector(`g[data-id="${id}"]`)?.remove();
+  for (const stroke of message.add) {
+    view.ink.querySelector(`g[data-id="${stroke.id}"]`)?.remove();
+    const layer = stroke.under ? view.under : view.over;
+    const before = stroke.before == null ? null : layer.querySelector(`:scope > g[data-id="${stroke.before}"]`);
+    layer.insertBefore(strokeElement(stroke), before);
+  }
   view.node.dataset.strokes = message.strokes;
-  confirmed(message.keys);
-  for (const key of message.keys) state.others.delete(key);
-  if (!state.current || state.current.page !== view) clearCanvas(view);
-  // What others are still writing on this page stays on the canvas.
-  for (const stroke of state.others.values()) if (stroke.page === view) drawLive(stroke, 1);
+  settle(message.keys);
+}
+
+/** The strokes of `keys` are in the server's drawing now: off the live canvas. */
+function settle(keys) {
+  confirmed(keys);
+  const touched = new Set();
+  for (const key of keys) {
+    const stroke = live.get(key);
+    if (!stroke || stroke === state.current) continue;
+    live.delete(key);
+    state.others.delete(key);
+    touched.add(stroke.page);
+  }
+  touched.forEach(redraw);
 }
 
 /** Another writer's stroke in progress (their pen messages, passed on by the server). */
@@ -43,10 +109,13 @@ export function othersStroke(message) {
   if (message.t === "down") {
     const view = state.pages.find((p) => p.id === message.page);
     if (!view) return;
-    state.others.set(message.k, {
+    const stroke = {
       key: message.k, page: view, points: [message.pt], times: [0], start: performance.now(),
       tool: TOOLS.find((t) => t.name === message.tool) ?? TOOLS[0], color: message.color, width: message.w,
-    });
+    };
+    state.others.set(message.k, stroke);
+    live.set(message.k, stroke);
+    redraw(view);
     return;
   }
   const stroke = state.others.get(message.k);
@@ -59,41 +128,66 @@ export function sizeCanvas(view) {
   const rect = view.node.getBoundingClientRect();
   view.canvas.width = Math.max(1, Math.round(rect.width * ratio));
   view.canvas.height = Math.max(1, Math.round(rect.height * ratio));
+  redraw(view);
 }
 
+/** Clears a page's live canvas of what is done with: an eraser's path, strokes neither in progress
+ *  nor waiting for the server's word. */
 export function clearCanvas(view) {
-  view.canvas.getContext("2d").clearRect(0, 0, view.canvas.width, view.canvas.height);
+  for (const [key, stroke] of live) {
+    if (stroke.page === view && stroke !== state.current && !state.others.has(key) && !state.unacknowledged.has(key)) live.delete(key);
+  }
+  redraw(view);
 }
 
-/** Adds points that arrived together to a stroke being written (`{points, times, start, …}`) and draws
- *  them. They get one time, as the server gives the points of one message: the widths follow. */
+/** Adds points that arrived together to a stroke being written (`{key, points, times, start, …}`) and
+ *  draws it. They get one time, as the server gives the points of one message: the widths follow. */
 export function addPoints(stroke, points) {
   const at = performance.now() - stroke.start;
   stroke.points.push(...points);
   stroke.times.push(...points.map(() => at));
-  drawLive(stroke, stroke.points.length - points.length);
+  live.set(stroke.key, stroke);
+  redraw(stroke.page);
 }
 
-/** Draws a stroke being written from its point `from` on, at once, before the server's outline
- *  arrives: each piece as wide as InkGeometry will draw it. */
-function drawLive(stroke, from) {
-  const view = stroke.page;
+/** Draws a page's live canvas again: every stroke on it not yet in the server's drawing, whole, in
+ *  the shape the server's SVG will give it (so nothing moves when that replaces it). */
+function redraw(view) {
   const context = view.canvas.getContext("2d");
+  context.clearRect(0, 0, view.canvas.width, view.canvas.height);
   const scale = view.canvas.width / view.width;
-  context.lineCap = "round";
-  context.lineJoin = "round";
-  const erasing = stroke.tool.name === "eraser";
-  context.strokeStyle = erasing ? "rgba(128,128,128,0.35)" : stroke.color;
-  context.globalAlpha = stroke.tool.name === "highlighter" ? 0.35 : 1;
-  const { points } = stroke;
-  const pressures = drawnPressures(stroke.tool.name, stroke.width, points, stroke.times);
-  for (let i = Math.max(1, from); i < points.length; i++) {
-    context.lineWidth = Math.max(1, strokeWidth(stroke.tool.name, stroke.width, pressures[i]) * scale);
+  for (const stroke of live.values()) if (stroke.page === view) drawLive(context, stroke, scale, view.tolerance ?? 0.3);
+}
+
+function drawLive(context, stroke, scale, tolerance) {
+  const tool = stroke.tool.name;
+  if (tool === "eraser" && stroke.tool.erase === "stroke") {
+    // A stroke eraser's path, which removes the strokes it touches when it lifts.
+    context.save();
+    context.globalAlpha = 0.35;
+    context.strokeStyle = "rgb(128,128,128)";
+    context.lineWidth = stroke.width * scale;
+    context.lineCap = context.lineJoin = "round";
     context.beginPath();
-    context.moveTo(points[i - 1][0] * scale, points[i - 1][1] * scale);
-    context.lineTo(points[i][0] * scale, points[i][1] * scale);
+    stroke.points.forEach(([x, y], i) => (i ? context.lineTo(x * scale, y * scale) : context.moveTo(x * scale, y * scale)));
     context.stroke();
+    context.restore();
+    return;
   }
+  const look = lookOf(tool);
+  context.save();
+  if (tool === "eraser") {
+    context.globalAlpha = 0.35; // a cutting eraser's stroke: shown while it is written
+    context.fillStyle = "rgb(128,128,128)";
+  } else {
+    context.globalAlpha = look.opacity;
+    context.globalCompositeOperation = look.blend;
+  }
+  for (const { path, shade } of outline(tool, stroke.width, stroke.points, stroke.times, tolerance, scale)) {
+    if (tool !== "eraser") context.fillStyle = shade < 1 ? mixWithWhite(stroke.color, shade) : stroke.color;
+    context.fill(path, "nonzero");
+  }
+  context.restore();
 }
 
 window.addEventListener("resize", () => state.pages.forEach(sizeCanvas));

@@ -54,7 +54,7 @@ export function connect(receive) {
   state.socket = socket;
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    log({ at: performance.now(), ...message, svg: undefined, pts: undefined });
+    log({ at: performance.now(), ...message, pages: undefined, paper: undefined, ink: undefined, wholeInk: undefined, add: message.add?.map((s) => s.id), pts: undefined });
     if (message.t === "hello") state.connection = "open";
     receive(message);
     showConnection();

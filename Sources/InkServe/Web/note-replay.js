@@ -1,7 +1,7 @@
 // Replay: the page in view played back in a player over the note, at the recording's own pace
-// (1×, 4×, 16×), with a scrubber.
+// (1×, 4×, 16×), with a scrubber; each stroke in the shape the page draws it (ink-geometry.js).
 import { api } from "/assets/api.js";
-import { drawnPressures, strokeWidth } from "/assets/ink-width.js";
+import { lookOf, mixWithWhite, outline } from "/assets/ink-geometry.js";
 import { noteID, state } from "/assets/note-state.js";
 
 export async function replay() {
@@ -22,7 +22,15 @@ export async function replay() {
   canvas.height = Math.round(width * data.height / data.width * ratio);
   const scale = canvas.width / data.width;
   const strokes = data.strokes.filter((s) => s.tool !== "eraser");
-  for (const stroke of strokes) stroke.pressures = drawnPressures(stroke.tool, stroke.width, stroke.points, stroke.points.map((p) => p[3]));
+  const tolerance = state.pages.find((p) => p.id === view.id)?.tolerance ?? 0.3;
+  // Each stroke's outline up to its point `count` (the whole stroke's is kept once it is reached).
+  const shape = (stroke, count) => {
+    if (count === stroke.points.length && stroke.whole) return stroke.whole;
+    const points = stroke.points.slice(0, count);
+    const drawn = outline(stroke.tool, stroke.width, points, points.map((p) => p[3]), tolerance, scale);
+    if (count === stroke.points.length) stroke.whole = drawn;
+    return drawn;
+  };
   // The recording's time: strokes keep their start times; points their times since the pen went down.
   const end = Math.max(1, ...strokes.map((s) => s.start + (s.points.at(-1)?.[3] ?? 0)));
   let position = 0;
@@ -32,24 +40,21 @@ export async function replay() {
   function draw(upTo) {
     context.fillStyle = "#fff";
     context.fillRect(0, 0, canvas.width, canvas.height);
-    context.lineCap = "round";
-    context.lineJoin = "round";
     for (const stroke of strokes) {
       if (stroke.start > upTo) break;
-      context.strokeStyle = stroke.color;
-      context.globalAlpha = stroke.tool === "highlighter" ? 0.35 : 1;
-      for (let i = 1; i < stroke.points.length; i++) {
-        const [x0, y0] = stroke.points[i - 1];
-        const [x1, y1, , t] = stroke.points[i];
-        if (stroke.start + t > upTo) break;
-        context.lineWidth = Math.max(1, strokeWidth(stroke.tool, stroke.width, stroke.pressures[i]) * scale);
-        context.beginPath();
-        context.moveTo(x0 * scale, y0 * scale);
-        context.lineTo(x1 * scale, y1 * scale);
-        context.stroke();
+      let count = 0;
+      while (count < stroke.points.length && stroke.start + stroke.points[count][3] <= upTo) count++;
+      if (!count) continue;
+      const look = lookOf(stroke.tool);
+      context.globalAlpha = look.opacity;
+      context.globalCompositeOperation = look.blend;
+      for (const { path, shade } of shape(stroke, count)) {
+        context.fillStyle = shade < 1 ? mixWithWhite(stroke.color, shade) : stroke.color.slice(0, 7);
+        context.fill(path, "nonzero");
       }
     }
     context.globalAlpha = 1;
+    context.globalCompositeOperation = "source-over";
   }
   function frame(now) {
     if (player.hidden) return;

@@ -2,10 +2,11 @@
 // WebSocket to the note's editor session. Every rule (when to save, when navigation shows or hides,
 // whether leaving needs a question) is the session's: these files only show what they are told.
 // This one shows the session's messages and starts the view; beside it: note-state.js (what they
-// share), note-connection.js, note-canvas.js (pages and live drawing), ink-width.js (how wide ink
-// is at a pressure), note-input.js (pen, touch, zoom, keys), note-replay.js and note-download.js.
+// share), note-connection.js (the socket and the strokes kept until confirmed), note-canvas.js (pages
+// changed stroke by stroke, and live drawing), ink-geometry.js (the shape of ink, as the server draws
+// it), note-input.js (pen, touch, zoom, keys), note-replay.js and note-download.js.
 import { el, toast } from "/assets/api.js";
-import { othersStroke, showPages, updatePage } from "/assets/note-canvas.js";
+import { applyInk, othersStroke, showPages, updatePage } from "/assets/note-canvas.js";
 import { connect, loadKept, resendUnconfirmed, send, showConnection, unconfirmedCount } from "/assets/note-connection.js";
 import { download } from "/assets/note-download.js";
 import { listenForInput } from "/assets/note-input.js";
@@ -25,6 +26,7 @@ function receive(message) {
       resendUnconfirmed();
       break;
     case "page": updatePage(message); break;
+    case "ink": applyInk(message); break;
     case "down": case "move": case "up": othersStroke(message); break;
     case "nav": showNavigation(message.visible); break;
     case "saving": showSaving(message); break;
