@@ -388,18 +388,22 @@ def scenarios(inkwell, work):
             return None
         return invariant
 
-    def delete_invariant(library, _):
+    def once_here_or_in_trash(library, title):
+        """The note titled `title` is in the library or in the trash, exactly once."""
         listed, error = notes(library)
         if error:
             return error
         trash = run(inkwell, library, "trash", "list", "--json")
         if trash.returncode != 0:
             return "trash list failed: " + trash.stderr.strip()
-        here = [n for n in listed if n["title"] == "Plan"]
-        trashed = [t for t in json.loads(trash.stdout) if t["title"] == "Plan"]
+        here = [n for n in listed if n["title"] == title]
+        trashed = [t for t in json.loads(trash.stdout) if t["title"] == title]
         if len(here) + len(trashed) != 1:
-            return "Plan is in the library %d times and in the trash %d times" % (len(here), len(trashed))
+            return "%s is in the library %d times and in the trash %d times" % (title, len(here), len(trashed))
         return None
+
+    def delete_invariant(library, _):
+        return once_here_or_in_trash(library, "Plan")
 
     def deleted(library):
         base(library)
@@ -523,17 +527,7 @@ def scenarios(inkwell, work):
         problem = update_invariant(library, context)
         if problem:
             return "Synced A: " + problem
-        listed, error = notes(library)
-        if error:
-            return error
-        trash = run(inkwell, library, "trash", "list", "--json")
-        if trash.returncode != 0:
-            return "trash list failed: " + trash.stderr.strip()
-        here = [n for n in listed if n["title"] == "Synced B"]
-        trashed = [t for t in json.loads(trash.stdout) if t["title"] == "Synced B"]
-        if len(here) + len(trashed) != 1:
-            return "Synced B is in the library %d times and in the trash %d times" % (len(here), len(trashed))
-        return None
+        return once_here_or_in_trash(library, "Synced B")
 
     return [
         ("import again (update)", imported_before, ["import", source, "--no-recognize"], update_invariant),
