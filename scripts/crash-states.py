@@ -465,6 +465,15 @@ def scenarios(inkwell, work):
 
     source = os.path.join(work, "source.jsonl")
 
+    def add_stroke(recording):
+        """Appends one stroke, a second after its last event, to the replay log `recording`."""
+        last = json.loads(open(recording).read().strip().splitlines()[-1])
+        t = float(last.get("t", 0)) + 1
+        with open(recording, "a") as f:
+            f.write(json.dumps({"type": "down", "t": t, "x": 300, "y": 700, "p": 0.5}) + "\n")
+            f.write(json.dumps({"type": "move", "t": t + 0.01, "x": 340, "y": 710, "p": 0.5}) + "\n")
+            f.write(json.dumps({"type": "up", "t": t + 0.02, "x": 380, "y": 720}) + "\n")
+
     def imported_before(library):
         """The library with `source` imported, then `source` changed: a stroke added to its last page."""
         base(library)
@@ -472,12 +481,7 @@ def scenarios(inkwell, work):
         report = json.loads(run(inkwell, library, "import", source, "--no-recognize", "--json").stdout)
         note = report["imported"][0]["notes"][0]
         before = [p["strokes"] for p in json.loads(run(inkwell, library, "note", "show", note["id"], "--json").stdout)["pages"]]
-        last = json.loads(open(source).read().strip().splitlines()[-1])
-        t = float(last.get("t", 0)) + 1
-        with open(source, "a") as f:
-            f.write(json.dumps({"type": "down", "t": t, "x": 300, "y": 700, "p": 0.5}) + "\n")
-            f.write(json.dumps({"type": "move", "t": t + 0.01, "x": 340, "y": 710, "p": 0.5}) + "\n")
-            f.write(json.dumps({"type": "up", "t": t + 0.02, "x": 380, "y": 720}) + "\n")
+        add_stroke(source)
         return {"id": note["id"], "before": before, "after": before[:-1] + [before[-1] + 1]}
 
     def update_invariant(library, context):
@@ -513,12 +517,7 @@ def scenarios(inkwell, work):
         a = ids[os.path.join(synced, "a.jsonl")]
         before = [p["strokes"] for p in json.loads(run(inkwell, library, "note", "show", a, "--json").stdout)["pages"]]
         path = os.path.join(synced, "a.jsonl")
-        last = json.loads(open(path).read().strip().splitlines()[-1])
-        t = float(last.get("t", 0)) + 1
-        with open(path, "a") as f:
-            f.write(json.dumps({"type": "down", "t": t, "x": 300, "y": 700, "p": 0.5}) + "\n")
-            f.write(json.dumps({"type": "move", "t": t + 0.01, "x": 340, "y": 710, "p": 0.5}) + "\n")
-            f.write(json.dumps({"type": "up", "t": t + 0.02, "x": 380, "y": 720}) + "\n")
+        add_stroke(path)
         os.remove(os.path.join(synced, "b.jsonl"))
         return {"id": a, "before": before, "after": before[:-1] + [before[-1] + 1]}
 
