@@ -21,12 +21,20 @@ MAN_PAGES = $(CURDIR)/.build/man
 # The date the pages carry: the last commit's, so that rebuilding them changes nothing.
 MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
 
-.PHONY: deps build release inkwell demo test bench clean man install install-files uninstall deb
+.PHONY: deps deps-run deps-package build release inkwell demo test bench clean man install install-files uninstall deb
+
+# Three sets of Debian packages (scripts/install-deps.sh): what building and running need, what packaging adds,
+# and what only the tests use (a browser, a database server, the peers). The demo asks for the first alone.
+deps-run:
+	./scripts/install-deps.sh run
+
+deps-package:
+	./scripts/install-deps.sh package
 
 deps:
-	./scripts/install-deps.sh
+	./scripts/install-deps.sh test
 
-build: deps
+build: deps-run
 	$(SWIFT) build
 
 # The Swift runtime and Foundation linked statically: a command starts in ~13 ms instead of ~22 ms,
@@ -34,10 +42,10 @@ build: deps
 # `release` builds every product (the benchmarks too); `inkwell` only the command, which is all that
 # the demo, the man pages and the package need (two static links of ~200 MB fewer).
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
-release: deps
+release: deps-run
 	$(RELEASE_BUILD)
 
-inkwell: deps
+inkwell: deps-run
 	$(RELEASE_BUILD) --product inkwell
 
 demo: inkwell
@@ -67,7 +75,7 @@ man: inkwell
 	$(RELEASE_BUILD) --product generate-manual
 	./scripts/man-pages.sh "$(INKWELL)" .build/release/generate-manual "$(MAN_PAGES)" $(MAN_DATE)
 
-install: inkwell man
+install: deps-package inkwell man
 	@$(MAKE) --no-print-directory install-files
 
 # What `install` copies, from what `inkwell` and `man` made: the binary stripped of its symbols and
@@ -93,13 +101,13 @@ uninstall:
 
 # The Debian package: the files of `install` under /usr (zsh's completion where Debian's zsh looks),
 # packed by scripts/build-deb.sh with its Depends computed from the binary (dpkg-shlibdeps).
-deb: inkwell man
+deb: deps-package inkwell man
 	rm -rf .build/deb
 	@$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/.build/deb/debian/inkwell PREFIX=/usr \
 	  ZSH_COMPLETION_DIR=/usr/share/zsh/vendor-completions
 	./scripts/build-deb.sh .build/deb
 
-bench: release
+bench: deps release
 	./scripts/bench.sh
 
 clean:

@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Inkwell builds, packages and tests with (strip, dpkg-shlibdeps and
-# lintian for `make deb`, man for its test), when any is missing, and the peers the tests compare
-# against: Xournal++ from Debian, rmc and rmscene from PyPI in .build/peers (a venv that sees
-# Debian's numpy and Pillow). Safe to run again: it does nothing when everything is there.
-# Needs root (or sudo) to install packages.
+# Installs, when any is missing, the Debian packages Inkwell needs for one purpose:
+#   install-deps.sh run       build the command and run it: compilers' -dev packages, Tesseract and its
+#                             English data, poppler (PDF pages), the word lists the recogniser votes with
+#   install-deps.sh package   run, and what `make deb` and `make install` use (strip, dpkg-shlibdeps, lintian, man)
+#   install-deps.sh test      (the default) all of the above, and what only the tests use: Chromium, PostgreSQL,
+#                             Xournal++ and rmc/rmscene (from PyPI, into the venv .build/peers) as peers, strace,
+#                             qpdf, librsvg, cmark-gfm, unzip
+# `make demo` asks for `run` alone, so a first run does not wait for a browser and a database server it never
+# starts. Safe to run again: it does nothing when everything is there. Needs root (or sudo) to install packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config zlib1g-dev libcairo2-dev libpng-dev libtesseract-dev libleptonica-dev
-          tesseract-ocr-eng libzip-dev libsqlite3-dev poppler-utils unzip cmark-gfm strace python3
-          python3-venv python3-numpy python3-pil librsvg2-bin xournalpp postgresql wamerican wbritish
-          chromium fonts-dejavu-core libpoppler-glib8 qpdf
-          binutils dpkg-dev lintian man-db)
+purpose="${1:-test}"
+run_packages=(pkg-config zlib1g-dev libcairo2-dev libpng-dev libtesseract-dev libleptonica-dev
+              tesseract-ocr-eng libzip-dev libsqlite3-dev libpoppler-glib8 wamerican wbritish fonts-dejavu-core)
+package_packages=(binutils dpkg-dev lintian man-db)
+test_packages=(poppler-utils unzip cmark-gfm strace python3 python3-venv python3-numpy python3-pil librsvg2-bin
+               xournalpp postgresql chromium qpdf)
+case "$purpose" in
+    run) packages=("${run_packages[@]}") ;;
+    package) packages=("${run_packages[@]}" "${package_packages[@]}") ;;
+    test) packages=("${run_packages[@]}" "${package_packages[@]}" "${test_packages[@]}") ;;
+    *) echo "usage: $0 [run|package|test]" >&2; exit 2 ;;
+esac
 
 # The peers in a venv of Debian's Python: rmc 0.3.0 with rmscene 0.8.0 (rmc pins an older one).
 # Without PyPI the peer tests skip, saying what is missing; nothing else needs it.
 peers() {
+    [ "$purpose" = test ] || return 0
     [ -x .build/peers/bin/rmc ] && return 0
     mkdir -p .build
     if /usr/bin/python3 -m venv --system-site-packages .build/peers \
