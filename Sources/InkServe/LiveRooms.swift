@@ -110,8 +110,8 @@ struct ServerStopping: Error, CustomStringConvertible {
 }
 
 /// One open note and the browsers on it: turns the note's updates into messages and fans them out.
-/// A change of ink goes out as the strokes added and removed (each drawn once for everyone), not
-/// the page: what a stroke costs does not grow with the page.
+/// A change of ink goes out as the session made it, the strokes added and removed (each drawn once
+/// for everyone), not the page: what a stroke costs does not grow with the page.
 actor Room {
     let live: LiveNote
     private var clients: [UUID: AsyncStream<String>.Continuation] = [:]
@@ -129,9 +129,9 @@ actor Room {
         /// Every update before it has been published.
         case flushed(CheckedContinuation<Void, Never>)
     }
-    /// Each page as the browsers were last told of it (by ``publish(_:)``, in order): its paper, and
-    /// its strokes in drawing order (nil for a page sent whole); changes are sent against it.
-    private var shown: [PageID: (template: PageTemplate, size: PageSize, strokes: [StrokeID]?)] = [:]
+    /// The pages as the browsers were told of them (by ``publish(_:)``, in order): each change is
+    /// applied to them as it goes out, and a browser joining is shown them.
+    private var pages: [Page] = []
 
     init(live: LiveNote, drawing: PageDrawing) {
         self.live = live
@@ -142,8 +142,7 @@ actor Room {
     func start() async {
         let (updates, sink) = AsyncStream<Queued>.makeStream()
         self.updates = sink
-        await live.observe { sink.yield(.update($0)) }
-        for page in await live.pages { remember(page) }
+        pages = await live.observe { sink.yield(.update($0)) }
         Task { [weak self] in
             for await queued in updates {
                 switch queued {
@@ -185,7 +184,7 @@ actor Room {
         let now = await live.snapshot()
         let hello = ServerMessage.Hello(
             note: .init(id: note.note.id.rawValue, title: note.note.title, notebook: note.notebook.description),
-            pages: now.pages.map { view(of: $0) }, nav: now.isNavigationVisible, saving: Self.saving(now.saving, now: now.now),
+            pages: pages.map { view(of: $0) }, nav: now.isNavigationVisible, saving: Self.saving(now.saving, now: now.now),
             tags: now.tags.map(\.name).sorted(), limits: .init(message: ClientMessage.maxBytes, points: ClientMessage.maxPoints))
         continuation.yield(ServerMessage.hello(hello).json)
         clients[client] = continuation
@@ -208,7 +207,7 @@ actor Room {
 
     /// Sends one browser the whole page it asked for.
     func sendPage(_ id: PageID, to client: UUID) async {
-        guard let page = await live.pages.first(where: { $0.id == id }) else { return }
+        guard let page = pages.first(where: { $0.id == id }) else { return }
         send(.page(view(of: page)), to: client)
     }
 
@@ -240,9 +239,10 @@ actor Room {
         switch update {
         case .navigation(let visible): message = .nav(visible: visible)
         case .saving(let state): message = .saving(Self.saving(state, now: await live.now))
-        case .pageChanged(let id, let keys):
-            guard let page = await live.pages.first(where: { $0.id == id }) else { return }
-            message = change(of: page, keys: keys)
+        case .changed(let change, let keys): message = apply(change, keys: keys)
+        case .confirmed(let id, let keys):
+            guard let page = pages.first(where: { $0.id == id }) else { return }
+            message = .ink(.init(page: id.rawValue, strokes: page.strokes.count, add: [], remove: [], keys: keys))
         case .tags(let tags): message = .tags(tags.map(\.name).sorted())
         // Stopping saves without asking, and the browsers stay on the note (to reconnect), not leave it.
         case .confirmLeave: if isStopping { return } else { message = .confirmLeave }
@@ -253,40 +253,36 @@ actor Room {
         for continuation in clients.values { continuation.yield(text) }
     }
 
-    /// What the browsers are sent for a change of `page`: the strokes added and removed since they
-    /// were last told; the whole page when it is new to them, its paper changed, or it has eraser
-    /// strokes.
-    private func change(of page: Page, keys: [String]) -> ServerMessage {
-        guard let before = shown[page.id], let previous = before.strokes, before.template == page.template, before.size == page.size,
-              !drawing.drawsWhole(page) else {
-            remember(page)
-            var whole = view(of: page)
-            whole.keys = keys
-            return .page(whole)
+    /// Applies `change` to the pages as the browsers have them and says what they are sent for it:
+    /// the strokes added (each before the next stroke of its layer they have) and removed; the whole
+    /// page when it is new to them, or has eraser strokes (before or after).
+    private func apply(_ change: InkChange, keys: [String]) -> ServerMessage {
+        guard let index = pages.firstIndex(where: { $0.id == change.page }) else {
+            var page = Page(id: change.page, size: change.size, template: change.template)
+            page.apply(change)
+            pages.append(page)
+            return whole(page, keys: keys)
         }
-        // The usual change, a stroke added at the end: found by comparing ids in place, without
-        // hashing or copying the page's strokes.
-        let appended = page.strokes.count > previous.count && previous.indices.allSatisfy { previous[$0] == page.strokes[$0].id }
-        let now = appended ? previous + page.strokes[previous.count...].map(\.id) : page.strokes.map(\.id)
-        shown[page.id]?.strokes = now
-        let old = appended ? [] : Set(previous)
-        let new = appended ? [] : Set(now)
-        let added = appended ? Array(previous.count..<now.count) : page.strokes.indices.filter { !old.contains(page.strokes[$0].id) }
-        let removed = appended ? [] : previous.filter { !new.contains($0) }
-        let addedIDs = Set(added.map { page.strokes[$0].id })
-        let inks = added.map { index -> ServerMessage.StrokeInk in
-            let stroke = page.strokes[index]
-            var ink = inkOf(stroke, on: page)
-            // Before the next stroke of its layer the browsers already have (ids added now come in order).
-            ink.before = page.strokes[(index + 1)...].first { !addedIDs.contains($0.id) && drawing.isUnderInk($0) == ink.under }
+        let wasWhole = drawing.drawsWhole(pages[index])
+        pages[index].apply(change)
+        let page = pages[index]
+        if wasWhole || drawing.drawsWhole(page) { return whole(page, keys: keys) }
+        let addedIDs = Set(change.added.map(\.stroke.id))
+        let inks = change.added.map { placed -> ServerMessage.StrokeInk in
+            var ink = inkOf(placed.stroke, on: page)
+            // Before the next stroke of its layer the browsers already have.
+            ink.before = page.strokes[(placed.index + 1)...].first { !addedIDs.contains($0.id) && drawing.isUnderInk($0) == ink.under }
                 .map(\.id.rawValue)
             return ink
         }
-        return .ink(.init(page: page.id.rawValue, strokes: page.strokes.count, add: inks, remove: removed.map(\.rawValue), keys: keys))
+        return .ink(.init(page: page.id.rawValue, strokes: page.strokes.count, add: inks, remove: change.removed.map(\.rawValue), keys: keys))
     }
 
-    private func remember(_ page: Page) {
-        shown[page.id] = (page.template, page.size, drawing.drawsWhole(page) ? nil : page.strokes.map(\.id))
+    /// The whole of `page`, confirming `keys`.
+    private func whole(_ page: Page, keys: [String]) -> ServerMessage {
+        var whole = view(of: page)
+        whole.keys = keys
+        return .page(whole)
     }
 
     private func inkOf(_ stroke: Stroke, on page: Page) -> ServerMessage.StrokeInk {

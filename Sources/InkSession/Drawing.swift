@@ -7,6 +7,7 @@ extension OpenNote {
         currentPageIndex = pages.count
         pages.append(Page(id: id, size: size, template: template))
         tracking.append(PageTracking(newAt: step.now))
+        emit(pages.count - 1, isNewPage: true, &step)
         scheduleAutosave(&step)
     }
 
@@ -67,21 +68,22 @@ extension OpenNote {
 
     mutating func undo(_ step: inout Step) {
         guard let edit = undoStack.popLast() else { return }
-        revert(edit)
+        revert(edit, &step)
         redoStack.append(edit)
         scheduleAutosave(&step)
     }
 
     mutating func redo(_ step: inout Step) {
         guard let edit = redoStack.popLast() else { return }
-        apply(edit)
+        apply(edit, &step)
         undoStack.append(edit)
         scheduleAutosave(&step)
     }
 
     /// A new undoable change: applies it, makes it the latest undo step and clears the redo stack.
-    mutating func perform(_ edit: Edit, _ step: inout Step) {
-        apply(edit)
+    /// `key` names the shared stroke it draws.
+    mutating func perform(_ edit: Edit, key: String? = nil, _ step: inout Step) {
+        apply(edit, key: key, &step)
         undoStack.append(edit)
         redoStack.removeAll()
         scheduleAutosave(&step)

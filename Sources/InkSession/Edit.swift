@@ -15,31 +15,44 @@ struct ErasedStroke: Sendable, Equatable {
 }
 
 extension OpenNote {
-    /// Does `edit` to the pages and records it as unsaved.
-    mutating func apply(_ edit: Edit) {
+    /// Does `edit` to the pages, records it as unsaved and emits it; `key` names the shared stroke
+    /// it draws.
+    mutating func apply(_ edit: Edit, key: String? = nil, _ step: inout Step) {
         switch edit {
         case let .draw(page, stroke):
             pages[page].strokes.append(stroke)
             tracking[page].unsaved.recordAdded(stroke)
+            emit(page, added: [PlacedStroke(index: pages[page].strokes.count - 1, stroke: stroke)], key: key, &step)
         case let .erase(page, erased):
             for item in erased.reversed() {
                 pages[page].strokes.remove(at: item.index)
                 tracking[page].unsaved.recordRemoved(item.stroke.id)
             }
+            emit(page, removed: erased.map(\.stroke.id), &step)
         }
     }
 
-    /// Undoes `edit`, which is the latest edit still applied, and records it as unsaved.
-    mutating func revert(_ edit: Edit) {
+    /// Undoes `edit`, which is the latest edit still applied, records it as unsaved and emits it.
+    mutating func revert(_ edit: Edit, _ step: inout Step) {
         switch edit {
         case let .draw(page, stroke):
             pages[page].strokes.removeLast()
             tracking[page].unsaved.recordRemoved(stroke.id)
+            emit(page, removed: [stroke.id], &step)
         case let .erase(page, erased):
             for item in erased {
                 pages[page].strokes.insert(item.stroke, at: item.index)
                 tracking[page].unsaved.recordAdded(item.stroke)
             }
+            emit(page, added: erased.map { PlacedStroke(index: $0.index, stroke: $0.stroke) }, &step)
         }
+    }
+
+    /// Emits the change of the page at `index` (``SessionEffect/inkChanged(_:)``).
+    func emit(_ index: Int, isNewPage: Bool = false, added: [PlacedStroke] = [], removed: [StrokeID] = [], key: String? = nil,
+              _ step: inout Step) {
+        let page = pages[index]
+        step.effects.append(.inkChanged(InkChange(page: page.id, size: page.size, template: page.template, isNewPage: isNewPage,
+                                                  added: added, removed: removed, key: key)))
     }
 }

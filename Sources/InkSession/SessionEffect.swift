@@ -5,6 +5,9 @@ public enum SessionEffect: Sendable, Equatable {
     /// Store these page changes, then send ``SessionEvent/saveFinished(_:at:)`` or
     /// ``SessionEvent/saveFailed(_:reason:at:)`` with the request's id. Never two at once.
     case save(SaveRequest)
+    /// The ink of a page changed, or a page was added: the one account of the change, for a shell
+    /// that journals it or shows it elsewhere (the session's pages already hold it).
+    case inkChanged(InkChange)
     /// Run handwriting recognition on these pages of the note (they have just been saved).
     case recognize(NoteID, pages: [PageID])
     /// The note's tags are now `tags` (recognised hashtags were added).

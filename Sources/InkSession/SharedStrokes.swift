@@ -46,7 +46,7 @@ extension OpenNote {
     mutating func strokeUp(_ key: String, _ step: inout Step) {
         guard var shared = sharedStrokes.removeValue(forKey: key) else { return }
         shared.stroke.id = tracking[shared.pageIndex].takeStrokeID()
-        perform(.draw(page: shared.pageIndex, shared.stroke), &step)
+        perform(.draw(page: shared.pageIndex, shared.stroke), key: key, &step)
         scheduleStrokeStall(step)
     }
 

@@ -15,8 +15,13 @@ public enum LiveUpdate: Sendable, Equatable {
     /// Where the note's changes are: all stored, waiting, being stored, or retrying after a failure.
     case saving(SavingState)
     /// A page's ink changed (a stroke ended, an erasure, undo or redo) or the page was added (at the
-    /// end); `strokeKeys` are the writers' keys of the strokes this change accepted.
-    case pageChanged(PageID, strokeKeys: [String])
+    /// end), as the session made the change, once the journal holds it; `confirming` are the writers'
+    /// keys of the strokes it keeps (none when the journal could not keep it: the save that holds
+    /// them confirms them).
+    case changed(InkChange, confirming: [String])
+    /// Strokes with these writers' keys are kept, with nothing new to show: a stroke sent again, or
+    /// one the journal could not keep, now held by a save.
+    case confirmed(PageID, strokeKeys: [String])
     /// The note's tags changed (recognised hashtags, or by hand).
     case tags(Set<Tag>)
     /// The user asked to leave with unsaved changes: ask them.
@@ -97,9 +102,8 @@ public actor LiveNote {
     private var lastSaving: SavingState = .saved
     /// Keys of strokes the session has (or had).
     private var accepted: Set<String>
-    /// Which writer sent each stroke in progress, and how many points it has.
-    private var writerOf: [String: String] = [:]
-    private var pointsOf: [String: Int] = [:]
+    /// Each stroke in progress by its key: the writer who sent it, its page and how many points it has.
+    private var inProgress: [String: (writer: String, page: PageID, points: Int)] = [:]
     /// Most points one stroke takes (further moves are dropped): a runaway or hostile writer cannot
     /// grow the server without bound. A writer has one stroke in progress at a time.
     public static let maxPointsPerStroke = 100_000
@@ -114,9 +118,13 @@ public actor LiveNote {
     private var tagWritesInFlight = 0
     /// The note's journal: every change is synced to it before a writer is told it is kept.
     private let journal: NoteJournal
-    /// Journal appends not yet on disk, and the keys of the strokes they hold.
-    private var journalWritesInFlight = 0
-    private var undurable: Set<String> = []
+    /// The session's changes handed to the journal, oldest first, each with the append's outcome once
+    /// it is known: they are told to the observers in this order (an append's outcome may come back
+    /// before an older one's), and `appendsTold` have been.
+    private var journaling: [(changes: [InkChange], outcome: Result<Void, StoreError>?)] = []
+    private var appendsTold = 0
+    /// The pages as the observers were told of them: the pages when opened, with every change told since.
+    private var told: [Page]
     /// Keys of strokes whose journal append failed: on disk, and confirmed, only once a save holds them.
     private var unjournaled: [PageID: Set<String>] = [:]
     /// The journal's last entry when the save in flight started (the entries that save holds), and
@@ -155,6 +163,7 @@ public actor LiveNote {
             try workspace.library.save([PageDelta(pageID: first.id, size: first.size, template: first.template, isNew: true)], to: note)
             pages = [first]
         }
+        told = pages
         backgrounds = workspace.library.backgroundDocuments(of: stored)
         self.recognition = recognition
         runner.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags, at: 0)) { _, _ in nil }
@@ -174,10 +183,10 @@ public actor LiveNote {
     /// Whether navigation is shown, per the session's rules.
     public var isNavigationVisible: Bool { session.state.note?.isNavigationVisible ?? false }
 
-    /// What a browser joining now is shown, taken at one instant: pages, navigation, saving state
-    /// (with the clock to say when a retry comes) and tags.
-    public func snapshot() -> (pages: [Page], isNavigationVisible: Bool, saving: SavingState, now: Double, tags: Set<Tag>) {
-        (pages, isNavigationVisible, savingState(), now, tags)
+    /// What a browser joining now is shown, taken at one instant: navigation, saving state (with the
+    /// clock to say when a retry comes) and tags.
+    public func snapshot() -> (isNavigationVisible: Bool, saving: SavingState, now: Double, tags: Set<Tag>) {
+        (isNavigationVisible, savingState(), now, tags)
     }
 
     /// Whether the stroke with this writer's key has reached the session.
@@ -193,9 +202,12 @@ public actor LiveNote {
         scheduleTimer()
     }
 
-    /// Calls `observer` with every update from now on.
-    public func observe(_ observer: @escaping @Sendable (LiveUpdate) -> Void) {
+    /// Calls `observer` with every update from now on; returns the pages as the observers were told
+    /// of them so far, which the ``LiveUpdate/changed(_:confirming:)`` updates to come change.
+    @discardableResult
+    public func observe(_ observer: @escaping @Sendable (LiveUpdate) -> Void) -> [Page] {
         observers.append(observer)
+        return told
     }
 
     /// Returns once nothing is under way: no timer due on the clock that has not fired, no journal
@@ -207,7 +219,7 @@ public actor LiveNote {
 
     private var isBusy: Bool {
         let due = !isClosed && (session.state.nextDeadline.map { $0 <= now } ?? false)
-        return due || journalWritesInFlight > 0 || savesInFlight > 0 || recognitionsInFlight > 0 || tagWritesInFlight > 0
+        return due || !journaling.isEmpty || savesInFlight > 0 || recognitionsInFlight > 0 || tagWritesInFlight > 0
     }
 
     /// Lets the callers of ``settled()`` look again.
@@ -230,25 +242,24 @@ public actor LiveNote {
             guard !accepted.contains(key) else {
                 // Sent again (after a reconnect or a reload, the confirmation lost): confirmed again once
                 // it is on disk (a key still being journaled is confirmed when that append completes).
-                if !open, !undurable.contains(key), let shown = pages.first(where: { $0.id == page })?.id ?? pages.first?.id {
-                    emit(.pageChanged(shown, strokeKeys: [key]))
+                if !open, !isUndurable(key), let shown = pages.first(where: { $0.id == page })?.id ?? pages.first?.id {
+                    emit(.confirmed(shown, strokeKeys: [key]))
                 }
                 return
             }
-            for (other, owner) in writerOf where owner == writer { send(.strokeUp(key: other, at: now)) }
+            for (other, stroke) in inProgress where stroke.writer == writer { send(.strokeUp(key: other, at: now)) }
             // A page the note does not have (a writer that had not heard of the page yet) means the
             // current page, as a pen down always did: the stroke is kept, not refused without a word.
             let target = pages.contains { $0.id == page } ? page : (session.state.note?.currentPageID ?? page)
             send(.strokeDown(key: key, page: target, point, tool: tool, color: color, width: width, at: now))
             guard session.state.note?.sharedStrokes[key] != nil else { return }
             accepted.insert(key)
-            writerOf[key] = writer
-            pointsOf[key] = 1
+            inProgress[key] = (writer, target, 1)
         case let .move(_, points):
             guard open else { return }
-            let kept = points.prefix(max(0, Self.maxPointsPerStroke - (pointsOf[key] ?? 0)))
+            let kept = points.prefix(max(0, Self.maxPointsPerStroke - (inProgress[key]?.points ?? 0)))
             guard !kept.isEmpty else { return }
-            pointsOf[key, default: 0] += kept.count
+            inProgress[key]?.points += kept.count
             send(.strokeMove(key: key, Array(kept), at: now))
         case .up:
             if open { send(.strokeUp(key: key, at: now)) }
@@ -321,45 +332,46 @@ public actor LiveNote {
     /// A writer went away (its connection closed): its stroke in progress ends where it got to.
     public func writerLeft(_ writer: String) {
         guard !isClosed else { return }
-        for (key, owner) in writerOf where owner == writer { send(.strokeUp(key: key, at: now)) }
+        for (key, stroke) in inProgress where stroke.writer == writer { send(.strokeUp(key: key, at: now)) }
     }
 
     /// Saves everything and lets go of the note (the last writer went away), returning once the saves
-    /// and tag writes are done. A failed save leaves it open, retrying on the session's schedule:
-    /// ``isClosed`` says whether it let go.
+    /// and tag writes are done. A save that fails meanwhile (the library's lock held past its wait, a
+    /// disk error) is tried again at once, not at the session's retry time: closing never waits for
+    /// the note's clock, which a test may hold still. After as many tries as the session has retry
+    /// delays, plus one, it returns with the note open: ``isClosed`` says whether it let go.
     public func close() async {
-        if !isClosed {
-            if session.state.background != nil { send(.foreground(at: now)) }
-            send(.leaveRequested(at: now))
-            if !isClosed { send(.leaveAnswered(.saveAndLeave, at: now)) }
-        }
-        while journalWritesInFlight > 0 || savesInFlight > 0 || tagWritesInFlight > 0 {
-            await withCheckedContinuation { waiters.append($0) }
+        for _ in 0...session.config.retryDelays.count {
+            if !isClosed {
+                if session.state.background != nil { send(.foreground(at: now)) }
+                send(.leaveRequested(at: now))
+                if !isClosed { send(.leaveAnswered(.saveAndLeave, at: now)) }
+            }
+            while !journaling.isEmpty || savesInFlight > 0 || tagWritesInFlight > 0 {
+                await withCheckedContinuation { waiters.append($0) }
+            }
+            if isClosed { break }
         }
         if isClosed { await journal.drain() }
     }
 
     // MARK: The session's shell
 
-    /// Sends `event` to the session; a change of ink it makes is journaled, and reported (with the
-    /// keys of the strokes it ended: by their pen up, the stall timeout, leaving) once the journal has
-    /// it on disk.
+    /// Sends `event` to the session; the changes of ink it makes are journaled, and told to the
+    /// observers (with the keys of the strokes they drew: by their pen up, the stall timeout, leaving)
+    /// once the journal has them on disk.
     private func send(_ event: SessionEvent) {
         guard !isClosed else { return }
-        let open = session.state.note?.sharedStrokes ?? [:]
-        // Only for events that can change ink, and while strokes are open (any event first fires the
-        // timers due, and the stall timer ends strokes).
-        let before = event.mayChangeInk || !open.isEmpty ? pages : nil
-        runner.send(event) { effect, _ in carryOut(effect) }
-        if let before {
-            let still = session.state.note?.sharedStrokes ?? [:]
-            let ended = open.filter { still[$0.key] == nil }
-            for key in ended.keys {
-                writerOf[key] = nil
-                pointsOf[key] = nil
+        var changes: [InkChange] = []
+        runner.send(event) { effect, _ in
+            if case .inkChanged(let change) = effect {
+                changes.append(change)
+                return nil
             }
-            journalChanges(since: before, keys: ended.keys.sorted(), of: ended.first?.value.pageID)
+            return carryOut(effect)
         }
+        forgetEndedStrokes(drawn: changes)
+        journal(changes)
         let saving = savingState()
         if saving != lastSaving {
             lastSaving = saving
@@ -367,6 +379,17 @@ public actor LiveNote {
         }
         scheduleTimer()
         wake()
+    }
+
+    /// Forgets the strokes in progress the session no longer has. One that ended without drawing
+    /// anything (the note let go of it) is confirmed at once: there is nothing of it to keep.
+    private func forgetEndedStrokes(drawn changes: [InkChange]) {
+        guard !inProgress.isEmpty else { return }
+        let open = session.state.note?.sharedStrokes ?? [:]
+        for (key, stroke) in inProgress where open[key] == nil {
+            inProgress[key] = nil
+            if !changes.contains(where: { $0.key == key }) { emit(.confirmed(stroke.page, strokeKeys: [key])) }
+        }
     }
 
     /// Carries out one effect; blocking work goes to ``BlockingExecutor/shared`` and its outcome
@@ -401,7 +424,7 @@ public actor LiveNote {
             timer?.cancel()
             emit(.left)
         case .reportError(let message): emit(.error(message))
-        case .finalizeDraft, .debugLog: break
+        case .inkChanged, .finalizeDraft, .debugLog: break  // changes are taken by send(_:)
         }
         return nil
     }
@@ -415,8 +438,7 @@ public actor LiveNote {
             for (page, keys) in savingUnjournaled {
                 unjournaled[page]?.subtract(keys)
                 if unjournaled[page]?.isEmpty == true { unjournaled[page] = nil }
-                undurable.subtract(keys)
-                emit(.pageChanged(page, strokeKeys: keys.sorted()))
+                emit(.confirmed(page, strokeKeys: keys.sorted()))
             }
             savingUnjournaled = [:]
         case .failure(let error): lastFailure = "\(error)"
@@ -488,56 +510,58 @@ public actor LiveNote {
         send(.tick(at: now))
     }
 
-    /// Journals what changed on the pages since `before` (strokes added and removed by id, pages
-    /// added); once it is synced, reports each changed page with `keys`. Keys of strokes that
-    /// changed nothing (the session kept no ink of them) are reported on `page` at once.
-    private func journalChanges(since before: [Page], keys: [String], of page: PageID?) {
-        let old = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var changes: [JournalPageChange] = []
-        for page in pages {
-            let previous = old[page.id]
-            // Every edit changes its page's stroke count (a drawn stroke, an erasure, undo, redo).
-            if let previous, previous.strokes.count == page.strokes.count { continue }
-            // A pen up appends: found by comparing ids in place, without hashing the page's strokes.
-            if let previous, page.strokes.count > previous.strokes.count,
-               previous.strokes.indices.allSatisfy({ previous.strokes[$0].id == page.strokes[$0].id }) {
-                changes.append(JournalPageChange(page: page.id, size: page.size, template: page.template,
-                                                 added: Array(page.strokes[previous.strokes.count...]), removed: []))
-                continue
-            }
-            let oldIDs = Set(previous?.strokes.map(\.id) ?? [])
-            let newIDs = Set(page.strokes.map(\.id))
-            changes.append(JournalPageChange(page: page.id, size: page.size, template: page.template,
-                                             added: page.strokes.filter { !oldIDs.contains($0.id) },
-                                             removed: (previous?.strokes ?? []).map(\.id).filter { !newIDs.contains($0) }))
-        }
-        guard !changes.isEmpty else {
-            if let page, !keys.isEmpty { emit(.pageChanged(page, strokeKeys: keys)) }
-            return
-        }
-        journalWritesInFlight += 1
-        undurable.formUnion(keys)
-        let pageIDs = changes.map(\.page)
-        journal.append(JournalEntry(pages: changes, keys: keys)) { [weak self] outcome in
+    /// Hands one event's changes to the journal, as one entry; they are told once it is on disk.
+    private func journal(_ changes: [InkChange]) {
+        guard !changes.isEmpty else { return }
+        let number = appendsTold + journaling.count
+        journaling.append((changes, nil))
+        let entry = JournalEntry(pages: changes.map {
+            JournalPageChange(page: $0.page, size: $0.size, template: $0.template, added: $0.added.map(\.stroke), removed: $0.removed)
+        }, keys: changes.compactMap(\.key))
+        journal.append(entry) { [weak self] outcome in
             guard let self else { return }
-            Task { await self.journaled(pageIDs, keys: keys, outcome) }
+            Task { await self.journaled(number, outcome) }
         }
     }
 
-    /// A journal append is on disk (or failed): the writers are told.
-    private func journaled(_ pageIDs: [PageID], keys: [String], _ outcome: Result<Void, StoreError>) {
-        journalWritesInFlight -= 1
-        switch outcome {
-        case .success:
-            undurable.subtract(keys)
-            for page in pageIDs { emit(.pageChanged(page, strokeKeys: keys)) }
-        case .failure(let error):
-            // Not confirmed (the browser keeps the stroke) until the next completed save holds it.
-            if let page = pageIDs.first, !keys.isEmpty { unjournaled[page, default: []].formUnion(keys) }
-            for page in pageIDs { emit(.pageChanged(page, strokeKeys: [])) }
-            emit(.error("Couldn't keep the change safe on disk: \(error)"))
+    /// The journal append `number` is on disk (or failed): the changes of every append up to the
+    /// first whose outcome has not come back are told, in order.
+    private func journaled(_ number: Int, _ outcome: Result<Void, StoreError>) {
+        journaling[number - appendsTold].outcome = outcome
+        while let first = journaling.first, let outcome = first.outcome {
+            journaling.removeFirst()
+            appendsTold += 1
+            tell(first.changes, outcome)
         }
         wake()
+    }
+
+    /// Tells the observers of changes the journal kept (their strokes are confirmed) or could not keep
+    /// (they are not, until the next completed save holds them).
+    private func tell(_ changes: [InkChange], _ outcome: Result<Void, StoreError>) {
+        for change in changes {
+            if let index = told.firstIndex(where: { $0.id == change.page }) {
+                told[index].apply(change)
+            } else {
+                var page = Page(id: change.page, size: change.size, template: change.template)
+                page.apply(change)
+                told.append(page)
+            }
+            let keys = change.key.map { [$0] } ?? []
+            switch outcome {
+            case .success: emit(.changed(change, confirming: keys))
+            case .failure:
+                unjournaled[change.page, default: []].formUnion(keys)
+                emit(.changed(change, confirming: []))
+            }
+        }
+        if case .failure(let error) = outcome { emit(.error("Couldn't keep the change safe on disk: \(error)")) }
+    }
+
+    /// Whether the stroke with `key` is not on disk yet: its journal append is under way, or failed
+    /// and no save holds it yet.
+    private func isUndurable(_ key: String) -> Bool {
+        journaling.contains { $0.changes.contains { $0.key == key } } || unjournaled.values.contains { $0.contains(key) }
     }
 }
 
@@ -546,17 +570,6 @@ extension PenInput {
     public var key: String {
         switch self {
         case .down(let key, _, _, _, _, _), .move(let key, _), .up(let key): key
-        }
-    }
-}
-
-extension SessionEvent {
-    /// Whether the event can change a page's ink or add a page: a stroke ended, an erasure, undo,
-    /// redo, a page added.
-    fileprivate var mayChangeInk: Bool {
-        switch self {
-        case .strokeUp, .erase, .undo, .redo, .addPage: true
-        default: false
         }
     }
 }

@@ -241,6 +241,7 @@ extension NoteReplayer {
             case .reportError(let message):
                 record(t, "error", message: message)
                 throw ImportError(file: staged.note.title, reason: "saving failed: \(message)")
+            case .inkChanged: break  // the staged note is written from the saves
             case .finalizeDraft: record(t, "finaliseDraft")
             case .debugLog(let message): record(t, "debug", message: message)
             }

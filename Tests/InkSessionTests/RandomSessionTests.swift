@@ -159,7 +159,10 @@ struct RandomSessionRun {
         if before.note != nil, after.note == nil { #expect(effects.contains(.leave)) }
         guard let note = after.note else { return }
         #expect(note.isSaving == (outstanding != nil))
-        if let old = before.note, old.id == note.id { checkStrokes(event, old, note) }
+        if let old = before.note, old.id == note.id {
+            checkStrokes(event, old, note)
+            checkChanges(effects, old, note)
+        }
         if !note.hasUnsavedChanges {
             let stored = store.load(note.id)
             let outline = { (pages: [Page]) in pages.map { "\($0.id): \($0.strokes.map(\.id))" } }
@@ -167,6 +170,22 @@ struct RandomSessionRun {
             let same = stored == note.pages
             #expect(same, "stored strokes differ from the session's")
         }
+    }
+
+    /// The ink changes the event emitted, applied to the pages before it, give the pages after it:
+    /// they account for every change of ink, and for nothing else.
+    func checkChanges(_ effects: [SessionEffect], _ old: OpenNote, _ new: OpenNote) {
+        var pages = old.pages
+        for case .inkChanged(let change) in effects {
+            if let index = pages.firstIndex(where: { $0.id == change.page }) {
+                #expect(!change.isNewPage)
+                pages[index].apply(change)
+            } else {
+                #expect(change.isNewPage && change.added.isEmpty && change.removed.isEmpty)
+                pages.append(Page(id: change.page, size: change.size, template: change.template))
+            }
+        }
+        #expect(pages == new.pages, "the ink changes do not account for the pages")
     }
 
     /// Every completed stroke stays on its page, unchanged, unless erased or undone.

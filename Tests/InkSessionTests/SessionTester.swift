@@ -22,11 +22,17 @@ struct SessionTester {
         try #require(session.state.note, sourceLocation: sourceLocation)
     }
 
-    /// Sends `event` and expects exactly `expected`, in order.
+    /// Sends `event` and expects exactly `expected`, in order, besides the ink changes: those are
+    /// stated by ``InkChangeTests`` and checked against the pages after every random event.
     mutating func send(_ event: SessionEvent, _ expected: [SessionEffect],
                        sourceLocation: SourceLocation = #_sourceLocation) {
-        let effects = session.send(event)
+        let effects = session.send(event).filter { if case .inkChanged = $0 { false } else { true } }
         #expect(effects == expected, sourceLocation: sourceLocation)
+    }
+
+    /// Sends `event` and returns the ink changes it made.
+    mutating func changes(_ event: SessionEvent) -> [InkChange] {
+        session.send(event).compactMap { if case .inkChanged(let change) = $0 { change } else { nil } }
     }
 
     /// Opens the test note holding one stored, empty page (so nothing is unsaved) at `time`.
