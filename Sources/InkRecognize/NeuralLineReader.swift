@@ -90,8 +90,12 @@ public final class NeuralLineReader: Sendable {
         var reads: [Read] = []
         var previous = 0
         for step in 0..<steps {
-            let row = scores[(step * classes)..<((step + 1) * classes)]
-            let best = row.indices.max { row[$0] < row[$1] }! - step * classes
+            let best = scores.withUnsafeBufferPointer { all in
+                let row = UnsafeBufferPointer(rebasing: all[(step * classes)..<((step + 1) * classes)])
+                var best = 0
+                for k in 1..<classes where row[k] > row[best] { best = k }
+                return best
+            }
             if best != 0, best == previous, var last = reads.last {
                 last.last = step
                 reads[reads.count - 1] = last
@@ -119,9 +123,11 @@ public final class NeuralLineReader: Sendable {
             }
             // Every class's best probability over the character's steps; the top few, the reading first.
             var best = [Float](repeating: 0, count: classes)
-            for step in read.first...read.last {
-                let base = step * classes
-                for k in 1..<space where scores[base + k] > best[k] { best[k] = scores[base + k] }
+            scores.withUnsafeBufferPointer { all in
+                for step in read.first...read.last {
+                    let base = step * classes
+                    for k in 1..<space where all[base + k] > best[k] { best[k] = all[base + k] }
+                }
             }
             var top: [Int] = []  // the likeliest others, most likely first
             for k in 1..<space where k != read.index && best[k] > 0.001
