@@ -35,3 +35,8 @@ extension Workspace {
         return "notice: recognition is reduced to Tesseract alone (--reader \(reader.rawValue) asked for the neural reader): \(problem)"
     }
 }
+
+extension RecognitionReader {
+    /// The default: `both`, the neural reading voting with Tesseract's renders.
+    public static var standard: RecognitionReader { .both }
+}

@@ -43,7 +43,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
     var quality: RecognitionQuality = .standard
     @Option(help: "Which engines read: tesseract, neural (PP-OCR on ONNX Runtime) or both, voting word by word (without ONNX Runtime or its model, Tesseract alone, with a notice).")
-    var reader: RecognitionReader = .both
+    var reader: RecognitionReader = .standard
     @OptionGroup var output: OutputOptions
 
     func validate() throws {

@@ -35,7 +35,7 @@ struct IndexCommand: ParsableCommand {
     @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
     var quality: RecognitionQuality = .standard
     @Option(help: "Which engines read: tesseract, neural (PP-OCR on ONNX Runtime) or both, voting word by word (without ONNX Runtime or its model, Tesseract alone, with a notice).")
-    var reader: RecognitionReader = .both
+    var reader: RecognitionReader = .standard
     @Option(help: "Only this shard of the pages, written i/n (0 ≤ i < n); the SQLite index only.") var shard: String?
     @Flag(help: "Forget every earlier result and recognise every page again.") var rebuild = false
     @Flag(help: "Work on a PostgreSQL index's queue with other workers, without writing to the library; exits 0 when no page is left.")

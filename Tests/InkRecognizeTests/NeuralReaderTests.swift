@@ -31,7 +31,7 @@ struct NeuralReaderTests {
         // blank, a, b, c, o, space
         let characters = ["", "a", "b", "c", "o", " "]
         let steps: [[(Int, Float)]] = [
-            [(3, 0.6), (4, 0.3)], [(3, 0.7)], [], [(1, 0.9)], [(5, 0.8)], [], [(2, 0.5), (4, 0.4)], [(2, 0.5)],
+            [(3, 0.6), (4, 0.3)], [(3, 0.7)], [], [(1, 0.9)], [(5, 0.8)], [], [(2, 0.5), (4, 0.4)], [(2, 0.6)],
         ]
         let words = NeuralLineReader.decode(scores(steps, classes: 6), steps: steps.count, characters: characters, stepWidth: 4, height: 48)
         #expect(words.map(\.text) == ["ca", "b"])
