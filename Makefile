@@ -15,6 +15,10 @@ MANDIR ?= $(PREFIX)/share/man
 BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# The neural line reader's files (ONNX Runtime's library and the PP-OCR model, from scripts/install-deps.sh),
+# installed where the program looks: lib/inkwell beside its bin/.
+NEURAL_DIR ?= $(PREFIX)/lib/inkwell
+NEURAL_FILES = .build/lib/inkwell/libonnxruntime.so.1.32.0 .build/lib/inkwell/PP-OCRv6_rec_small.onnx
 # The man pages, made from the release binary's own help by swift-argument-parser's generate-manual:
 # one page per command (inkwell.1, inkwell.note.1, inkwell.note.list.1, …).
 MAN_PAGES = $(CURDIR)/.build/man
@@ -79,13 +83,15 @@ install: deps-package inkwell man
 	@$(MAKE) --no-print-directory install-files
 
 # What `install` copies, from what `inkwell` and `man` made: the binary stripped of its symbols and
-# debug information (198 MB → 93 MB, a third of it the ICU data Foundation links in), and the
+# debug information (198 MB → 93 MB, a third of it the ICU data Foundation links in), the
 # completions written by the binary itself (bash's without the #! line the generator puts first:
-# the file is sourced, never run).
+# the file is sourced, never run), and the neural reader's library and model (their licences are in
+# packaging/debian/copyright; ONNX Runtime's notices of what it bundles go beside them).
 install-files:
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASH_COMPLETION_DIR)" \
-	  "$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)"
+	  "$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)" "$(DESTDIR)$(NEURAL_DIR)"
 	install -m 0755 -s "$(INKWELL)" "$(DESTDIR)$(BINDIR)/inkwell"
+	install -m 0644 $(NEURAL_FILES) .build/lib/inkwell/onnxruntime-ThirdPartyNotices.txt "$(DESTDIR)$(NEURAL_DIR)/"
 	install -m 0644 "$(MAN_PAGES)"/*.1 "$(DESTDIR)$(MANDIR)/man1/"
 	"$(INKWELL)" --generate-completion-script bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/inkwell"
 	sed -i '1{/^#!/d;}' "$(DESTDIR)$(BASH_COMPLETION_DIR)/inkwell"
@@ -95,6 +101,7 @@ install-files:
 	  "$(DESTDIR)$(FISH_COMPLETION_DIR)/inkwell.fish"
 
 uninstall:
+	rm -rf "$(DESTDIR)$(NEURAL_DIR)"
 	rm -f "$(DESTDIR)$(BINDIR)/inkwell" "$(DESTDIR)$(MANDIR)/man1/inkwell.1" "$(DESTDIR)$(MANDIR)/man1/inkwell".*.1 \
 	  "$(DESTDIR)$(BASH_COMPLETION_DIR)/inkwell" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_inkwell" \
 	  "$(DESTDIR)$(FISH_COMPLETION_DIR)/inkwell.fish"

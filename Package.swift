@@ -55,6 +55,10 @@ let package = Package(
         // poppler-glib's C API (PDF pages drawn into Cairo), loaded with dlopen when a PDF is first opened, as
         // Tesseract is. Needs libpoppler-glib8 at run time.
         .target(name: "CPoppler", linkerSettings: [.linkedLibrary("dl")]),
+        // ONNX Runtime's C API (the neural line reader's models), loaded with dlopen when recognition first
+        // reads a line, as Tesseract is; absent, recognition is Tesseract's alone. From PyPI's onnxruntime
+        // wheel (scripts/install-deps.sh), installed under lib/inkwell/.
+        .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
         // A small PNG encoder over libpng's classic API (setjmp lives in C).
         .target(name: "CPNGWriter", dependencies: ["CLibPNG"]),
         // Value types every layer shares: points, strokes, pages, notes (with the tag rules), notebooks,
@@ -79,8 +83,9 @@ let package = Package(
         // Rendering backends: PNG (Cairo + libpng), PDF and SVG; tools' looks, templates; typed text
         // set in a Hershey font for PDFs.
         .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "InkPDF", "CCairo", "CPNGWriter"]),
-        // Handwriting recognition through Tesseract: the recogniser of InkCore's protocol (rasterised for OCR with Cairo).
-        .target(name: "InkRecognize", dependencies: ["InkCore", "InkGeometry", "CCairo", "CTesseract"]),
+        // Handwriting recognition through Tesseract and a neural line reader (PP-OCR on ONNX Runtime) voting
+        // together: the recogniser of InkCore's protocol (rasterised for OCR with Cairo).
+        .target(name: "InkRecognize", dependencies: ["InkCore", "InkGeometry", "CCairo", "CTesseract", "COnnxRuntime"]),
         // The search index (SQLite FTS5 via GRDB): titles, tags, typed and recognised text, page status.
         .target(
             name: "InkIndex",

@@ -2,8 +2,8 @@
 # Packs the tree `make deb` staged (the files of `make install` under /usr, in WORK/debian/inkwell)
 # into WORK/inkwell_VERSION_ARCH.deb with dpkg's own tools, without debhelper: packaging/debian/
 # (control, changelog, copyright) is copied to WORK/debian, dpkg-shlibdeps computes Depends from
-# the libraries the binary links (Tesseract and poppler are dlopened on use: control recommends
-# them), dpkg-gencontrol writes the control file (version from the changelog, Installed-Size).
+# the libraries the binary and ONNX Runtime's library link (Tesseract and poppler are dlopened on use:
+# control recommends them), dpkg-gencontrol writes the control file (version from the changelog, Installed-Size).
 # Usage: build-deb.sh WORK
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,7 +52,9 @@ gzip -9n "$root"/usr/share/man/man1/*.1
 cd "$work"
 # (DEBIAN first: dpkg-shlibdeps finds the package's root by it.)
 install -d -m 0755 debian/inkwell/DEBIAN
-dpkg-shlibdeps -Tdebian/substvars debian/inkwell/usr/bin/inkwell
+# ONNX Runtime's library (the neural reader's, in /usr/lib/inkwell) is loaded on use as Tesseract is, but
+# it ships in the package: what it links counts too.
+dpkg-shlibdeps -Tdebian/substvars debian/inkwell/usr/bin/inkwell debian/inkwell/usr/lib/inkwell/libonnxruntime.so.*
 dpkg-gencontrol -pinkwell -Pdebian/inkwell -Tdebian/substvars -fdebian/files
 (cd debian/inkwell && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) > debian/inkwell/DEBIAN/md5sums
 chmod 0644 debian/inkwell/DEBIAN/control debian/inkwell/DEBIAN/md5sums

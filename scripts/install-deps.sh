@@ -40,12 +40,51 @@ peers() {
     fi
 }
 
+# The neural line reader (docs/recognition.md): ONNX Runtime's C library from PyPI's onnxruntime wheel and
+# PaddleOCR's PP-OCRv6 small recognition model from PyPI's rapidocr wheel (a wheel is a zip: only these
+# files are taken out), with their licences, into .build/lib/inkwell: where a build in the repository
+# looks (lib/inkwell beside .build/debug), and what `make install` and `make deb` copy. Pinned versions,
+# checked hashes. Without PyPI, recognition is Tesseract's alone and the tests that need the models skip,
+# saying so.
+ONNXRUNTIME_VERSION=1.32.0
+RAPIDOCR_VERSION=3.10.0
+NEURAL=.build/lib/inkwell
+WHEEL_HASHES="5a34fc4dfeb5a7b4a74c95dcba1e773d722abda720b474edf1b0c419dc6d163d  onnxruntime-$ONNXRUNTIME_VERSION-cp311-cp311-manylinux_2_28_x86_64.whl
+2fc34e26cd0f48514804a94f8832283039c7334076bff60768b1fed9ad068050  rapidocr-$RAPIDOCR_VERSION-py3-none-any.whl"
+neural() {
+    [ -f "$NEURAL/libonnxruntime.so.$ONNXRUNTIME_VERSION" ] && [ -f "$NEURAL/PP-OCRv6_rec_small.onnx" ] && return 0
+    local arch wheels pip=(/usr/bin/python3 -m pip)
+    arch=$(uname -m)
+    wheels=$(mktemp -d)
+    [ -x .build/peers/bin/pip ] && pip=(.build/peers/bin/pip)
+    if "${pip[@]}" download -q --no-deps --only-binary=:all: --platform "manylinux_2_28_$arch" --python-version 3.11 \
+            -d "$wheels" "onnxruntime==$ONNXRUNTIME_VERSION" "rapidocr==$RAPIDOCR_VERSION" \
+        && { [ "$arch" != x86_64 ] || (cd "$wheels" && echo "$WHEEL_HASHES" | sha256sum -c --quiet); }; then
+        unzip -o -j -q "$wheels"/onnxruntime-*.whl "onnxruntime/capi/libonnxruntime.so.$ONNXRUNTIME_VERSION" \
+            onnxruntime/LICENSE onnxruntime/ThirdPartyNotices.txt -d "$wheels/ort"
+        unzip -o -j -q "$wheels"/rapidocr-*.whl rapidocr/models/PP-OCRv6_rec_small.onnx \
+            "rapidocr-$RAPIDOCR_VERSION.dist-info/licenses/LICENSE" "rapidocr-$RAPIDOCR_VERSION.dist-info/licenses/MODEL_LICENSES.md" \
+            -d "$wheels/models"
+        mkdir -p "$NEURAL"
+        install -m 0644 "$wheels/ort/libonnxruntime.so.$ONNXRUNTIME_VERSION" "$wheels/models/PP-OCRv6_rec_small.onnx" "$NEURAL/"
+        install -m 0644 "$wheels/ort/LICENSE" "$NEURAL/onnxruntime-LICENSE"
+        install -m 0644 "$wheels/ort/ThirdPartyNotices.txt" "$NEURAL/onnxruntime-ThirdPartyNotices.txt"
+        install -m 0644 "$wheels/models/LICENSE" "$NEURAL/rapidocr-LICENSE"
+        install -m 0644 "$wheels/models/MODEL_LICENSES.md" "$NEURAL/rapidocr-MODEL_LICENSES.md"
+        echo "installed ONNX Runtime $ONNXRUNTIME_VERSION and the PP-OCRv6 recognition model in $NEURAL" >&2
+    else
+        echo "warning: could not fetch onnxruntime and rapidocr from PyPI; recognition will be Tesseract's alone and the neural tests will skip" >&2
+    fi
+    rm -rf "$wheels"
+}
+
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -eq 0 ]; then
     peers
+    neural
     exit 0
 fi
 
@@ -65,3 +104,4 @@ until $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get i
     attempt=$((attempt + 1))
 done
 peers
+neural

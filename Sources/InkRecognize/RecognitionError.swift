@@ -12,6 +12,11 @@ public enum RecognitionError: Error, CustomStringConvertible, Sendable, Equatabl
     case rasterFailed(String)
     /// Tesseract could not recognise an image it was given.
     case recognitionFailed(String)
+    /// The neural line reader cannot run: ONNX Runtime or its model is missing or damaged (the sentence
+    /// says which, and how to install it). Recognition goes on with Tesseract alone.
+    case neuralReaderUnavailable(String)
+    /// The neural line reader's model failed on a line it was given.
+    case neuralReadFailed(String)
 
     public var description: String {
         switch self {
@@ -29,6 +34,10 @@ public enum RecognitionError: Error, CustomStringConvertible, Sendable, Equatabl
             "cannot draw the page for recognition: \(reason)"
         case let .recognitionFailed(reason):
             "Tesseract failed: \(reason)"
+        case let .neuralReaderUnavailable(reason):
+            reason
+        case let .neuralReadFailed(reason):
+            "the neural line reader failed: \(reason)"
         }
     }
 }

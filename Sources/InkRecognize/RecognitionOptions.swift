@@ -36,6 +36,27 @@ public struct RecognitionOptions: Sendable, Hashable {
         LineRender(xHeight: 44, pen: 0.12, deslant: true),
     ]
 
+    /// Which engines read each line.
+    public enum Reader: String, Sendable, Hashable, CaseIterable {
+        /// Tesseract alone: the renders of ``renders``.
+        case tesseract
+        /// The neural line reader alone (PP-OCR on ONNX Runtime, ``NeuralLineReader``): one image a line.
+        case neural
+        /// Both, their readings voting word slot by word slot: the most words read.
+        case both
+    }
+
+    /// Which engines read each line. Without ONNX Runtime or its model, ``Reader/neural`` and
+    /// ``Reader/both`` read with Tesseract alone (``TesseractRecognizer/neuralProblem`` says why).
+    public var reader: Reader = .both
+    /// The votes the neural reader's reading of a word slot counts as, where each Tesseract render's
+    /// counts as one (both scaled by the reading's confidence).
+    public var neuralVotes = 3.0
+    /// The neural reader's image of a line: x-height as a share of the model's 48-pixel height (the
+    /// line is cut around its middle where it is taller), pen as a share of the x-height.
+    public var neuralXHeight = 0.4
+    public var neuralPen = 0.12
+
     /// Each line is drawn in each of these ways and read; with several, the readings of each word
     /// slot (strokes apart by more than ``slotGap`` x-heights) vote, and the lexicon decides which
     /// count. Empty: one image per line drawn as ``textHeight``, ``sizeMeasure``, ``pen`` and

@@ -13,9 +13,12 @@ enum SlotVote {
     /// `confidence` is 0…1. `prior` adds votes to a one-word meaning that has some (the page's
     /// other lines read it, for one). Returns the chosen words, and the other distinct readings of
     /// each slot (its words joined by spaces; five at most, most voted first).
-    static func choose<Word>(_ renders: [[Word]], slots: [[Int]], text: (Word) -> String, confidence: (Word) -> Float,
-                             meaning: (String) -> String = { $0 }, prior: (String) -> Double = { _ in 0 },
+    /// `weights[r]` multiplies render r's votes (1 for each when empty), and among slots no render
+    /// reads validly, the heavier render's reading is taken before the better line's.
+    static func choose<Word>(_ renders: [[Word]], slots: [[Int]], weights: [Double] = [], text: (Word) -> String,
+                             confidence: (Word) -> Float, meaning: (String) -> String = { $0 }, prior: (String) -> Double = { _ in 0 },
                              valid: (String) -> Bool) -> (words: [Word], alternatives: [String]) {
+        let weights = weights.isEmpty ? renders.map { _ in 1.0 } : weights
         let lineScores = renders.map { words -> Double in
             let mean = words.isEmpty ? 0 : words.reduce(0.0) { $0 + Double(confidence($1)) } / Double(words.count)
             return Double(words.filter { valid(text($0)) }.count) + mean
@@ -27,7 +30,7 @@ enum SlotVote {
             var votes: [String: (votes: Double, render: Int, weight: Double)] = [:]
             for (r, words) in readings.enumerated() where !words.isEmpty && words.allSatisfy({ valid(text($0)) }) {
                 let key = words.map { meaning(text($0)) }.joined(separator: " ")
-                let weight = 1 + Double(words.map(confidence).min() ?? 0)
+                let weight = weights[r] * (1 + Double(words.map(confidence).min() ?? 0))
                 var entry = votes[key] ?? (0, r, weight)
                 entry.votes += weight
                 if weight > entry.weight { (entry.render, entry.weight) = (r, weight) }
@@ -39,7 +42,7 @@ enum SlotVote {
                 taken = winner.render
             } else if let fallback = readings.indices.filter({ !readings[$0].isEmpty }).max(by: {
                 let a = readings[$0].filter { valid(text($0)) }.count, b = readings[$1].filter { valid(text($0)) }.count
-                return (a, lineScores[$0], -$0) < (b, lineScores[$1], -$1)
+                return (a, weights[$0], lineScores[$0], -$0) < (b, weights[$1], lineScores[$1], -$1)
             }) {
                 taken = fallback
             }

@@ -92,6 +92,7 @@ extension TesseractRecognizer {
         var renders: [[[Reading]]] = []
         struct ReadLine {
             var slots: [[Int]]
+            var weights: [Double]
             var marks: [HashMark]
             var image: LineImage
             var wantAlternatives: Bool
@@ -108,7 +109,24 @@ extension TesseractRecognizer {
             let slots = metrics.map { WordSlots(shapes: text.map { shapes[$0] }, gap: options.slotGap * $0.xHeight) }
             var perRender: [[Reading]] = []
             var slotsPerRender: [[Int]] = []
-            for (number, image) in images.enumerated() {
+            var weights: [Double] = []
+            // The neural reading first: it wins ties, and stands alone when it is the only reader.
+            if let neural {
+                let raster = try neuralImage(of: ink, shapes: shapes, text: text,
+                                             metrics: metrics ?? LineMetrics(ink, indices: text, strokeHeight: max(lineHeight, 0.5 * textHeight)))
+                if let folder = options.debugImageFolder {
+                    try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber)-neural.png"))
+                }
+                var lineReadings = try neural.read(raster).map { reading(of: $0, in: raster, line: lineNumber) }
+                slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
+                attach(lineMarks, to: &lineReadings, textHeight: textHeight)
+                for i in lineReadings.indices { lineReadings[i].listNumber = listNumber(lineReadings[i]) }
+                if options.spellFromChoices { spell(&lineReadings).forEach(keep) }
+                if !wantAlternatives { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
+                perRender.append(lineReadings)
+                weights.append(options.neuralVotes)
+            }
+            for (number, image) in images.enumerated() where neural == nil || options.reader != .neural {
                 let raster = try image(1)
                 if let folder = options.debugImageFolder {
                     let suffix = images.count > 1 ? "-r\(number)" : ""
@@ -128,10 +146,11 @@ extension TesseractRecognizer {
                     if !choicesForTags { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
                 }
                 perRender.append(lineReadings)
+                weights.append(1)
             }
             guard perRender.contains(where: { !$0.isEmpty }) else { continue }
             renders.append(perRender)
-            read.append(ReadLine(slots: slotsPerRender, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
+            read.append(ReadLine(slots: slotsPerRender, weights: weights, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
         }
         Self.numberListItems(&renders, minimumConfidence: options.pageWordConfidence)
         let pageWords = PageWords(renders.map { $0.map { $0.map { ($0.word.text, $0.word.confidence) } } },
@@ -139,7 +158,7 @@ extension TesseractRecognizer {
         for (number, line) in read.enumerated() {
             var lineReadings = renders[number][0]
             if renders[number].count > 1 {
-                let voted = vote(renders[number], slots: line.slots) { word in
+                let voted = vote(renders[number], slots: line.slots, weights: line.weights) { word in
                     !word.hasPrefix("#") && pageWords.isRead(word, besides: number) ? options.pageWordVotes : 0
                 }
                 lineReadings = voted.words
@@ -151,6 +170,27 @@ extension TesseractRecognizer {
             readings += lineReadings
         }
         return (readings, alternatives)
+    }
+
+    /// The neural reader's image of a line's strokes `text`: ``NeuralLineReader/inputHeight`` pixels
+    /// high, the x-height ``RecognitionOptions/neuralXHeight`` of that (smaller where the whole line
+    /// would not fit otherwise, down to half of it; the line cut around its middle below that), the
+    /// pressure pen ``RecognitionOptions/neuralPen`` of the x-height, as written (not stood upright).
+    func neuralImage(of ink: [Stroke], shapes: [StrokeShape], text: [Int], metrics: LineMetrics) throws(RecognitionError) -> OCRRaster {
+        let padding = 2
+        // Room for the ink: the model's height less the padding and the pixel the raster adds.
+        let room = Double(NeuralLineReader.inputHeight - 2 * padding - 2)
+        let bounds = text.reduce(Rect.null) { $0.union(shapes[$1].bounds) }
+        let xHeight = options.neuralXHeight * Double(NeuralLineReader.inputHeight)
+        let scale = max(min(xHeight / metrics.xHeight, room / max(bounds.height, 1e-9)), 0.5 * xHeight / metrics.xHeight)
+        // Where the line does not fit at that scale, its middle (the median height of its ink) is drawn.
+        var region = bounds
+        if bounds.height * scale > room {
+            let middle = median(text.flatMap { ink[$0].points.compactMap { $0.y.isFinite ? Double($0.y) : nil } })
+            region = Rect(minX: bounds.minX, minY: middle - room / scale / 2, maxX: bounds.maxX, maxY: middle + room / scale / 2)
+        }
+        return try OCRRaster.draw(ink, strokes: text, region: region, scale: scale, padding: padding,
+                                  pen: .pressure(width: max(1, options.neuralPen * metrics.xHeight * scale)), antialias: options.antialias)
     }
 
     /// A hashtag that is no known tag, or only loosely one, gets a second look: its line drawn again

@@ -30,11 +30,25 @@ public final class TesseractRecognizer: PageRecognizer {
     }
     /// Spells misread words as lexicon words; made on first use (it indexes the lexicon).
     var spelling: LexiconLattice?
+    /// The neural line reader that reads each line beside Tesseract's renders (``RecognitionOptions/reader``);
+    /// nil for ``RecognitionOptions/Reader/tesseract``, or when it cannot run.
+    public let neural: NeuralLineReader?
+    /// Why the neural reader asked for cannot run (ONNX Runtime or its model missing or damaged): then
+    /// Tesseract reads alone, and a front end says so once.
+    public let neuralProblem: RecognitionError?
 
     /// Starts a Tesseract engine for `language` from `dataPath` (found from `TESSDATA_PREFIX` or the
-    /// usual folders when nil). Throws a ``RecognitionError`` when the language data is missing.
+    /// usual folders when nil). Throws a ``RecognitionError`` when the language data is missing. The
+    /// neural reader, when ``RecognitionOptions/reader`` asks for it, is `neural`, or by default the one
+    /// ``NeuralLineReader/shared(environment:)`` finds; when it cannot run, Tesseract reads alone.
     public init(knownTags: Set<Tag> = [], options: RecognitionOptions = RecognitionOptions(),
-                language: String = "eng", dataPath: String? = nil, lexicon: Lexicon? = nil) throws(RecognitionError) {
+                language: String = "eng", dataPath: String? = nil, lexicon: Lexicon? = nil,
+                neural: Result<NeuralLineReader, RecognitionError>? = nil) throws(RecognitionError) {
+        switch options.reader == .tesseract ? nil : neural ?? NeuralLineReader.shared() {
+        case nil: (self.neural, neuralProblem) = (nil, nil)
+        case let .success(reader): (self.neural, neuralProblem) = (reader, nil)
+        case let .failure(problem): (self.neural, neuralProblem) = (nil, problem)
+        }
         var variables: [(name: String, value: String)] = [
             ("textord_noise_rejrows", options.rejectNoiseRows ? "1" : "0"),
         ]

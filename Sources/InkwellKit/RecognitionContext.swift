@@ -29,7 +29,7 @@ public struct NoteWords: Sendable, Hashable {
 /// - **lexicon** (the words a reading may be made of): the system word list, the words of the titles,
 ///   tags and typed text of the same notes (``NoteWords``), and the words the index has read surely
 ///   on several pages (``IndexBackend/recognisedVocabulary(confidence:pages:)``) before these pages;
-/// - the **quality** asked for.
+/// - the **quality** and the **reader** asked for.
 ///
 /// The notes being recognised are in the library already for `index` and the live note; an import
 /// passes them as `importing`, because they are committed only after they are read.
@@ -38,6 +38,9 @@ public struct RecognitionContext: Sendable {
     /// The lexicon's words beyond the word list: the notes' words and the index's.
     public var ownWords: Set<String>
     public var quality: RecognitionQuality
+    /// Which engines read: Tesseract, the neural line reader, or both voting (without ONNX Runtime or
+    /// its model, Tesseract alone: ``Workspace/readerNotice(_:)`` says so).
+    public var reader: RecognitionReader = .both
     /// The language whose system word list the lexicon starts from (nil: none, for tests).
     public var language: String?
 
@@ -69,12 +72,16 @@ public struct RecognitionContext: Sendable {
 
     /// Whether recognition in `other` reads every page as in this one.
     public func reads(like other: RecognitionContext) -> Bool {
-        knownTags == other.knownTags && ownWords == other.ownWords && quality == other.quality && language == other.language
+        knownTags == other.knownTags && ownWords == other.ownWords && quality == other.quality && reader == other.reader
+            && language == other.language
     }
 
-    /// A Tesseract recogniser in this context: the one way every path makes one.
+    /// A recogniser in this context (Tesseract, with the neural reader as ``reader`` asks): the one way
+    /// every path makes one.
     public func makeRecognizer() throws -> any PageRecognizer {
-        try TesseractRecognizer(knownTags: knownTags, options: RecognitionOptions(quality: quality), language: language ?? "eng", lexicon: lexicon)
+        var options = RecognitionOptions(quality: quality)
+        options.reader = reader
+        return try TesseractRecognizer(knownTags: knownTags, options: options, language: language ?? "eng", lexicon: lexicon)
     }
 
     /// The words a library's owner writes — in titles, tags and typed text — which recognition

@@ -22,13 +22,14 @@ public struct IndexProgress: Sendable, Encodable {
 
 /// The indexing job as front ends run it.
 extension Workspace {
-    /// Recognises every page that changed and fills the index, on `jobs` threads at `quality`: on a
+    /// Recognises every page that changed and fills the index, on `jobs` threads at `quality` with `reader`: on a
     /// PostgreSQL index through its shared queue (holding claims for `lease` seconds; a `worker` leaves the
     /// library unwritten, its tags to a later run, and rides out the database going away by `reconnect`),
     /// else the pages of `shard`. `progress` hears (done, total).
-    public func runIndexing(jobs: Int, quality: RecognitionQuality, lease: TimeInterval, worker: Bool, shard: Shard,
-                            reconnect: Reconnector = .never, progress: @escaping @Sendable (Int, Int) -> Void) throws -> IndexingReport {
-        let indexer = try indexer(quality: quality)
+    public func runIndexing(jobs: Int, quality: RecognitionQuality, reader: RecognitionReader = .both, lease: TimeInterval, worker: Bool,
+                            shard: Shard, reconnect: Reconnector = .never,
+                            progress: @escaping @Sendable (Int, Int) -> Void) throws -> IndexingReport {
+        let indexer = try indexer(quality: quality, reader: reader)
         if let queue = indexer.index as? any PageQueue {
             return try indexer.work(queue, jobs: jobs, lease: lease, adoptTags: !worker, reconnect: reconnect, progress: progress)
         }

@@ -8,6 +8,8 @@ import InkText
 
 /// How hard recognition looks at each line: ``RecognitionOptions/Quality``.
 public typealias RecognitionQuality = RecognitionOptions.Quality
+/// Which engines read handwriting: `tesseract`, `neural` (PP-OCR on ONNX Runtime) or `both` voting.
+public typealias RecognitionReader = RecognitionOptions.Reader
 
 /// One library as front ends use it: the operations that change notes go through here, so the same
 /// rules hold whichever front end (the command line, the web notebook) asks. Recognised and typed
@@ -52,28 +54,31 @@ public final class Workspace: Sendable {
 
     /// The ``RecognitionContext`` of this library now, for recognising its pages and those of
     /// `importing` (notes not committed yet): the one place every path takes it from.
-    public func recognitionContext(importing: [NoteWords] = [], quality: RecognitionQuality = .best) throws -> RecognitionContext {
-        try RecognitionContext(library: library, index: (try? existingIndex()) ?? nil, importing: importing, quality: quality)
+    public func recognitionContext(importing: [NoteWords] = [], quality: RecognitionQuality = .best,
+                                   reader: RecognitionReader = .both) throws -> RecognitionContext {
+        var context = try RecognitionContext(library: library, index: (try? existingIndex()) ?? nil, importing: importing, quality: quality)
+        context.reader = reader
+        return context
     }
 
-    /// Recognition during an import or ingest, on `jobs` threads at `quality`, keeping what was read
-    /// in the index. The context is taken once per import, with the notes imported, before any is committed.
-    public func recognition(jobs: Int, quality: RecognitionQuality = .best) -> ImportRecognition {
+    /// Recognition during an import or ingest, on `jobs` threads at `quality` with `reader`, keeping what
+    /// was read in the index. The context is taken once per import, with the notes imported, before any is committed.
+    public func recognition(jobs: Int, quality: RecognitionQuality = .best, reader: RecognitionReader = .both) -> ImportRecognition {
         ImportRecognition(jobs: jobs, context: { [self] importing in
-            try recognitionContext(importing: importing, quality: quality)
+            try recognitionContext(importing: importing, quality: quality, reader: reader)
         }, makeRecognizer: { try $0.makeRecognizer() }, keep: { [self] note, pages in
             try index().record([(note, pages.map { ($0.page, $0.recognition) })], in: library)
         })
     }
 
-    /// The indexing job over this library, recognising with Tesseract at `quality` in the library's
+    /// The indexing job over this library, recognising at `quality` with `reader` in the library's
     /// context as it is when the first page is recognised (the notes to read are in it already).
-    public func indexer(quality: RecognitionQuality = .best) throws -> Indexer {
+    public func indexer(quality: RecognitionQuality = .best, reader: RecognitionReader = .both) throws -> Indexer {
         let index = try index()
         // Made only when a page is to be recognised: a run with nothing new reads no typed text.
         let context = Once<RecognitionContext>()
         return Indexer(library: library, index: index) { [self] in
-            try context.get { try recognitionContext(quality: quality) }.makeRecognizer()
+            try context.get { try recognitionContext(quality: quality, reader: reader) }.makeRecognizer()
         }
     }
 
@@ -85,9 +90,9 @@ public final class Workspace: Sendable {
     // MARK: Intake
 
     /// An importer into this library, recognising on `jobs` threads unless `recognize` is false.
-    public func importer(recognize: Bool, jobs: Int, quality: RecognitionQuality = .best) -> Importer {
+    public func importer(recognize: Bool, jobs: Int, quality: RecognitionQuality = .best, reader: RecognitionReader = .both) -> Importer {
         var importer = Importer(library: library)
-        if recognize { importer.recognition = recognition(jobs: jobs, quality: quality) }
+        if recognize { importer.recognition = recognition(jobs: jobs, quality: quality, reader: reader) }
         return importer
     }
 

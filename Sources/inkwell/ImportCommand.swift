@@ -42,6 +42,8 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
     var quality: RecognitionQuality = .standard
+    @Option(help: "Which engines read: tesseract, neural (PP-OCR on ONNX Runtime) or both, voting word by word (without ONNX Runtime or its model, Tesseract alone, with a notice).")
+    var reader: RecognitionReader = .standard
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -51,7 +53,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        var importer = index.workspace(try library.open()).importer(recognize: recognize, jobs: jobs, quality: quality)
+        var importer = index.workspace(try library.open()).importer(recognize: recognize, jobs: jobs, quality: quality, reader: reader)
+        if recognize, let notice = Workspace.readerNotice(reader) { printNote(notice) }
         importer.notebook = try notebookPath(notebook)
         importer.title = title
         importer.asNew = asNew

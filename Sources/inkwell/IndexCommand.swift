@@ -3,6 +3,7 @@ import Foundation
 import InkwellKit
 
 extension RecognitionQuality: ExpressibleByArgument {}
+extension RecognitionReader: ExpressibleByArgument {}
 
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,6 +34,8 @@ struct IndexCommand: ParsableCommand {
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "How hard recognition looks: best (each line drawn seven ways, the readings voted) or fast (one way, for bulk runs).")
     var quality: RecognitionQuality = .standard
+    @Option(help: "Which engines read: tesseract, neural (PP-OCR on ONNX Runtime) or both, voting word by word (without ONNX Runtime or its model, Tesseract alone, with a notice).")
+    var reader: RecognitionReader = .standard
     @Option(help: "Only this shard of the pages, written i/n (0 ≤ i < n); the SQLite index only.") var shard: String?
     @Flag(help: "Forget every earlier result and recognise every page again.") var rebuild = false
     @Flag(help: "Work on a PostgreSQL index's queue with other workers, without writing to the library; exits 0 when no page is left.")
@@ -69,7 +72,8 @@ struct IndexCommand: ParsableCommand {
         if rebuild { try workspace.clearIndex() }
         let shard = try shard.map(Shard.init(parsing:)) ?? .all
         let progress = Progress(total: 1, label: "recognising", countsPages: true)
-        let report = try workspace.runIndexing(jobs: jobs, quality: quality, lease: lease, worker: worker, shard: shard,
+        if let notice = Workspace.readerNotice(reader) { printNote(notice) }
+        let report = try workspace.runIndexing(jobs: jobs, quality: quality, reader: reader, lease: lease, worker: worker, shard: shard,
                                                reconnect: reconnect) { done, total in
             progress.update(done, of: total)
         }

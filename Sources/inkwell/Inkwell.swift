@@ -22,7 +22,7 @@ struct Inkwell: AsyncParsableCommand {
             InitCommand.self, UpgradeCommand.self, ImportCommand.self, SyncCommand.self, NoteCommand.self, NotebookCommand.self,
             TrashCommand.self, StatsCommand.self, CheckCommand.self, ResolveCommand.self, CompactCommand.self, IndexCommand.self, SearchCommand.self, TagsCommand.self, ConvertCommand.self, SampleCommand.self,
             RenderCommand.self, ExportCommand.self, RouteCommand.self, IngestCommand.self, WatchCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, DoctorCommand.self,
         ]
     )
 

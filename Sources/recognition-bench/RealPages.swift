@@ -141,10 +141,12 @@ private func recognition(ofCLIText text: String) -> PageRecognition {
 }
 
 /// Reads the transcribed pages of the corpus (`--corpus`, `INKWELL_CORPUS`, or `../shared/corpus` beside
-/// the repository), imported with Inkwell's importers, with the recogniser at each of `qualities` and
-/// with the `tesseract` CLI; scores the text and searches each reader's own index for the written words.
+/// the repository), imported with Inkwell's importers, with the recogniser at each of `qualities` with each
+/// of `chosen` readers (Tesseract's renders, the neural line reader, both voting; the neural reading worth
+/// `neuralVotes` renders when given) and with the `tesseract` CLI; scores the text and searches each reader's own index for the written words.
 /// INKWELL_REAL_DUMP=folder keeps our line images.
-func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], scratch: URL, verbose: Bool) throws {
+func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], readers chosen: [RecognitionOptions.Reader],
+             neuralVotes: Double?, scratch: URL, verbose: Bool) throws {
     let candidates = [explicit, ProcessInfo.processInfo.environment["INKWELL_CORPUS"],
                       sourceRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path].compactMap { $0 }
     guard let corpusPath = candidates.first(where: {
@@ -195,19 +197,26 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
         }
         readers.append((name, outcomes, texts, missed))
     }
-    // Each quality as shipped; `best` also without spelling from letter choices, to show what that adds.
+    // Each quality with each reader as shipped (Tesseract's rows keep their earlier names); Tesseract's
+    // `best` also without spelling from letter choices, to show what that adds.
     var variants: [(name: String, folder: String, options: RecognitionOptions)] = []
     for quality in qualities {
-        variants.append(("ours, \(quality.rawValue)", quality.rawValue, RecognitionOptions(quality: quality)))
-        if quality == .best {
-            var unspelled = RecognitionOptions(quality: quality)
-            unspelled.spellFromChoices = false
-            variants.append(("ours, best, no spelling from letter choices", "best-unspelled", unspelled))
+        for reader in chosen {
+            var options = RecognitionOptions(quality: quality)
+            options.reader = reader
+            if let neuralVotes { options.neuralVotes = neuralVotes }
+            let suffix = reader == .tesseract ? "" : ", \(reader.rawValue)"
+            variants.append(("ours, \(quality.rawValue)\(suffix)", quality.rawValue + suffix.replacingOccurrences(of: ", ", with: "-"), options))
+            if quality == .best, reader == .tesseract {
+                options.spellFromChoices = false
+                variants.append(("ours, best, no spelling from letter choices", "best-unspelled", options))
+            }
         }
     }
     for variant in variants {
         let begin = wallSeconds()
         let shared = try TesseractRecognizer(options: variant.options)
+        if let problem = shared.neuralProblem { say("\(variant.name): the neural reader is unavailable, Tesseract reads alone: \(problem)") }
         engineStarts.append(variant.folder + String(format: " %.2f s", wallSeconds() - begin))
         try read(variant.name) { page in
             var recognizer = shared
@@ -227,7 +236,9 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
     // the lexicon taken from the index the first `best` pass wrote.
     if let first = readers.firstIndex(where: { $0.name == "ours, best" }) {
         let index = try SearchIndex(url: folder.appendingPathComponent("index-\(first).sqlite"))
-        let again = try TesseractRecognizer(options: RecognitionOptions(quality: .best),
+        var tesseractBest = RecognitionOptions(quality: .best)
+        tesseractBest.reader = .tesseract
+        let again = try TesseractRecognizer(options: tesseractBest,
                                             lexicon: try Workspace.lexicon(of: library, index: index))
         say("read surely on two pages or more, added to the lexicon for the second pass: \(try index.recognizedVocabulary().sorted().joined(separator: ", "))")
         try read("ours, best, read again with the library's surely read words") { page in
@@ -239,6 +250,7 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
     // The CLI on the page drawn at 1x (reMarkable and Rnote units as pixels), one process per page as a user runs it.
     var imageOptions = RecognitionOptions()
     imageOptions.textHeight = nil
+    imageOptions.reader = .tesseract
     let imager = try TesseractRecognizer(options: imageOptions)
     try read("tesseract CLI") { page in
         guard !page.page.strokes.isEmpty else { return (recognition(ofCLIText: ""), "", 0) }

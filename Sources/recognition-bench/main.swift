@@ -3,13 +3,15 @@
 //   recognition-bench accuracy [--pages N]   generated pages per style × jitter: ours vs the tesseract CLI
 //   recognition-bench sweep [--pages N]      every measured choice (scale, pen, psm, layout…) on a few cells
 //   recognition-bench speed [--pages N]      pages/s per core, ours vs the CLI, and with 2 threads
-//   recognition-bench real [--quality Q]     the transcribed pages of ../shared/corpus, imported, read and searched
-//                                            (ours at --quality best|fast, both when absent, and the CLI)
+//   recognition-bench real [--quality Q] [--reader R]   the transcribed pages of ../shared/corpus, imported, read and
+//                                            searched (ours at --quality best|fast, both when absent, with --reader
+//                                            tesseract|neural|both, all three when absent; and the CLI)
 //   recognition-bench show STYLE JITTER [N]  recognised text next to the truth, page by page (--dump DIR, --only NAME)
 //   recognition-bench tags STYLE JITTER      every hashtag missed or invented, with its line
 //   recognition-bench calibrate              how every hashtag word was decided, and whether rightly
 //
-// Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR, --quality best|fast (real).
+// Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR, --quality best|fast and
+// --reader tesseract|neural|both and --neural-votes V (real: what the neural reading of a word counts as).
 import Foundation
 import InkCore
 import InkRecognize
@@ -30,6 +32,8 @@ let seedOption = UInt64(option("--seed") ?? "")
 let dumpOption = option("--dump")
 let onlyOption = option("--only")
 let qualityOption = option("--quality")
+let readerOption = option("--reader")
+let neuralVotesOption = Double(option("--neural-votes") ?? "")
 let section = arguments.first ?? "accuracy"
 
 let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -198,7 +202,16 @@ case "real":
         }
         qualities = [quality]
     }
-    try runReal(corpus: corpusOption, qualities: qualities, scratch: scratch, verbose: arguments.contains("--verbose"))
+    var readers = RecognitionOptions.Reader.allCases
+    if let readerOption {
+        guard let reader = RecognitionOptions.Reader(rawValue: readerOption) else {
+            FileHandle.standardError.write(Data("--reader is tesseract, neural or both, not \(readerOption)\n".utf8))
+            exit(2)
+        }
+        readers = [reader]
+    }
+    try runReal(corpus: corpusOption, qualities: qualities, readers: readers, neuralVotes: neuralVotesOption, scratch: scratch,
+                verbose: arguments.contains("--verbose"))
 
 default:
     FileHandle.standardError.write(Data("unknown section \(section)\n".utf8))

@@ -61,6 +61,19 @@ struct VotingTests {
         #expect(SlotVote.choose([[("qq", Float(0.5))], []], slots: [[0], []], text: \.0, confidence: \.1, valid: lexicon.accepts).words.map(\.0) == ["qq"])
     }
 
+    @Test("a heavier render (the neural reader's) outweighs renders that agree with each other, and speaks where none reads words")
+    func weightedRenders() {
+        // The neural reading first, worth three renders, against two Tesseract renders agreeing on "best".
+        let renders: [[(String, Float)]] = [[("test", 0.6), ("qzx", 0.5)], [("best", 0.7), ("zzk", 0.9)], [("best", 0.7), ("vvk", 0.9)]]
+        let slots = renders.map { _ in [0, 1] }
+        let valid: (String) -> Bool = { ["test", "best"].contains($0) }
+        let weighted = SlotVote.choose(renders, slots: slots, weights: [3, 1, 1], text: \.0, confidence: \.1, valid: valid)
+        #expect(weighted.words.map(\.0) == ["test", "qzx"])
+        // Each render one vote: the two agreeing renders win, and the surer line speaks where no reading is a word.
+        let even = SlotVote.choose(renders, slots: slots, text: \.0, confidence: \.1, valid: valid)
+        #expect(even.words.map(\.0) == ["best", "zzk"])
+    }
+
     @Test("a word the page's other lines read surely outweighs one more render's reading of it")
     func pageWordsInTheVote() {
         // The "new Cyan" line of a real page: three renders read "yew", two "new"; "new" was read

@@ -47,6 +47,28 @@ struct IndexCommandTests {
         #expect(refused.status != 0 && refused.stderr.contains("--quality") && refused.stderr.contains("best"))
     }
 
+    @Test("--reader: without ONNX Runtime (INKWELL_ONNXRUNTIME pointing nowhere) import and index say once that recognition is reduced and read with Tesseract; doctor says which readers are ready; an unknown reader is refused")
+    func readers() throws {
+        let nowhere = ["INKWELL_ONNXRUNTIME": cli.root.appendingPathComponent("nowhere/libonnxruntime.so.1.32.0").path]
+        try cli.ok(["init"])
+        let retro = samplesFolder.appendingPathComponent("sprint-retro-hashtags.jsonl").path
+        let imported = try cli.run(["import", "--reader", "both", retro], environment: nowhere)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.components(separatedBy: "recognition is reduced to Tesseract alone").count == 2, "\(imported.stderr)")
+        #expect(imported.stderr.contains("INKWELL_ONNXRUNTIME") && imported.stderr.contains("scripts/install-deps.sh"))
+        let tags = (try cli.json(["note", "show", "Sprint retro"]) as! [String: Any])["note"] as! [String: Any]
+        #expect(Set(tags["tags"] as! [String]).isSuperset(of: ["retro", "process", "wins"]))
+        let indexed = try cli.run(["index", "--rebuild", "--reader", "neural"], environment: nowhere)
+        #expect(indexed.status == 0 && indexed.stderr.contains("recognition is reduced to Tesseract alone"), "\(indexed.stderr)")
+        // Tesseract alone asks for nothing more, so says nothing.
+        let alone = try cli.run(["index", "--rebuild", "--reader", "tesseract"], environment: nowhere)
+        #expect(alone.status == 0 && !alone.stderr.contains("reduced"), "\(alone.stderr)")
+        let doctor = try cli.run(["doctor"], environment: nowhere)
+        #expect(doctor.status == 0 && doctor.stdout.contains("tesseract: ready") && doctor.stdout.contains("neural: not ready"), "\(doctor.stdout)")
+        let refused = try cli.run(["index", "--reader", "eyes"])
+        #expect(refused.status != 0 && refused.stderr.contains("--reader") && refused.stderr.contains("neural"))
+    }
+
     @Test("a run killed with SIGKILL loses nothing and the next run does nothing twice")
     func killAndResume() throws {
         try cli.ok(["init"])
