@@ -125,6 +125,8 @@ public actor LiveNote {
     private var savingUnjournaled: [PageID: Set<String>] = [:]
     /// What replaying the journal a previous run left did when the note was opened.
     public nonisolated let replayed: JournalReplay
+    /// The note's lease while it is open here: other processes refuse to delete or rewrite it.
+    private let lease: NoteLease
     /// Callers of ``settled()`` and ``close()`` waiting for that work.
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// True once the session has let go of the note.
@@ -139,6 +141,7 @@ public actor LiveNote {
     public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?,
                 acceptedKeys: Set<String> = [], clock: any LiveClock = SystemLiveClock()) throws {
         id = note
+        lease = try workspace.library.leaseNote(note)
         replayed = try workspace.library.replayJournal(of: note)
         accepted = acceptedKeys.union(replayed.keys)
         journal = NoteJournal(url: workspace.library.journalURL(of: note), keys: replayed.keys)
@@ -336,7 +339,10 @@ public actor LiveNote {
         while journalWritesInFlight > 0 || savesInFlight > 0 || tagWritesInFlight > 0 {
             await withCheckedContinuation { waiters.append($0) }
         }
-        if isClosed { await journal.drain() }
+        if isClosed {
+            await journal.drain()
+            lease.release()
+        }
     }
 
     // MARK: The session's shell
