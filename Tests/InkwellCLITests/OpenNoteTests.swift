@@ -1,5 +1,5 @@
 import Foundation
-import InkCore
+import InkwellKit
 import InkStore
 import Testing
 
