@@ -125,7 +125,8 @@ class Model:
             return Node(False, data=f.read())
 
     def inside(self, path):
-        """In the library, and not the search index (a cache, rebuilt from the notes)."""
+        """In the modelled folder (the library and the exports beside it), and not the search index
+        (a cache, rebuilt from the notes)."""
         path = os.path.normpath(path)
         if os.path.basename(path).startswith("index.sqlite"):
             return False
@@ -312,10 +313,16 @@ def run(inkwell, library, *args, stdin=None):
     return subprocess.run([inkwell, *args], env=env, capture_output=True, text=True, input=stdin)
 
 
+def exports_folder(library):
+    """Where exports go: beside the library (no output may be written inside it), in the folder the
+    model follows."""
+    return os.path.join(os.path.dirname(library), "exports")
+
+
 def exports_tmp(library):
-    """$TMPDIR of every command where the scenario made it: a folder inside the library, so that the
+    """$TMPDIR of every command where the scenario made it: a folder beside the library, so that the
     model sees what is written there (an export's temporaries must not be left in it)."""
-    return os.path.join(library, "exports", "tmp")
+    return os.path.join(exports_folder(library), "tmp")
 
 
 def without_index(folder):
@@ -441,7 +448,7 @@ def scenarios(inkwell, work):
     def export_whole_and_swept(library, _):
         """Compound: the archive is whole or absent, and no temporary of the export (beside it or in
         $TMPDIR) outlives the next export into the same folder."""
-        exports = os.path.join(library, "exports")
+        exports = exports_folder(library)
         archive = os.path.join(exports, "all.zip")
         if os.path.exists(archive) and not zipfile.is_zipfile(archive):
             return "exports/all.zip is not a whole archive"
@@ -522,11 +529,29 @@ def scenarios(inkwell, work):
         return {"id": a, "before": before, "after": before[:-1] + [before[-1] + 1]}
 
     def sync_invariant(library, context):
-        """A has the old pages or the new ones; B is in the library or in the trash, once."""
+        """A has the old pages or the new ones; B is in the library or in the trash, once. Then the
+        sync run again (as after a kill) finishes it: A has the new pages, B is in the trash, and A's
+        retired pages are in the trash once."""
         problem = update_invariant(library, context)
         if problem:
             return "Synced A: " + problem
-        return once_here_or_in_trash(library, "Synced B")
+        problem = once_here_or_in_trash(library, "Synced B")
+        if problem:
+            return problem
+        again = run(inkwell, library, "sync", synced, "--no-recognize")
+        if again.returncode != 0:
+            return "the sync run again failed: " + again.stderr.strip()
+        problem = update_invariant(library, dict(context, before=context["after"]))
+        if problem:
+            return "after the sync run again, Synced A: " + problem
+        trash = json.loads(run(inkwell, library, "trash", "list", "--json").stdout)
+        retired = [t for t in trash if t["title"] == "Synced A (before an update from its source)"]
+        if len(retired) != 1:
+            return "after the sync run again, A's retired pages are in the trash %d times" % len(retired)
+        listed, error = notes(library)
+        if error or any(n["title"] == "Synced B" for n in listed):
+            return "after the sync run again, Synced B is still in the library"
+        return None
 
     return [
         ("import again (update)", imported_before, ["import", source, "--no-recognize"], update_invariant),
@@ -541,19 +566,22 @@ def scenarios(inkwell, work):
         ("trash empty", deleted, ["trash", "empty", "--yes"], trash_whole_or_gone),
         ("notebook rename", base, ["notebook", "rename", "Work", "Projects"], listed_once_in("Work", "Projects")),
         ("note create", base, ["note", "create", "Fresh", "--notebook", "Work"], created_at_most_once),
-        ("export --zip", exporting, ["export", "--all", "--format", "svg", "--zip", os.path.join(work, "library", "exports", "all.zip")],
+        ("export --zip", exporting, ["export", "--all", "--format", "svg", "--zip", os.path.join(work, "home", "exports", "all.zip")],
          export_whole_and_swept),
     ]
 
 
 def explore(inkwell, work, name, prepare, command, invariant, keep):
-    library = os.path.join(work, "library")
-    shutil.rmtree(library, ignore_errors=True)
+    # The model follows `home`: the library, and the exports folder beside it.
+    home = os.path.join(work, "home")
+    library = os.path.join(home, "library")
+    shutil.rmtree(home, ignore_errors=True)
+    os.makedirs(home)
     context = prepare(library)
     without_index(library)
     before = os.path.join(work, "before")
     shutil.rmtree(before, ignore_errors=True)
-    shutil.copytree(library, before)
+    shutil.copytree(home, before)
     trace = os.path.join(work, "trace")
     traced = subprocess.run(["strace", "-f", "-qq", "-xx", "-s", "16777216", "-o", trace, "-e", "trace=" + SYSCALLS,
                              inkwell, *command], env=dict(os.environ, INKWELL_LIBRARY=library,
@@ -562,7 +590,7 @@ def explore(inkwell, work, name, prepare, command, invariant, keep):
     if traced.returncode != 0:
         return {"scenario": name, "error": "the command failed: " + traced.stderr.strip()}
     model = Model(before)
-    model.root_path = os.path.realpath(library)
+    model.root_path = os.path.realpath(home)
     calls = parse(trace)
     seen, checked, failures, points, last_call = set(), 0, [], 0, "(before)"
     state = os.path.join(work, "state")
@@ -577,14 +605,15 @@ def explore(inkwell, work, name, prepare, command, invariant, keep):
         model.materialize(state, durable)
         checked += 1
         problem = None
-        if not os.path.exists(os.path.join(state, "inkwell-library.json")):
+        crashed = os.path.join(state, "library")
+        if not os.path.exists(os.path.join(crashed, "inkwell-library.json")):
             problem = "the library marker is gone"
         if problem is None:
-            verified = run(inkwell, state, "check", "--json")
+            verified = run(inkwell, crashed, "check", "--json")
             if verified.returncode != 0:
                 problem = "check failed: " + (verified.stderr.strip() or verified.stdout[:400])
         if problem is None:
-            problem = invariant(state, context)
+            problem = invariant(crashed, context)
         if problem:
             failures.append({"after": point, "state": "durable" if durable else "all", "call": last_call, "problem": problem})
             if keep:
@@ -609,7 +638,7 @@ def explore(inkwell, work, name, prepare, command, invariant, keep):
              for a in (os.listdir(os.path.join(library, ".staging")) if os.path.isdir(os.path.join(library, ".staging")) else [])]
     if left:
         failures.append({"after": points, "state": "final", "call": "(the command's end)", "problem": "left behind: %r" % left})
-    real = tree_digest(library)
+    real = tree_digest(home)
     modelled = model.digest(False)
     return {"scenario": name, "calls": points, "states": checked, "failures": failures,
             "model_matches": real == modelled}

@@ -1,5 +1,6 @@
 import Foundation
 import InkExport
+import InkStore
 
 /// An Obsidian vault's settings that decide where pushed notes go: the daily notes' folder and
 /// name format (`.obsidian/daily-notes.json`, `folder` and `format`) and the folder for new
@@ -20,6 +21,9 @@ public struct ObsidianVault: Sendable {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: self.root.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw ExportError(path: self.root.path, reason: "is not a folder (an Obsidian vault is an existing folder)")
+        }
+        if let library = OutputFile.library(containing: self.root) {
+            throw ExportError(path: self.root.path, reason: "is inside the Inkwell library at \(library.path); give a vault outside it")
         }
         let settings = self.root.appendingPathComponent(".obsidian")
         let daily = try ObsidianVault.settings(settings.appendingPathComponent("daily-notes.json"))

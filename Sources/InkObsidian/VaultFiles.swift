@@ -82,6 +82,10 @@ struct VaultFiles {
     static func replace(_ url: URL, expecting expected: [UInt8]?, with bytes: [UInt8],
                         beforeRename: (URL) -> Void = { _ in }) throws(ExportError) {
         let folder = url.deletingLastPathComponent()
+        // A vault folder (or a link in it) that leads into an Inkwell library is no place to write.
+        if let library = OutputFile.library(containing: folder) {
+            throw ExportError(path: url.path, reason: "cannot write: it is inside the Inkwell library at \(library.path); give a vault outside it")
+        }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).inkwell-\(UInt32.random(in: 0...UInt32.max)).tmp")
         var info = stat()
         let mode = stat(url.path, &info) == 0 ? mode_t(info.st_mode) & 0o7777 : 0o644

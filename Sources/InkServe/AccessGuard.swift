@@ -68,11 +68,23 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
         return origin == "ws://\(hostname)" || origin == "wss://\(hostname)"
     }
 
+    /// Whether `authority` (a Host header: a name or address and an optional port, nothing else)
+    /// names this machine's loopback. Userinfo (`127.0.0.1:80@evil.example` names evil.example) and
+    /// a port that is not a number are refused.
     static func isLoopbackHost(_ authority: String) -> Bool {
         var host = authority
-        if host.hasPrefix("[") { host = String(host.dropFirst().prefix { $0 != "]" }) } else if let colon = host.lastIndex(of: ":") {
+        var port: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return false }
+            let rest = host[host.index(after: close)...]
+            guard rest.isEmpty || rest.hasPrefix(":") else { return false }
+            port = rest.isEmpty ? nil : rest.dropFirst()
+            host = String(host[host.index(after: host.startIndex)..<close])
+        } else if let colon = host.lastIndex(of: ":") {
+            port = host[host.index(after: colon)...]
             host = String(host[..<colon])
         }
+        if let port, port.isEmpty || port.count > 5 || !port.allSatisfy({ $0.isASCII && $0.isNumber }) { return false }
         if host == "localhost" || host == "::1" { return true }
         // An address in 127.0.0.0/8 written as four numbers: a name such as 127.attacker.example is not one.
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)

@@ -57,11 +57,35 @@ public enum DurableFile {
         return nil
     }
 
-    /// Appends `bytes` at the end of `url` with one write, then syncs it. Creates nothing.
-    public static func append(_ url: URL, _ bytes: [UInt8]) throws(StoreError) {
-        let fd = try open(url, flags: O_WRONLY | O_APPEND)
+    /// Appends `bytes` at the end of `url`, then syncs it. Creates nothing. `whole` says how many of
+    /// the file's bytes are whole records (a page's chunks): anything after that, left by an append
+    /// that a crash cut short, is cut off before writing. An append that fails (a full disk) is cut
+    /// back too, so the file is as it was and the caller's retry writes onto whole records.
+    public static func append(_ url: URL, _ bytes: [UInt8], whole: (Int32, Int) -> Int = { _, size in size }) throws(StoreError) {
+        try append(url, bytes, whole: whole, writer: writeAll)
+    }
+
+    /// ``append(_:_:whole:)`` with the write loop given: a test hands it one that fails part way.
+    static func append(_ url: URL, _ bytes: [UInt8], whole: (Int32, Int) -> Int,
+                       writer: (Int32, [UInt8]) throws(WriteFailure) -> Void) throws(StoreError) {
+        let fd = try open(url, flags: O_RDWR)
         defer { close(fd) }
-        try writeAndSync(fd, bytes, url: url)
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw StoreError.io(url, "cannot read its size: \(errnoText())") }
+        let end = whole(fd, Int(status.st_size))
+        if end < Int(status.st_size) {
+            guard ftruncate(fd, off_t(end)) == 0 else { throw StoreError.io(url, "cannot cut off a torn append: \(errnoText())") }
+        }
+        guard lseek(fd, off_t(end), SEEK_SET) >= 0 else { throw StoreError.io(url, "cannot seek: \(errnoText())") }
+        do throws(WriteFailure) {
+            try writer(fd, bytes)
+            guard fsync(fd) == 0 else { throw WriteFailure(step: .sync, reason: errnoText(), code: errno) }
+        } catch {
+            // What was written of a failed append is taken back; were even that to fail, the next
+            // append's `whole` finds the torn bytes.
+            if ftruncate(fd, off_t(end)) == 0 { _ = fsync(fd) }
+            throw StoreError.io(url, error.text)
+        }
     }
 
     /// Reads the whole file.
@@ -108,6 +132,15 @@ public enum DurableFile {
         }
         public let step: Step
         public let reason: String
+        /// The system's error number, when there was one.
+        public var code: Int32 = 0
+
+        /// The failed step and why, leading with "disk full" when the file system has no room left
+        /// (the words a user sees on a retried save).
+        public var text: String {
+            let full = code == ENOSPC || code == EDQUOT
+            return "\(full ? "disk full: " : "")\(step == .write ? "write" : step == .mode ? "chmod" : "fsync") failed: \(reason)"
+        }
     }
 
     /// Writes all of `bytes` to `fd` (again after interrupted or short writes), sets the file's mode
@@ -116,8 +149,8 @@ public enum DurableFile {
     /// what to clean up.
     public static func writeAndSync(_ fd: Int32, _ bytes: [UInt8], mode: mode_t? = nil) throws(WriteFailure) {
         try writeAll(fd, bytes)
-        if let mode, fchmod(fd, mode) != 0 { throw WriteFailure(step: .mode, reason: errnoText()) }
-        guard fsync(fd) == 0 else { throw WriteFailure(step: .sync, reason: errnoText()) }
+        if let mode, fchmod(fd, mode) != 0 { throw WriteFailure(step: .mode, reason: errnoText(), code: errno) }
+        guard fsync(fd) == 0 else { throw WriteFailure(step: .sync, reason: errnoText(), code: errno) }
     }
 
     /// Writes all of `bytes` to `fd`, again after interrupted or short writes, without syncing (a
@@ -128,7 +161,7 @@ public enum DurableFile {
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw WriteFailure(step: .write, reason: errnoText()) }
+            guard n > 0 else { throw WriteFailure(step: .write, reason: errnoText(), code: n < 0 ? errno : ENOSPC) }
             written += n
         }
     }
@@ -138,7 +171,7 @@ public enum DurableFile {
         do throws(WriteFailure) {
             try writeAndSync(fd, bytes)
         } catch {
-            throw StoreError.io(url, "\(error.step == .write ? "write" : "fsync") failed: \(error.reason)")
+            throw StoreError.io(url, error.text)
         }
     }
 }

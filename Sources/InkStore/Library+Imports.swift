@@ -44,10 +44,12 @@ extension Library {
         defer { discard([update.staged]) }
         return try withWriteLock {
             var stored = try locateNote(update.expected.id)
+            // A server writing the note would keep saving onto pages the update replaces.
+            try requireNotOpen(stored.note.id, title: stored.note.title, force: false)
             guard stored.note == update.expected else {
                 throw StoreError.invalid("note \(stored.note.id) \"\(stored.note.title)\" changed while it was being updated from its source; nothing was changed (import it again)")
             }
-            let trashed = update.retired.isEmpty ? nil : try trashCopy(of: stored, pages: update.retired)
+            let trashed = update.retired.isEmpty ? nil : try retire(update.retired, of: stored)
             let fileManager = FileManager.default
             for id in update.note.pages where !fileManager.fileExists(atPath: pageURL(id, in: stored.folder).path) {
                 let from = pageURL(id, in: update.staged.folder)
@@ -81,9 +83,18 @@ extension Library {
         }
     }
 
+    /// The trash entry holding `pages` of `stored` as an update retires them: the one an update of
+    /// the same note, from the same source state, put there before being killed (so running it again
+    /// doubles nothing), or a new one. The caller holds the lock.
+    private func retire(_ pages: [PageID], of stored: StoredNote) throws -> TrashItem {
+        let key = ([stored.note.id.rawValue, stored.note.origin?.hash ?? "-"] + pages.map(\.rawValue)).joined(separator: " ")
+        if let earlier = try trashItems().first(where: { $0.retiredBy == key }) { return earlier }
+        return try trashCopy(of: stored, pages: pages, key: key)
+    }
+
     /// Puts a note of its own in the trash holding copies of `pages` of `stored` (and its background
-    /// PDFs), titled "… (before an update from its source)". The caller holds the lock.
-    private func trashCopy(of stored: StoredNote, pages: [PageID]) throws -> TrashItem {
+    /// PDFs), titled "… (before an update from its source)", remembering `key`. The caller holds the lock.
+    private func trashCopy(of stored: StoredNote, pages: [PageID], key: String) throws -> TrashItem {
         var copy = stored.note
         copy.id = .random()
         copy.title = String("\(stored.note.title) (before an update from its source)".prefix(1_000))
@@ -101,7 +112,7 @@ extension Library {
             try makeFolders(copy.deletingLastPathComponent())
             try DurableFile.replace(copy, with: try DurableFile.read(backgrounds.appendingPathComponent(name)))
         }
-        return try moveToTrash(staged, kind: .note, name: copy.title, notebook: stored.notebook, noteCount: 1)
+        return try moveToTrash(staged, kind: .note, name: copy.title, notebook: stored.notebook, noteCount: 1, retiredBy: key)
     }
 }
 

@@ -55,12 +55,14 @@ extension Library {
 
     /// Moves a notebook and all its notes to the trash.
     @discardableResult
-    public func deleteNotebook(_ path: NotebookPath) throws -> TrashItem {
+    public func deleteNotebook(_ path: NotebookPath, force: Bool = false) throws -> TrashItem {
         guard !path.isRoot else { throw StoreError.invalid("the library root cannot be deleted") }
         return try withWriteLock {
             try requireNotebook(path)
-            let noteCount = try notesUnlocked(in: path, recursive: true).count
-            return try moveToTrash(folder(of: path), kind: .notebook, name: path.name, notebook: path.parent, noteCount: noteCount)
+            let notes = try notesUnlocked(in: path, recursive: true)
+            for stored in notes { try requireNotOpen(stored.note.id, title: stored.note.title, force: force) }
+            return try moveToTrash(folder(of: path), kind: .notebook, name: path.name, notebook: path.parent, noteCount: notes.count,
+                                   journals: notes.map(\.note.id))
         }
     }
 

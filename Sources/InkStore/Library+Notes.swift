@@ -133,14 +133,16 @@ extension Library {
         return stored
     }
 
-    /// Moves a note to the trash, remembering its place in the notebook's manual order for ``restore(_:)``.
+    /// Moves a note to the trash, remembering its place in the notebook's manual order for ``restore(_:)``;
+    /// its journal goes with it. A note a server has open for writing is refused unless `force`.
     @discardableResult
-    public func deleteNote(_ id: NoteID) throws -> TrashItem {
+    public func deleteNote(_ id: NoteID, force: Bool = false) throws -> TrashItem {
         try withWriteLock {
             let stored = try locateNote(id)
+            try requireNotOpen(id, title: stored.note.title, force: force)
             let place = try notebookOrder(stored.notebook).neighbours(of: id)
             let item = try moveToTrash(stored.folder, kind: .note, name: stored.note.title, notebook: stored.notebook,
-                                       noteCount: 1, place: place)
+                                       noteCount: 1, place: place, journals: [id])
             try removeFromOrder(id, of: stored.notebook)
             return item
         }

@@ -27,7 +27,7 @@ struct NoteFolderWriter {
         if creating {
             try DurableFile.replace(url, with: PageCodec.fileStart + chunks)
         } else if !chunks.isEmpty {
-            try DurableFile.append(url, chunks)
+            try DurableFile.append(url, chunks, whole: PageCodec.wholeLength)
         }
     }
 

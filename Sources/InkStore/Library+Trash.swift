@@ -25,6 +25,10 @@ public struct TrashItem: Sendable, Codable, Equatable {
     var folderName: String
     /// For a note, where it stood in its notebook's manual order (nil when it had no place).
     var place: TrashPlace?
+    /// For the pages an update from a source retired (``Library/applyUpdate(_:)``): which note, as
+    /// of which source, and which pages, so that the update run again after a kill finds this entry
+    /// rather than trashing the same pages twice.
+    var retiredBy: String?
 }
 
 extension Library {
@@ -116,6 +120,7 @@ extension Library {
                 try makeFolders(destinationParent)
             }
             destinationParent.appendPathComponent(destinationName, isDirectory: true)
+            try restoreJournals(from: entry)
             try DurableFile.move(source, to: destinationParent)
             try? FileManager.default.removeItem(at: entry)
             if let place = item.place, let id = item.noteID { try restorePlace(place, of: id, in: item.notebook) }
@@ -128,12 +133,24 @@ extension Library {
     /// Each entry is first renamed out of the trash's sight (`.emptying-ID`, one atomic step) and
     /// then removed: a command killed half-way through a removal leaves a hidden folder that the
     /// next `trash empty` (and `check`'s leftovers) finishes, never an entry missing its `trash.json`
-    /// that nothing lists and nothing removes. Entries whose `trash.json` cannot be read stay.
+    /// that nothing lists and nothing removes. Entries whose `trash.json` cannot be read stay. A
+    /// trashed note's journal goes with it (in its entry, or still in the journal folder when its
+    /// delete was killed between its two steps). A note a server still has open (deleted with
+    /// `force`) is refused unless `force`.
     @discardableResult
-    public func emptyTrash() throws -> Int {
+    public func emptyTrash(force: Bool = false) throws -> Int {
         try withWriteLock {
             let items = try trashItems()
             for item in items {
+                if let note = item.noteID, item.kind == .note { try requireNotOpen(note, title: item.name, force: force) }
+            }
+            for item in items {
+                // A journal its delete left in the journal folder goes with the note, and its lease file.
+                guard let note = item.noteID, item.kind == .note else { continue }
+                do { _ = try locateNote(note) } catch StoreError.noSuchNote {
+                    unlink(journalURL(of: note).path)
+                    unlink(leaseURL(of: note).path)
+                } catch {}
                 let entry = trashFolder.appendingPathComponent(item.id, isDirectory: true)
                 try DurableFile.move(entry, to: trashFolder.appendingPathComponent(Library.emptyingPrefix + item.id, isDirectory: true))
             }
@@ -158,18 +175,40 @@ extension Library {
             .map { trashFolder.appendingPathComponent($0, isDirectory: true) }
     }
 
-    /// Moves `folder` into a new trash entry. The caller holds the lock.
+    /// Moves `folder` into a new trash entry, then the journals of `journals` (the notes in it) beside
+    /// it, so no stroke a server confirmed is left behind: killed between the two, a journal stays
+    /// where it was, matched again by a restore and removed by ``emptyTrash(force:)``. The caller
+    /// holds the lock.
     func moveToTrash(_ folder: URL, kind: TrashItem.Kind, name: String, notebook: NotebookPath, noteCount: Int,
-                     place: TrashPlace? = nil) throws -> TrashItem {
+                     place: TrashPlace? = nil, journals: [NoteID] = [], retiredBy: String? = nil) throws -> TrashItem {
         let entryID = NoteID.random().rawValue
         let entry = trashFolder.appendingPathComponent(entryID, isDirectory: true)
         try makeFolders(entry)
         let noteID = kind == .note ? NoteID(rawValue: String(folder.lastPathComponent.dropLast(Library.noteSuffix.count))) : nil
         let item = TrashItem(id: entryID, kind: kind, name: name, noteID: noteID, notebook: notebook,
                              deletedAt: Date().wholeSeconds, noteCount: noteCount, folderName: folder.lastPathComponent,
-                             place: place)
+                             place: place, retiredBy: retiredBy)
         try JSONFile.write(item, to: entry.appendingPathComponent(Library.trashInfoName))
         try DurableFile.move(folder, to: entry.appendingPathComponent(folder.lastPathComponent, isDirectory: true))
+        for note in journals where FileManager.default.fileExists(atPath: journalURL(of: note).path) {
+            try DurableFile.move(journalURL(of: note), to: entry.appendingPathComponent(Library.trashedJournalPrefix + note.rawValue))
+        }
         return item
+    }
+
+    /// The name a note's journal has inside a trash entry (hidden, so an entry holding only journals
+    /// counts as empty: ``emptyTrashEntries()``).
+    static let trashedJournalPrefix = ".journal-"
+
+    /// Moves the journals a trash entry holds back to the library's journal folder (before its
+    /// folder leaves the entry, so a restore killed half-way leaves nothing unmatched).
+    private func restoreJournals(from entry: URL) throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: entry.path)) ?? []
+        for name in names where name.hasPrefix(Library.trashedJournalPrefix) {
+            let note = NoteID(rawValue: String(name.dropFirst(Library.trashedJournalPrefix.count)))
+            guard NoteID.isWellFormed(note.rawValue) else { continue }
+            try FileManager.default.createDirectory(at: journalFolder, withIntermediateDirectories: true)
+            try DurableFile.move(entry.appendingPathComponent(name), to: journalURL(of: note))
+        }
     }
 }

@@ -46,6 +46,7 @@ public enum OutputFile {
     /// or a device (standard output takes one file).
     public static func folder(_ url: URL, holding count: Int? = nil) throws(StoreError) -> URL {
         let several = count.map { "\($0) files would be written and " } ?? ""
+        try requireOutsideLibraries(url, given: url)
         var info = stat()
         if stat(url.path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -79,7 +80,39 @@ public enum OutputFile {
     /// Where writing `url` goes: links followed (to their final target), FIFOs and devices streamed
     /// into; a folder, or a missing folder to write in, refused naming `url`.
     public static func destination(of url: URL) throws(StoreError) -> Destination {
-        try destination(of: url, links: 0)
+        let destination = try destination(of: url, links: 0)
+        if case .file(let target) = destination { try requireOutsideLibraries(target, given: url) }
+        return destination
+    }
+
+    /// Refuses, naming `given`, an output at `url` that is inside an Inkwell library (a folder holding
+    /// its marker, at `url` or above it once links are resolved): a page file, the lock or a note's
+    /// metadata replaced by an export would damage the library. Vault folders are checked too.
+    public static func requireOutsideLibraries(_ url: URL, given: URL) throws(StoreError) {
+        guard let library = library(containing: url) else { return }
+        throw StoreError.io(given, "cannot write: it is inside the Inkwell library at \(library.path); give a path outside it")
+    }
+
+    /// The Inkwell library holding `url` (a file or folder, existing or not), if any: the nearest
+    /// existing folder at or above it is resolved (`realpath`, links followed), then it and each
+    /// folder above it are looked at for the library's marker.
+    public static func library(containing url: URL) -> URL? {
+        var existing = url.standardizedFileURL
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            existing.deleteLastPathComponent()
+        }
+        guard let real = realpath(existing.path, nil) else { return nil }
+        defer { free(real) }
+        var folder = URL(fileURLWithPath: String(cString: real))
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+            folder.deleteLastPathComponent()
+        }
+        while true {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(Library.markerName).path) { return folder }
+            guard folder.path != "/" else { return nil }
+            folder.deleteLastPathComponent()
+        }
     }
 
     private static func destination(of url: URL, links: Int) throws(StoreError) -> Destination {

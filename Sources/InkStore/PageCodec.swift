@@ -1,4 +1,9 @@
 import InkCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One record of a page file: what a chunk means once decoded.
 public enum PageRecord: Sendable, Equatable {
@@ -323,6 +328,37 @@ public enum PageCodec {
         let decoded = bytes.withUnsafeBytes { decode($0, fallbackID: fallbackID) }
         if let first = decoded.problems.first(where: \.isDamage) { throw PageDecodingError(problem: first) }
         return decoded.page
+    }
+
+    /// Where the whole chunks of an open page file of `size` bytes end: the offset a torn append (a
+    /// chunk cut off by a crash or a full disk, or one whose bytes never reached the disk) begins
+    /// at, or `size` when its tail is whole. Chunk headers are followed to the last chunk, and only
+    /// from there on are bytes read and checked, so the cost does not grow with the page. Damage
+    /// that intact chunks follow is no torn append: it is left for `check` and salvage.
+    static func wholeLength(of fd: Int32, size: Int) -> Int {
+        guard size > fileStart.count else { return size }
+        var header = [UInt8](repeating: 0, count: 8)
+        var offset = fileStart.count
+        var last = offset
+        while size - offset >= 12, pread(fd, &header, 8, off_t(offset)) == 8 {
+            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+            guard length <= size - offset - 12,
+                  header.withUnsafeBytes({ FourCC.isPlausible($0, at: 4) }) else { break }
+            last = offset
+            offset += 12 + length
+        }
+        var tail = [UInt8](repeating: 0, count: size - last)
+        guard pread(fd, &tail, tail.count, off_t(last)) == tail.count else { return size }
+        return tail.withUnsafeBytes { bytes in
+            var at = 0
+            while at < bytes.count {
+                guard case .chunk(_, _, let next) = readChunk(bytes, at: at) else {
+                    return nextIntactChunk(bytes, after: at) == nil ? last + at : size
+                }
+                at = next
+            }
+            return size
+        }
     }
 
     private enum ChunkRead {

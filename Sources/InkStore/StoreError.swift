@@ -26,6 +26,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// The same note id in several folders (synced copies merged): which one is meant is unknown.
     case duplicateNote(NoteID, [URL])
     case noSuchTrashItem(String)
+    /// A server holds the note open for writing (its lease, ``Library/leaseNote(_:)``): deleting,
+    /// trashing or rewriting it elsewhere would take its confirmed strokes with it.
+    case noteOpen(NoteID, String, pid: Int32)
     case invalid(String)
 
     /// True for failures that may pass if the operation is tried again later: the disk, permissions,
@@ -61,6 +64,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "note \(id) is in \(folders.count) folders (" + folders.map(\.path).joined(separator: ", ")
                 + "): two synced copies; run `inkwell check --repair` to give the younger copy its own id"
         case .noSuchTrashItem(let ref): "nothing in the trash matches \"\(ref)\""
+        case let .noteOpen(id, title, pid):
+            "note \(id) \"\(title)\" is open for writing in serve, pid \(pid); close it or use --force"
         case .invalid(let reason): reason
         }
     }

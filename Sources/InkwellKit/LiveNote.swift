@@ -133,6 +133,9 @@ public actor LiveNote {
     private var savingUnjournaled: [PageID: Set<String>] = [:]
     /// What replaying the journal a previous run left did when the note was opened.
     public nonisolated let replayed: JournalReplay
+    /// The note's lease while it is open here: other processes refuse to delete or rewrite it. A
+    /// lease that cannot be taken (the journal folder cannot be made) costs that refusal, not the note.
+    private let lease: NoteLease?
     /// Callers of ``settled()`` and ``close()`` waiting for that work.
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// True once the session has let go of the note.
@@ -147,6 +150,7 @@ public actor LiveNote {
     public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?,
                 acceptedKeys: Set<String> = [], clock: any LiveClock = SystemLiveClock()) throws {
         id = note
+        lease = try? workspace.library.leaseNote(note)
         replayed = try workspace.library.replayJournal(of: note)
         accepted = acceptedKeys.union(replayed.keys)
         journal = NoteJournal(url: workspace.library.journalURL(of: note), keys: replayed.keys)
@@ -352,7 +356,10 @@ public actor LiveNote {
             }
             if isClosed { break }
         }
-        if isClosed { await journal.drain() }
+        if isClosed {
+            await journal.drain()
+            lease?.release()
+        }
     }
 
     // MARK: The session's shell

@@ -72,7 +72,7 @@ public enum LibraryFailure: Sendable, Equatable {
         guard let error = error as? StoreError else { return nil }
         switch error {
         case .noSuchNote, .noSuchNotebook, .noSuchTrashItem: self = .notFound
-        case .notebookExists, .ambiguousNote: self = .conflict
+        case .notebookExists, .ambiguousNote, .noteOpen: self = .conflict
         case .locked: self = .busy
         case .invalid: self = .invalid
         default: self = .other
@@ -143,8 +143,11 @@ extension Workspace {
         NoteEntry(try library.moveNote(id, to: notebook, placement: place?.placement))
     }
 
-    /// Moves a note to the trash.
-    public func deleteNote(_ id: NoteID) throws -> TrashEntry { TrashEntry(item: try library.deleteNote(id)) }
+    /// Moves a note to the trash, with its journal. A note a server has open for writing is refused
+    /// (naming the server's pid) unless `force`.
+    public func deleteNote(_ id: NoteID, force: Bool = false) throws -> TrashEntry {
+        TrashEntry(item: try library.deleteNote(id, force: force))
+    }
 
     public func createNotebook(_ path: NotebookPath) throws { try library.createNotebook(path) }
 
@@ -158,8 +161,11 @@ extension Workspace {
         try library.moveNotebook(path, to: destination)
     }
 
-    /// Moves a notebook and everything in it to the trash.
-    public func deleteNotebook(_ path: NotebookPath) throws -> TrashEntry { TrashEntry(item: try library.deleteNotebook(path)) }
+    /// Moves a notebook and everything in it to the trash; refused while a server has one of its
+    /// notes open for writing, unless `force`.
+    public func deleteNotebook(_ path: NotebookPath, force: Bool = false) throws -> TrashEntry {
+        TrashEntry(item: try library.deleteNotebook(path, force: force))
+    }
 
     /// The trash, newest first.
     public func trash() throws -> [TrashEntry] { try library.trashItems().map(TrashEntry.init) }
@@ -167,6 +173,7 @@ extension Workspace {
     /// Puts a deleted note or notebook back: `reference` is a trash entry id, a note id or the name it had.
     public func restore(_ reference: String) throws -> TrashEntry { TrashEntry(item: try library.restore(reference)) }
 
-    /// Deletes everything in the trash for good; how many entries.
-    public func emptyTrash() throws -> Int { try library.emptyTrash() }
+    /// Deletes everything in the trash for good, with the trashed notes' journals; how many entries.
+    /// Refused while a server still has a trashed note open for writing, unless `force`.
+    public func emptyTrash(force: Bool = false) throws -> Int { try library.emptyTrash(force: force) }
 }

@@ -186,6 +186,7 @@ struct NoteCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
         @Flag(help: "Print the note that would go to the trash; change nothing.") var dryRun = false
+        @Flag(help: "Even while `inkwell serve` has it open for writing (what the server writes after is lost).") var force = false
         @OptionGroup var output: OutputOptions
 
         /// What `--json` prints on a dry run: the note, as `note list` shows it.
@@ -201,7 +202,7 @@ struct NoteCommand: ParsableCommand {
                 if output.json { return try printJSON(Plan(note: NoteRow(stored))) }
                 return print("would move note \(stored.note.id) \"\(stored.note.title)\" (\(stored.note.pages.count) page\(stored.note.pages.count == 1 ? "" : "s")) to the trash")
             }
-            let item = try workspace.deleteNote(stored.note.id)
+            let item = try workspace.deleteNote(stored.note.id, force: force)
             if output.json { return try printJSON(TrashCommand.List.Row(item)) }
             print("moved note \"\(item.name)\" to the trash as \(item.id)")
         }

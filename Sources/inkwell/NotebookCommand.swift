@@ -94,6 +94,7 @@ struct NotebookCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook to delete.") var path: String
         @Flag(help: "Print the notebooks and notes that would go to the trash; change nothing.") var dryRun = false
+        @Flag(help: "Even while `inkwell serve` has a note in it open for writing (what the server writes after is lost).") var force = false
         @OptionGroup var output: OutputOptions
 
         /// What `--json` prints on a dry run: the notebook, the notebooks inside it and every note in them.
@@ -118,7 +119,7 @@ struct NotebookCommand: ParsableCommand {
                 for note in plan.notes { print("  " + note.line) }
                 return
             }
-            let item = try workspace.deleteNotebook(try notebookPath(path))
+            let item = try workspace.deleteNotebook(try notebookPath(path), force: force)
             if output.json { return try printJSON(TrashCommand.List.Row(item)) }
             print("moved notebook \(path) (\(item.noteCount) note\(item.noteCount == 1 ? "" : "s")) to the trash as \(item.id)")
         }

@@ -71,6 +71,7 @@ struct TrashCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Flag(help: "Do not ask; required when not on a terminal.") var yes = false
         @Flag(help: "Print what would be deleted for good; change nothing (needs no --yes).") var dryRun = false
+        @Flag(help: "Even while `inkwell serve` has a trashed note open for writing (what the server writes after is lost).") var force = false
         @OptionGroup var output: OutputOptions
 
         /// What `--json` prints: the entries deleted for good (or, on a dry run, that would be).
@@ -100,7 +101,7 @@ struct TrashCommand: ParsableCommand {
                 print("Delete \(count) item\(count == 1 ? "" : "s") for good? [y/N] ", terminator: "")
                 guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return print("kept the trash") }
             }
-            let deleted = try library.emptyTrash()
+            let deleted = try library.emptyTrash(force: force)
             if output.json { return try printJSON(Report(dryRun: false, deleted: entries)) }
             print("deleted \(deleted) item\(deleted == 1 ? "" : "s") for good")
         }

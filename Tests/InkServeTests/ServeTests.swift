@@ -265,7 +265,10 @@ import InkStore
             #expect(AccessGuard<BasicWebSocketRequestContext>.isLoopbackHost(host), "\(host)")
         }
         for host in ["attacker.example:7878", "localhost.attacker.example", "127.attacker.example", "127.0.0.1.nip.io:7878",
-                     "127.0.0.999", "192.168.1.4:7878", "[fe80::1]:7878", ""] {
+                     "127.0.0.999", "192.168.1.4:7878", "[fe80::1]:7878", "",
+                     // Userinfo names another host (issue 40); a port must be a number.
+                     "127.0.0.1:80@evil.example", "localhost:80@evil.example", "[::1]:80@evil.example", "127.0.0.1:x", "localhost:",
+                     "[::1]x"] {
             #expect(!AccessGuard<BasicWebSocketRequestContext>.isLoopbackHost(host), "\(host)")
         }
     }

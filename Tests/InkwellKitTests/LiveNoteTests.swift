@@ -467,4 +467,16 @@ extension LiveNoteTests {
         #expect(!heard.all.contains(.confirmLeave))
         #expect(try storedPages(note).count == 1)
     }
+
+    @Test func anOpenNoteIsLeasedUntilItCloses() async throws {
+        // Other processes see the note open here (issue 40): delete and sync refuse it, naming this pid.
+        let note = try workspace.library.createNote(title: "Leased").note.id
+        let live = try LiveNote(note, in: workspace, config: SessionConfig(autosaveDelay: 0.2), recognition: nil, clock: clock)
+        await live.start()
+        #expect(workspace.library.leaseHolder(of: note) == getpid())
+        #expect(throws: StoreError.noteOpen(note, "Leased", pid: getpid())) { try workspace.library.deleteNote(note) }
+        await live.close()
+        #expect(workspace.library.leaseHolder(of: note) == nil)
+        try workspace.library.deleteNote(note)
+    }
 }
