@@ -72,7 +72,10 @@ func printSyncReport(_ report: SyncReport, json: Bool, oneLine: Bool = false) th
             print("trashed \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\" (trash entry \(trash)): \(entry.file) is gone")
         }
     }
+    for entry in plan.inTrash {
+        print("left \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\" in the trash: \(entry.file) was imported before (`inkwell trash restore` brings it back)")
+    }
     let trashed = report.dryRun ? plan.removed.count : report.trashed.count
     let stopped = report.stopped == true ? " (stopped part way: the rest at the next sync)" : ""
-    print("\(report.dryRun ? "plan" : "synced") \(report.folder): \(plan.new.count) new, \(plan.changed.count) changed, \(plan.unchanged.count) unchanged, \(trashed) to the trash\(stopped)")
+    print("\(report.dryRun ? "plan" : "synced") \(report.folder): \(plan.new.count) new, \(plan.changed.count) changed, \(plan.unchanged.count) unchanged, \(plan.inTrash.count) left in the trash, \(trashed) to the trash\(stopped)")
 }
