@@ -56,6 +56,9 @@ public struct RecordedNote: Sendable, Equatable {
     /// The source had the note in its trash (a reMarkable document deleted or in the tablet's trash):
     /// the importer imports it, then moves it to the library's trash.
     public var trashed = false
+    /// How each page's ink lies on the PDF page under it (a reMarkable document on a PDF), by page in
+    /// order; a page past the end of the list, or every page when it is empty, is ``RemarkablePDFLayout/trueSize``.
+    public var pdfLayouts: [RemarkablePDFLayout] = []
 
     /// The document name pages of a recording give their note's ``background`` PDF.
     public static let backgroundDocument = ""

@@ -35,6 +35,8 @@ public enum RemarkableDecoder {
         /// The text of each highlight on the page, in the page's order.
         var highlights: [String] = []
         var warnings: [String]
+        /// How the page's ink lies on a PDF page under it: by the generation of the format.
+        var layout: RemarkablePDFLayout = .trueSize
     }
 
     /// The highlighted text of page `page` as Markdown quotes, one paragraph each: `> text (p. 3)`.

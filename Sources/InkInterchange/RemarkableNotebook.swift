@@ -48,6 +48,7 @@ public enum RemarkableNotebook {
         }
         let pageIDs = try pageOrder(object, file: file)
         var pages: [ImportedPage] = []
+        var layouts: [RemarkablePDFLayout] = []
         var originPages: [OriginPage] = []
         var warnings: [String] = []
         var typedText: [String] = []
@@ -112,6 +113,9 @@ public enum RemarkableNotebook {
             page.template.background = onPDF
             page.template.kind = template.kind
             page.template.spacing = template.spacing
+            // The layout of the page's own place in the list: blank and placeholder pages before it are
+            // true size (they hold no ink to place).
+            layouts += Array(repeating: .trueSize, count: pages.count - layouts.count) + [decoded.layout]
             pages.append(page)
             if !decoded.typedText.isEmpty { typedText.append(decoded.typedText) }
             quotes += RemarkableDecoder.quotes(decoded.highlights, page: pages.count)
@@ -124,6 +128,7 @@ public enum RemarkableNotebook {
             throw ImportError(file: file, reason: annotates ? "the \(type.uppercased()) has no handwritten pages" : "the notebook lists no pages")
         }
         var note = RecordedNote(events: ImportedPage.events(pages), typedText: (typedText + quotes).joined(separator: "\n\n"), background: pdf)
+        if layouts.contains(.fittedToScreen) { note.pdfLayouts = layouts }
         // The document's identity is its UUID (the .content file's name) with its pages'. The hash of
         // the whole document is the importer's (SourceIdentity, which reads the files beside it once,
         // before deciding whether to decode at all).
@@ -210,11 +215,13 @@ public enum RemarkableNotebook {
     }
 
     /// Which PDF page each page shows (0 is the first), by page id: `cPages.pages[].redir.value`, or the
-    /// older `redirectionPageMap` beside `pages`. Pages added on the tablet (-1, or none) show no PDF page.
+    /// older `redirectionPageMap` beside `pages`, or, in a `.content` with only `pages` (software before
+    /// 3.0, where a page could not be inserted into a PDF), page N on PDF page N. Pages added on the
+    /// tablet (-1, or none) show no PDF page.
     static func pdfPageIndices(_ object: [String: Any]) -> [String: Int] {
         var indices: [String: Int] = [:]
         func valid(_ value: Any?) -> Int? {
-            guard let number = (value as? NSNumber)?.intValue, number >= 0, number < PageBackground.maxPage else { return nil }
+            guard let number = (value as? Int) ?? (value as? NSNumber)?.intValue, number >= 0, number < PageBackground.maxPage else { return nil }
             return number
         }
         if let cPages = object["cPages"] as? [String: Any], let list = cPages["pages"] as? [[String: Any]] {
@@ -222,7 +229,8 @@ public enum RemarkableNotebook {
                 guard let id = page["id"] as? String, let index = valid((page["redir"] as? [String: Any])?["value"]) else { continue }
                 indices[id] = index
             }
-        } else if let ids = object["pages"] as? [String], let map = object["redirectionPageMap"] as? [Any] {
+        } else if let ids = object["pages"] as? [String] {
+            let map = object["redirectionPageMap"] as? [Any] ?? Array(ids.indices)
             for (id, value) in zip(ids, map) { if let index = valid(value) { indices[id] = index } }
         }
         return indices
