@@ -13,8 +13,8 @@ import InkCore
 ///
 /// Lines become strokes as version 6 lines do (``RemarkableLine/stroke``: the same tools, palette and
 /// widths); layers become the page's layers (*Layer N*: the names are kept in the notebook's `.content`,
-/// not in the page). Highlighter strokes take the one highlighter ink the tablet had then (yellow),
-/// whatever their colour field says. Area erasers are skipped with a warning, as in version 6. Speed, direction, the base
+/// not in the page). Highlighter strokes whose colour field holds a pen colour (black, grey, white) take the
+/// tablet's highlighter ink (yellow). Area erasers are skipped with a warning, as in version 6. Speed, direction, the base
 /// brush size (the points' widths carry it) and the unknown field are read and dropped.
 ///
 /// Robust against any bytes: a point count is checked against the bytes left before its points are allocated
@@ -107,9 +107,10 @@ enum RemarkableLinesV5 {
                         areaErasers += 1
                     } else if var stroke = line.stroke {
                         stroke.pen.layer = index
-                        // Before 3.0 the tablet had one highlighter ink: its colour field is not a choice
-                        // (rmrl, written against these tablets, paints every highlighter stroke yellow).
-                        if stroke.pen.tool == .highlighter { stroke.pen.color = RemarkableLine.palette(0, highlighter: true) }
+                        // Before 3.0 a highlighter stroke stored the pen colours (0 black, 1 grey, 2 white), which
+                        // are not highlighter inks: the tablet's highlighter is yellow (rmrl, written against these
+                        // tablets, paints every highlighter stroke yellow). Other ids keep the palette's inks.
+                        if stroke.pen.tool == .highlighter, color <= 2 { stroke.pen.color = RemarkableLine.palette(0, highlighter: true) }
                         strokes.append(stroke)
                     }
                 }

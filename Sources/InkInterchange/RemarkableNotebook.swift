@@ -50,7 +50,10 @@ public enum RemarkableNotebook {
         var pages: [ImportedPage] = []
         var layouts: [RemarkablePDFLayout] = []
         var originPages: [OriginPage] = []
-        var warnings: [String] = []
+        // What is not kept, in the order it is met: the document's own items name the .content, a page's
+        // its .rm file and the page.
+        var notKept: [NotKept] = []
+        func warn(_ line: String) { notKept.append(NotKept(warning: line, file: file)) }
         var typedText: [String] = []
         var quotes: [String] = []
         let type = object["fileType"] as? String ?? "notebook"
@@ -60,9 +63,9 @@ public enum RemarkableNotebook {
         let pdf = type == "pdf" ? PDFFile.read(url.deletingPathExtension().appendingPathExtension("pdf")) : nil
         let pdfPages = pdf == nil ? [:] : pdfPageIndices(object)
         if type == "epub" {
-            warnings.append("\(file): the document annotates an EPUB, which the tablet lays out itself (its font, size and margins); Inkwell cannot lay it out the same way, so only the handwritten pages are imported, on blank pages of the tablet's size, with the highlighted text quoted")
+            warn("\(file): the document annotates an EPUB, which the tablet lays out itself (its font, size and margins); Inkwell cannot lay it out the same way, so only the handwritten pages are imported, on blank pages of the tablet's size, with the highlighted text quoted")
         } else if annotates, pdf == nil {
-            warnings.append("\(file): the document annotates a PDF that is not beside it; only its handwritten pages are imported, on blank paper")
+            warn("\(file): the document annotates a PDF that is not beside it; only its handwritten pages are imported, on blank paper")
         }
         let pagedata = try? Data(contentsOf: url.deletingPathExtension().appendingPathExtension("pagedata"))
         let templateNames = RemarkableTemplates.names(object, pagedata: pagedata)
@@ -71,6 +74,7 @@ public enum RemarkableNotebook {
             let pageURL = folder.appendingPathComponent(id + ".rm")
             let onPDF = pdfPages[id].map { PageBackground(document: RecordedNote.backgroundDocument, page: $0) }
             var template = PageTemplate(background: onPDF)
+            template.unitsPerInch = RemarkableDecoder.remarkableUnitsPerInch
             if let name = templateNames[id] {
                 if let known = RemarkableTemplates.template(named: name) {
                     template.kind = known.kind
@@ -96,7 +100,7 @@ public enum RemarkableNotebook {
                 let reason = "cannot read the file (\(error.localizedDescription))"
                 pages.append(placeholder(number: pages.count + 1, reason: reason, template: template))
                 originPages.append(OriginPage(key: id, hash: FNV1a.hex([])))
-                warnings.append("\(pageURL.path): page \(number + 1) of the document could not be read (\(reason)); a placeholder page says so")
+                notKept.append(NotKept(file: pageURL.path, page: pages.count, reason: "could not be read (\(reason)); a placeholder page says so"))
                 continue
             }
             originPages.append(OriginPage(key: id, hash: FNV1a.hex(bytes)))
@@ -106,7 +110,7 @@ public enum RemarkableNotebook {
             } catch {
                 let reason = ([error.position].compactMap { $0 } + [error.reason]).joined(separator: ": ")
                 pages.append(placeholder(number: pages.count + 1, reason: reason, template: template))
-                warnings.append("\(pageURL.path): page \(number + 1) of the document could not be read (\(reason)); a placeholder page says so")
+                notKept.append(NotKept(file: pageURL.path, page: pages.count, reason: "could not be read (\(reason)); a placeholder page says so"))
                 continue
             }
             var page = decoded.page
@@ -119,10 +123,10 @@ public enum RemarkableNotebook {
             pages.append(page)
             if !decoded.typedText.isEmpty { typedText.append(decoded.typedText) }
             quotes += RemarkableDecoder.quotes(decoded.highlights, page: pages.count)
-            warnings += decoded.warnings
+            notKept += decoded.warnings.map { NotKept(warning: $0, file: pageURL.path, page: pages.count) }
         }
         for (name, count) in unknownTemplates.sorted(by: { $0.key < $1.key }) {
-            warnings.append("\(file): template \"\(name)\" (\(count) page\(count == 1 ? "" : "s")) is not one Inkwell draws; those pages are blank")
+            warn("\(file): template \"\(name)\" (\(count) page\(count == 1 ? "" : "s")) is not one Inkwell draws; those pages are blank")
         }
         guard !pages.isEmpty else {
             throw ImportError(file: file, reason: annotates ? "the \(type.uppercased()) has no handwritten pages" : "the notebook lists no pages")
@@ -133,7 +137,9 @@ public enum RemarkableNotebook {
         // the whole document is the importer's (SourceIdentity, which reads the files beside it once,
         // before deciding whether to decode at all).
         note.origin = NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent, hash: "", pages: originPages)
-        note.tags = tags(object, file: file, warnings: &warnings)
+        var tagWarnings: [String] = []
+        note.tags = tags(object, file: file, warnings: &tagWarnings)
+        tagWarnings.forEach(warn)
         if let fields = besides {
             note.title = fields.name
             note.created = fields.created ?? fields.modified
@@ -142,10 +148,10 @@ public enum RemarkableNotebook {
             note.trashed = fields.trashed || RemarkableMetadata.inTrashedFolder(parent: fields.parent, in: backup)
             let place = RemarkableMetadata.notebook(parent: fields.parent, in: backup)
             note.notebook = place.path
-            if let warning = place.warning { warnings.append("\(file): \(warning)") }
+            if let warning = place.warning { warn("\(file): \(warning)") }
         }
         var recording = Recording(notes: [note], format: "rm")
-        recording.warnings = warnings
+        recording.notKept = notKept
         return recording
     }
 

@@ -59,7 +59,7 @@ extension PDFPages {
     /// Page `index`'s text layer (0 is the first page); empty when the page has no text or is not there.
     public func text(page index: Int) -> PDFPageText {
         guard sizes.indices.contains(index) else { return PDFPageText(characters: [], boxes: []) }
-        return withPage(index) { page in
+        return withPage(index) { (page: UnsafeMutableRawPointer) -> PDFPageText in
             guard let raw = ink_poppler_page_get_text(page) else { return PDFPageText(characters: [], boxes: []) }
             defer { ink_poppler_free(raw) }
             let characters = String(cString: raw).unicodeScalars.map(Character.init)

@@ -16,9 +16,10 @@ enum PDFImport {
         }
         // One page every millisecond: a recording is in time order, and nothing is drawn.
         let events = document.sizes.enumerated().map { index, size in
-            RecordedEvent.newPage(size: PageSize(width: Float(size.width), height: Float(size.height)),
-                                  template: PageTemplate(background: PageBackground(document: RecordedNote.backgroundDocument, page: index)),
-                                  at: Double(index) / 1000)
+            var template = PageTemplate(background: PageBackground(document: RecordedNote.backgroundDocument, page: index))
+            template.unitsPerInch = 72 // PDF points
+            return RecordedEvent.newPage(size: PageSize(width: Float(size.width), height: Float(size.height)), template: template,
+                                         at: Double(index) / 1000)
         }
         return Recording(notes: [RecordedNote(events: events, background: data)], format: "pdf")
     }
@@ -35,7 +36,7 @@ enum PDFImport {
                 let document = try PDFPages(background)
                 if recording.format == "rm" { prepared.notes[n] = placingOnPDF(note, document: document) }
             } catch {
-                prepared.warnings.append("\(file): the PDF the pages of \"\(note.title ?? "the note")\" are drawn on cannot be read (\(error.reason)): kept, drawn as plain paper")
+                prepared.notKept.append(NotKept(file: file, reason: "the PDF the pages of \"\(note.title ?? "the note")\" are drawn on cannot be read (\(error.reason)): kept, drawn as plain paper"))
             }
         }
         return prepared
@@ -92,6 +93,7 @@ enum PDFImport {
                     template.printed[i].size *= page.scale
                 }
                 template.spacing *= page.scale
+                template.unitsPerInch = 72 // now in the PDF page's points
                 return .newPage(size: PageSize(width: Float(pdfSize.width), height: Float(pdfSize.height)), template: template, at: at)
             case .penDown(let point, var pen, let at):
                 if let transform { pen.width *= transform.scale }
@@ -156,12 +158,13 @@ enum PDFImport {
     /// Whether (`x`, `y`) lies within `reach` of the polyline through `points`.
     static func reaches(_ points: [RecordedPoint], within reach: Float, x: Float, y: Float) -> Bool {
         guard let first = points.first else { return false }
-        if points.count == 1 { return hypot(first.x - x, first.y - y) <= reach }
+        func distance(_ dx: Float, _ dy: Float) -> Float { (dx * dx + dy * dy).squareRoot() }
+        if points.count == 1 { return distance(first.x - x, first.y - y) <= reach }
         for (a, b) in zip(points, points.dropFirst()) {
             let dx = b.x - a.x, dy = b.y - a.y
             let length = dx * dx + dy * dy
             let t = length > 0 ? min(max(((x - a.x) * dx + (y - a.y) * dy) / length, 0), 1) : 0
-            if hypot(a.x + t * dx - x, a.y + t * dy - y) <= reach { return true }
+            if distance(a.x + t * dx - x, a.y + t * dy - y) <= reach { return true }
         }
         return false
     }

@@ -22,6 +22,7 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Print what would be done; change nothing.") var dryRun = false
     @Option(help: "Notebook for new notes whose source names none.") var notebook: String = "Inbox"
     @Flag(help: "Import the sources that are good and report the others.") var keepGoing = false
+    @Flag(help: "Exit 2 (partly done) when a source held anything that was not kept (each item is reported with its file, page and reason).") var strict = false
     @Flag(inversion: .prefixedNo, help: "Recognise the handwriting of new and changed pages (hashtags become tags).") var recognize = true
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @OptionGroup var output: OutputOptions
@@ -42,6 +43,7 @@ struct SyncCommand: ParsableCommand {
         let failed = !report.plan.failures.isEmpty || !(report.imported?.failures.isEmpty ?? true) || !report.failures.isEmpty
         try printSyncReport(report, json: output.json)
         if failed { throw ExitCode.failure }
+        try finishStrict(strict, notKept: report.imported?.imported.reduce(0) { $0 + $1.notKept.count } ?? 0)
     }
 }
 
