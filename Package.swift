@@ -204,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkInterchangeTests",
-            dependencies: ["InkCore", "InkInterchange", "InkSamples", "CZlib"],
+            dependencies: ["InkCore", "InkInterchange", "InkSamples", "CZlib", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"]
         ),
         .testTarget(

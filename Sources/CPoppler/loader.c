@@ -51,6 +51,9 @@ static void load(void) {
   RESOLVE(bytes_unref, g_bytes_unref);
   RESOLVE(object_unref, g_object_unref);
   RESOLVE(error_free, g_error_free);
+  RESOLVE(page_get_text, poppler_page_get_text);
+  RESOLVE(page_get_text_layout, poppler_page_get_text_layout);
+  RESOLVE(free, g_free);
 #undef RESOLVE
   load_error = NULL;
 }

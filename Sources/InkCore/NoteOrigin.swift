@@ -29,6 +29,10 @@ public struct NoteOrigin: Sendable, Hashable, Codable {
     /// typed text and highlighted quotes), so that an update refreshes the text only when it was not
     /// edited in Inkwell since (nil: imported before this was kept).
     public var text: String?
+    /// What the last import from the source did not keep (skipped, mapped to something else, clipped,
+    /// not placed), each with its file, page and reason: the note's own list, which `note show` prints
+    /// (nil: nothing, or imported before this was kept).
+    public var notKept: [NotKept]?
 
     public init(kind: Kind, key: String, hash: String, pages: [OriginPage] = [], location: String? = nil) {
         self.kind = kind

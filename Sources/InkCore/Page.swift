@@ -97,6 +97,13 @@ public struct PageTemplate: Sendable, Hashable, Codable {
     public var layers: [PageLayer]
     /// The PDF page under the ink (from an imported PDF or a source page backed by one); nil: none.
     public var background: PageBackground?
+    /// Page pixels per inch, as the page's source states it (226 for a reMarkable page, grown or not; 72 for
+    /// a page in PDF points: PDFs, Xournal++, pages placed on a PDF); nil: inferred from the page's size
+    /// (``InkRender`` `PageMetrics`). Exports size pages by it, so every page of a note is in the same
+    /// physical units.
+    public var unitsPerInch: Float?
+    /// The resolutions a page may state: from 1 pixel an inch to 100,000.
+    public static let unitsPerInchRange: ClosedRange<Float> = 1...100_000
 
     public init(kind: TemplateKind = .blank, spacing: Float = 60, paper: RGBA = .white, printed: [PrintedLine] = [],
                 layers: [PageLayer] = [], background: PageBackground? = nil) {
@@ -108,7 +115,7 @@ public struct PageTemplate: Sendable, Hashable, Codable {
         self.background = background
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, spacing, paper, printed, layers, background }
+    private enum CodingKeys: String, CodingKey { case kind, spacing, paper, printed, layers, background, unitsPerInch }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -118,6 +125,7 @@ public struct PageTemplate: Sendable, Hashable, Codable {
         printed = try container.decodeIfPresent([PrintedLine].self, forKey: .printed) ?? []
         layers = try container.decodeIfPresent([PageLayer].self, forKey: .layers) ?? []
         background = try container.decodeIfPresent(PageBackground.self, forKey: .background)
+        unitsPerInch = try container.decodeIfPresent(Float.self, forKey: .unitsPerInch)
     }
 
     /// Whether strokes on layer `index` are drawn (a layer the page does not list is).

@@ -97,6 +97,9 @@ public struct ExportReport: Sendable, Codable, Equatable {
     public var failed: [Failure] = []
     /// The archive, for a ZIP export.
     public var archive: String?
+    /// What the files written do not carry of their notes (a page's PDF in InkML, typed text in PNG
+    /// and SVG): each with the file, the page where it is a page's, and why.
+    public var notKept: [NotKept] = []
     public var seconds = 0.0
     /// Seconds spent writing the ZIP archive (compressing and copying), for a ZIP export.
     public var zipSeconds = 0.0
@@ -128,6 +131,12 @@ public struct Exporter: Sendable {
         self.library = library
         self.index = index
         self.format = format
+    }
+
+    /// A note's output files, and what they do not carry of it.
+    struct Rendered {
+        var outputs: [Output]
+        var notKept: [NotKept] = []
     }
 
     /// One output file of a note, ready to be written.
@@ -176,8 +185,9 @@ public struct Exporter: Sendable {
         try forEachRendered(notes, plan: plan) { position, result in
             done += 1
             switch result {
-            case .success(let outputs):
-                let kept = outputs.filter { !plan.skipped.contains($0.path) }
+            case .success(let rendered):
+                let kept = rendered.outputs.filter { !plan.skipped.contains($0.path) }
+                if !kept.isEmpty { report.notKept += rendered.notKept }
                 switch destination {
                 case .file, .folder:
                     // A note's files (a PNG a page, Markdown and its images) land all or none.
@@ -225,12 +235,12 @@ public struct Exporter: Sendable {
     /// Renders notes `parallelism` at a time and hands each result to `consume` in note order, keeping
     /// at most a few rendered notes in memory.
     private func forEachRendered(_ notes: [StoredNote], plan: NamePlan,
-                                 _ consume: (Int, Result<[Output], Error>) throws -> Void) throws {
+                                 _ consume: (Int, Result<Rendered, Error>) throws -> Void) throws {
         let window = max(1, parallelism) * 2
         var start = 0
         while start < notes.count {
             let batch = Array(start..<min(notes.count, start + window))
-            let results = Slots<Result<[Output], Error>>(count: batch.count)
+            let results = Slots<Result<Rendered, Error>>(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
                 let position = batch[offset]
                 results.set(offset, Result { try outputs(for: notes[position], names: plan.names[position]) })
@@ -242,9 +252,26 @@ public struct Exporter: Sendable {
         }
     }
 
-    /// The files of one note.
-    func outputs(for stored: StoredNote, names: [String]) throws -> [Output] {
+    /// The files of one note, and what they do not carry of it.
+    func outputs(for stored: StoredNote, names: [String]) throws -> Rendered {
         let pages = try library.pages(of: stored)
+        var rendered = Rendered(outputs: try outputs(for: stored, pages: pages, names: names))
+        switch format {
+        case .inkml:
+            for (number, page) in pages.enumerated() where page.template.background != nil {
+                rendered.notKept.append(NotKept(file: names[0], page: number + 1, reason: "the PDF page under the ink is not in the InkML (InkML has no background; PDF, PNG and SVG draw it)"))
+            }
+        case .png, .svg:
+            if !(try library.typedText(of: stored)).isEmpty {
+                rendered.notKept.append(NotKept(file: names[0], reason: "the note's typed text is not drawn in \(format == .png ? "PNG" : "SVG") page images (PDF, Markdown and InkML carry it)"))
+            }
+        case .pdf, .md: break
+        }
+        return rendered
+    }
+
+    /// The files of one note made of its `pages`.
+    private func outputs(for stored: StoredNote, pages: [Page], names: [String]) throws -> [Output] {
         var options = RenderOptions(title: stored.note.title)
         options.parallelism = 1
         options.backgrounds = library.backgroundDocuments(of: stored)
@@ -261,7 +288,8 @@ public struct Exporter: Sendable {
         case .svg:
             return zip(pages, names).map { Output(path: $1, bytes: Array(Renderer(options: options).svg($0).utf8)) }
         case .inkml:
-            let bytes = InkMLWriter.write(pages, title: stored.note.title, created: stored.note.created)
+            let bytes = InkMLWriter.write(pages, title: stored.note.title, created: stored.note.created,
+                                          tags: stored.note.tags.map(\.name).sorted(), typedText: try library.typedTextSource(of: stored))
             return [Output(path: names[0], bytes: [UInt8](bytes))]
         case .md:
             let texts = try index?.pageTexts(of: stored.note.id) ?? [:]

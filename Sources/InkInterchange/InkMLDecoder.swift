@@ -75,6 +75,8 @@ private struct Brush {
     /// Inkwell's own `inkwell:fill` (``Stroke/fill``) and `inkwell:dash` (``Stroke/dash``, lengths in pixels).
     var fill: UInt8?
     var dash: [Float]?
+    /// Inkwell's own `inkwell:layer`: the page layer the stroke is on.
+    var layer: UInt16 = 0
 }
 
 /// What a trace is drawn with: the context resolved.
@@ -111,9 +113,12 @@ private struct InkMLReader {
     var sources: [String: XMLElement] = [:]
     var timestamps: [String: XMLElement] = [:]
     var current = Context()
-    var pages: [(size: PageSize?, strokes: [RawStroke])] = [(nil, [])]
+    var pages: [(size: PageSize?, strokes: [RawStroke], template: PageTemplate?)] = [(nil, [], nil)]
     var totalPoints = 0
     var title: String?
+    /// Inkwell's own annotations: the note's tags (`inkwell:tags`) and typed text (`inkwell:text`).
+    var tags: [Tag] = []
+    var typedText = ""
     var created: Date?
     var skippedHover = 0
     /// Traces left out for a bad value, each alone (the rest of the file is imported).
@@ -200,8 +205,16 @@ private struct InkMLReader {
                     if pages.count == 1 && pages[0].strokes.isEmpty && pages[0].size == nil {
                         pages[0].size = size
                     } else {
-                        pages.append((size, []))
+                        pages.append((size, [], nil))
                     }
+                } else if type == "inkwell:template" {
+                    pages[pages.count - 1].template = Self.template(element.text)
+                } else if type == "inkwell:tags", !inGroup {
+                    for name in element.text.split(whereSeparator: \.isWhitespace).prefix(10_000) {
+                        if let tag = Tag(String(name)), !tags.contains(tag) { tags.append(tag) }
+                    }
+                } else if type == "inkwell:text", !inGroup, typedText.isEmpty {
+                    typedText = element.text
                 }
             case "traceGroup":
                 let local = try overrides(element, context)
@@ -213,6 +226,22 @@ private struct InkMLReader {
                 break
             }
         }
+    }
+
+    /// A page's template from Inkwell's `inkwell:template` annotation (``PageTemplate`` as JSON), with no
+    /// PDF under it; nil when it is not one, or holds more than a page file keeps (printed lines, their
+    /// bytes, layers, their names) or a spacing that is not a positive finite number.
+    static func template(_ json: String) -> PageTemplate? {
+        guard json.utf8.count <= 1 << 24,
+              var template = try? JSONDecoder().decode(PageTemplate.self, from: Data(json.utf8)) else { return nil }
+        template.background = nil
+        guard template.spacing.isFinite, template.spacing > 0, template.spacing <= ImportLimits.coordinate,
+              template.printed.count <= PrintedLine.maxPerPage,
+              template.printed.allSatisfy({ $0.text.utf8.count <= PrintedLine.maxBytes && $0.x.isFinite && $0.baseline.isFinite && $0.size.isFinite }),
+              template.layers.count <= PageLayer.maxPerPage,
+              template.layers.allSatisfy({ $0.name.utf8.count <= PageLayer.maxNameBytes }),
+              template.unitsPerInch.map({ $0.isFinite && PageTemplate.unitsPerInchRange.contains($0) }) ?? true else { return nil }
+        return template
     }
 
     /// The context of an element with `contextRef` / `brushRef` attributes.
@@ -343,6 +372,8 @@ private struct InkMLReader {
                 if Stroke.isValidDash(lengths) { brush.dash = lengths }
             case "inkwell:fill":
                 if let fill = NumberScanner.leading(value), fill.isFinite, fill >= 1 { brush.fill = UInt8(min(255, fill)) }
+            case "inkwell:layer":
+                if let layer = UInt16(value), Int(layer) < PageLayer.maxPerPage { brush.layer = layer }
             default: break
             }
         }
@@ -456,7 +487,8 @@ private struct InkMLReader {
         totalPoints = parser.totalPoints
         guard !parser.xs.isEmpty else { return }
 
-        var stroke = RawStroke(pen: RecordedPen(tool: context.brush.tool, color: context.brush.color, width: 2, fill: context.brush.fill, dash: context.brush.dash))
+        var stroke = RawStroke(pen: RecordedPen(tool: context.brush.tool, color: context.brush.color, width: 2, layer: context.brush.layer,
+                                                fill: context.brush.fill, dash: context.brush.dash))
         stroke.scaleX = scale(channels[xi], context)
         stroke.scaleY = scale(channels[yi], context)
         if let width = context.brush.width {
@@ -541,7 +573,9 @@ private struct InkMLReader {
         var imported: [ImportedPage] = []
         var strokeCount = 0
         for page in pages {
-            imported.append(layout(page.strokes, size: page.size))
+            var laidOut = layout(page.strokes, size: page.size)
+            if let template = page.template { laidOut.template = template }
+            imported.append(laidOut)
             strokeCount += page.strokes.count
         }
         guard strokeCount > 0 || pages.contains(where: { $0.size != nil }) else {
@@ -555,7 +589,7 @@ private struct InkMLReader {
                 }
             }
         }
-        let note = RecordedNote(title: title, created: created, events: ImportedPage.events(imported))
+        let note = RecordedNote(title: title, created: created, tags: tags, events: ImportedPage.events(imported), typedText: typedText)
         var recording = Recording(notes: [note], format: "inkml")
         recording.warnings += recovery.warnings
         if unmatchedContinuations > 0 {
@@ -606,6 +640,8 @@ private struct InkMLReader {
             size.height = max(size.height, Float((maxY + 20).rounded(.up)))
         }
         var page = ImportedPage(size: size)
+        // Units the file states are page pixels at Inkwell's resolution; values fitted to a page have none.
+        if !fit { page.template.unitsPerInch = Float(InkMLDecoder.pixelsPerInch) }
         for raw in raws {
             let sx = fit ? scale * (allKnown ? raw.scaleX ?? 1 : 1) : raw.scaleX ?? 1
             let sy = fit ? scale * (allKnown ? raw.scaleY ?? 1 : 1) : raw.scaleY ?? 1

@@ -5,27 +5,38 @@ import InkCore
 /// same points: channels X and Y (page pixels, declared as 1/226 in), F (pressure, 0…1024) and T
 /// (milliseconds since the note began). Each page is a `<traceGroup>` with an `inkwell:page` annotation
 /// giving its size; each distinct pen is a `<brush>` (width in mm, colour, transparency; highlighters as
-/// `rasterOp="maskPen"`; the Inkwell tool as an `inkwell:tool` property, a fill as `inkwell:fill`, a dash pattern as `inkwell:dash`).
+/// `rasterOp="maskPen"`; the Inkwell tool as an `inkwell:tool` property, a fill as `inkwell:fill`, a dash pattern as `inkwell:dash`,
+/// a layer other than the first as `inkwell:layer`).
+///
+/// What else the note holds goes in annotations, so that a note exported and imported again is the note:
+/// its title (`type="title"`), its tags (`inkwell:tags`, names separated by spaces), its typed text
+/// (`inkwell:text`, the Markdown as it is) and each page's template (`inkwell:template` in the page's
+/// trace group: ``PageTemplate`` as JSON — kind, spacing, paper, printed text, layers, resolution). A PDF under a page
+/// is not in the file (InkML has no background): the exporter reports it as not kept.
 ///
 /// Quantisation: coordinates to 0.01 px, pressure to 1/1024, times to 1 ms, widths to 0.0001 mm.
 public enum InkMLWriter {
-    public static func write(_ pages: [Page], title: String? = nil, created: Date? = nil) -> Data {
+    public static func write(_ pages: [Page], title: String? = nil, created: Date? = nil, tags: [String] = [], typedText: String = "") -> Data {
         var brushes: [BrushKey: Int] = [:]
         var brushOrder: [BrushKey] = []
         for page in pages {
             for stroke in page.strokes {
-                let key = BrushKey(tool: stroke.tool, color: stroke.color, width: stroke.width, fill: stroke.fill, dash: stroke.dash)
+                let key = BrushKey(stroke)
                 if brushes[key] == nil {
                     brushes[key] = brushOrder.count
                     brushOrder.append(key)
                 }
             }
         }
+        let templateEncoder = JSONEncoder()
+        templateEncoder.outputFormatting = [.sortedKeys]
         var out = ""
         out.reserveCapacity(64 + pages.reduce(0) { $0 + $1.pointCount * 24 })
         out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<ink xmlns=\"http://www.w3.org/2003/InkML\">\n"
         if let title { out += "  <annotation type=\"title\">\(escape(title))</annotation>\n" }
+        if !tags.isEmpty { out += "  <annotation type=\"inkwell:tags\">\(escape(tags.joined(separator: " ")))</annotation>\n" }
+        if !typedText.isEmpty { out += "  <annotation type=\"inkwell:text\">\(escape(typedText))</annotation>\n" }
         out += "  <definitions>\n"
         out += "    <context xml:id=\"ctx0\">\n"
         out += "      <inkSource xml:id=\"inkwell\">\n"
@@ -62,6 +73,7 @@ public enum InkMLWriter {
             if let dash = key.dash {
                 out += "      <brushProperty name=\"inkwell:dash\" value=\"\(dash.map { "\($0)" }.joined(separator: " "))\"/>\n"
             }
+            if key.layer != 0 { out += "      <brushProperty name=\"inkwell:layer\" value=\"\(key.layer)\"/>\n" }
             out += "    </brush>\n"
         }
         out += "  </definitions>\n"
@@ -69,9 +81,16 @@ public enum InkMLWriter {
         for page in pages {
             out += "  <traceGroup contextRef=\"#ctx0\">\n"
             out += "    <annotation type=\"inkwell:page\">\(decimal(Double(page.size.width), places: 2)) \(decimal(Double(page.size.height), places: 2))</annotation>\n"
+            var template = page.template
+            template.background = nil
+            // Every page's, a plain one's too: it states the page's resolution as Inkwell knows it (none: inferred
+            // from its size), which a reader would otherwise take from the channels (226 an inch).
+            if let json = try? templateEncoder.encode(template) {
+                out += "    <annotation type=\"inkwell:template\">\(escape(String(decoding: json, as: UTF8.self)))</annotation>\n"
+            }
             var pageEnd = pageStart
             for stroke in page.strokes where !stroke.points.isEmpty {
-                let brush = brushes[BrushKey(tool: stroke.tool, color: stroke.color, width: stroke.width, fill: stroke.fill, dash: stroke.dash)] ?? 0
+                let brush = brushes[BrushKey(stroke)] ?? 0
                 out += "    <trace brushRef=\"#br\(brush)\">"
                 var previousTime = -1
                 for (index, point) in stroke.points.enumerated() {
@@ -102,6 +121,16 @@ public enum InkMLWriter {
         var width: Float
         var fill: UInt8?
         var dash: [Float]?
+        var layer: UInt16
+
+        init(_ stroke: Stroke) {
+            tool = stroke.tool
+            color = stroke.color
+            width = stroke.width
+            fill = stroke.fill
+            dash = stroke.dash
+            layer = stroke.layer
+        }
     }
 
     /// `value` with at most `places` decimals, trailing zeros dropped (no exponent, locale-free).

@@ -10,9 +10,18 @@ public struct Recording: Sendable, Equatable {
     /// The program or device the file says wrote it, when it says: InkML's `inkSource`
     /// (manufacturer, model), Xournal++'s `creator`, a replay log header's `source`.
     public var claimedSource: String?
-    /// What the file held that Inkwell could not keep (images, PDFs that cannot be found…), one line each,
-    /// naming the file: the import goes on, and the command prints these to standard error.
-    public var warnings: [String] = []
+    /// What the file held that Inkwell could not keep (images, PDFs that cannot be found, area erasers…):
+    /// the file, the page where the decoder knows it, and why. The import goes on, reports these and
+    /// keeps them with the note.
+    public var notKept: [NotKept] = []
+
+    /// ``notKept`` as lines naming the file (and the page), as the commands print them to standard error.
+    /// Set, each line becomes an item of the file it starts with (a page known only from an item is
+    /// then lost: append items with a page to ``notKept``).
+    public var warnings: [String] {
+        get { notKept.map(\.description) }
+        set { notKept = newValue.map { NotKept(warning: $0, file: "") } }
+    }
 
     public init(notes: [RecordedNote], format: String) {
         self.notes = notes
@@ -20,6 +29,12 @@ public struct Recording: Sendable, Equatable {
     }
 
     public var pointCount: Int { notes.reduce(0) { $0 + $1.pointCount } }
+
+    /// ``notKept``, `file` being the path the recording was decoded from: an item that names no file is
+    /// that file's.
+    public func notKept(file: String) -> [NotKept] {
+        notKept.map { $0.file.isEmpty ? NotKept(warning: $0.reason, file: file, page: $0.page) : $0 }
+    }
 
     /// Strokes in all notes (pen-downs), undone ones included: what a file asks the importer to draw.
     public var strokeCount: Int {
@@ -56,6 +71,9 @@ public struct RecordedNote: Sendable, Equatable {
     /// The source had the note in its trash (a reMarkable document deleted or in the tablet's trash):
     /// the importer imports it, then moves it to the library's trash.
     public var trashed = false
+    /// How each page's ink lies on the PDF page under it (a reMarkable document on a PDF), by page in
+    /// order; a page past the end of the list, or every page when it is empty, is ``RemarkablePDFLayout/trueSize``.
+    public var pdfLayouts: [RemarkablePDFLayout] = []
 
     /// The document name pages of a recording give their note's ``background`` PDF.
     public static let backgroundDocument = ""

@@ -18,6 +18,8 @@ public enum RemarkableDecoder {
     static let headerLength = 43
     /// Half the page width: the tablet stores x centred on 0.
     public static let xOffset: Float = 702
+    /// The tablet's pixels per inch.
+    public static let remarkableUnitsPerInch: Float = 226
 
     public static func decode(_ data: Data, file: String) throws(ImportError) -> Recording {
         let page = try decodePage(data, file: file)
@@ -35,6 +37,8 @@ public enum RemarkableDecoder {
         /// The text of each highlight on the page, in the page's order.
         var highlights: [String] = []
         var warnings: [String]
+        /// How the page's ink lies on a PDF page under it: by the generation of the format.
+        var layout: RemarkablePDFLayout = .trueSize
     }
 
     /// The highlighted text of page `page` as Markdown quotes, one paragraph each: `> text (p. 3)`.
@@ -78,6 +82,8 @@ public enum RemarkableDecoder {
     /// of, above or left of the screen, ink above or left moving the page's corner there.
     static func layOut(_ strokes: [ImportedStroke], printed: [PrintedLine] = [], layers: [PageLayer], growing: Bool) -> ImportedPage {
         var page = ImportedPage(size: .remarkable)
+        // The tablet's pixels, 226 an inch, on the screen and past it alike.
+        page.template.unitsPerInch = remarkableUnitsPerInch
         let margin: Float = 20
         var minX: Float = 0, minY: Float = 0, maxX = page.size.width, maxY = page.size.height
         for stroke in strokes {

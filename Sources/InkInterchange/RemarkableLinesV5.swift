@@ -13,7 +13,8 @@ import InkCore
 ///
 /// Lines become strokes as version 6 lines do (``RemarkableLine/stroke``: the same tools, palette and
 /// widths); layers become the page's layers (*Layer N*: the names are kept in the notebook's `.content`,
-/// not in the page). Area erasers are skipped with a warning, as in version 6. Speed, direction, the base
+/// not in the page). Highlighter strokes whose colour field holds a pen colour (black, grey, white) take the
+/// tablet's highlighter ink (yellow). Area erasers are skipped with a warning, as in version 6. Speed, direction, the base
 /// brush size (the points' widths carry it) and the unknown field are read and dropped.
 ///
 /// Robust against any bytes: a point count is checked against the bytes left before its points are allocated
@@ -106,6 +107,10 @@ enum RemarkableLinesV5 {
                         areaErasers += 1
                     } else if var stroke = line.stroke {
                         stroke.pen.layer = index
+                        // Before 3.0 a highlighter stroke stored the pen colours (0 black, 1 grey, 2 white), which
+                        // are not highlighter inks: the tablet's highlighter is yellow (rmrl, written against these
+                        // tablets, paints every highlighter stroke yellow). Other ids keep the palette's inks.
+                        if stroke.pen.tool == .highlighter, color <= 2 { stroke.pen.color = RemarkableLine.palette(0, highlighter: true) }
                         strokes.append(stroke)
                     }
                 }
@@ -124,6 +129,6 @@ enum RemarkableLinesV5 {
             warnings.append("\(file): \(areaErasers) area eraser\(areaErasers == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and typed text)")
         }
         let page = RemarkableDecoder.layOut(strokes, layers: layers, growing: growing)
-        return RemarkableDecoder.Page(page: page, typedText: "", warnings: warnings)
+        return RemarkableDecoder.Page(page: page, typedText: "", warnings: warnings, layout: .fittedToScreen)
     }
 }

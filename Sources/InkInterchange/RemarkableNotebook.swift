@@ -48,8 +48,12 @@ public enum RemarkableNotebook {
         }
         let pageIDs = try pageOrder(object, file: file)
         var pages: [ImportedPage] = []
+        var layouts: [RemarkablePDFLayout] = []
         var originPages: [OriginPage] = []
-        var warnings: [String] = []
+        // What is not kept, in the order it is met: the document's own items name the .content, a page's
+        // its .rm file and the page.
+        var notKept: [NotKept] = []
+        func warn(_ line: String) { notKept.append(NotKept(warning: line, file: file)) }
         var typedText: [String] = []
         var quotes: [String] = []
         let type = object["fileType"] as? String ?? "notebook"
@@ -59,9 +63,9 @@ public enum RemarkableNotebook {
         let pdf = type == "pdf" ? PDFFile.read(url.deletingPathExtension().appendingPathExtension("pdf")) : nil
         let pdfPages = pdf == nil ? [:] : pdfPageIndices(object)
         if type == "epub" {
-            warnings.append("\(file): the document annotates an EPUB, which the tablet lays out itself (its font, size and margins); Inkwell cannot lay it out the same way, so only the handwritten pages are imported, on blank pages of the tablet's size, with the highlighted text quoted")
+            warn("\(file): the document annotates an EPUB, which the tablet lays out itself (its font, size and margins); Inkwell cannot lay it out the same way, so only the handwritten pages are imported, on blank pages of the tablet's size, with the highlighted text quoted")
         } else if annotates, pdf == nil {
-            warnings.append("\(file): the document annotates a PDF that is not beside it; only its handwritten pages are imported, on blank paper")
+            warn("\(file): the document annotates a PDF that is not beside it; only its handwritten pages are imported, on blank paper")
         }
         let pagedata = try? Data(contentsOf: url.deletingPathExtension().appendingPathExtension("pagedata"))
         let templateNames = RemarkableTemplates.names(object, pagedata: pagedata)
@@ -70,6 +74,7 @@ public enum RemarkableNotebook {
             let pageURL = folder.appendingPathComponent(id + ".rm")
             let onPDF = pdfPages[id].map { PageBackground(document: RecordedNote.backgroundDocument, page: $0) }
             var template = PageTemplate(background: onPDF)
+            template.unitsPerInch = RemarkableDecoder.remarkableUnitsPerInch
             if let name = templateNames[id] {
                 if let known = RemarkableTemplates.template(named: name) {
                     template.kind = known.kind
@@ -95,7 +100,7 @@ public enum RemarkableNotebook {
                 let reason = "cannot read the file (\(error.localizedDescription))"
                 pages.append(placeholder(number: pages.count + 1, reason: reason, template: template))
                 originPages.append(OriginPage(key: id, hash: FNV1a.hex([])))
-                warnings.append("\(pageURL.path): page \(number + 1) of the document could not be read (\(reason)); a placeholder page says so")
+                notKept.append(NotKept(file: pageURL.path, page: pages.count, reason: "could not be read (\(reason)); a placeholder page says so"))
                 continue
             }
             originPages.append(OriginPage(key: id, hash: FNV1a.hex(bytes)))
@@ -105,30 +110,36 @@ public enum RemarkableNotebook {
             } catch {
                 let reason = ([error.position].compactMap { $0 } + [error.reason]).joined(separator: ": ")
                 pages.append(placeholder(number: pages.count + 1, reason: reason, template: template))
-                warnings.append("\(pageURL.path): page \(number + 1) of the document could not be read (\(reason)); a placeholder page says so")
+                notKept.append(NotKept(file: pageURL.path, page: pages.count, reason: "could not be read (\(reason)); a placeholder page says so"))
                 continue
             }
             var page = decoded.page
             page.template.background = onPDF
             page.template.kind = template.kind
             page.template.spacing = template.spacing
+            // The layout of the page's own place in the list: blank and placeholder pages before it are
+            // true size (they hold no ink to place).
+            layouts += Array(repeating: .trueSize, count: pages.count - layouts.count) + [decoded.layout]
             pages.append(page)
             if !decoded.typedText.isEmpty { typedText.append(decoded.typedText) }
             quotes += RemarkableDecoder.quotes(decoded.highlights, page: pages.count)
-            warnings += decoded.warnings
+            notKept += decoded.warnings.map { NotKept(warning: $0, file: pageURL.path, page: pages.count) }
         }
         for (name, count) in unknownTemplates.sorted(by: { $0.key < $1.key }) {
-            warnings.append("\(file): template \"\(name)\" (\(count) page\(count == 1 ? "" : "s")) is not one Inkwell draws; those pages are blank")
+            warn("\(file): template \"\(name)\" (\(count) page\(count == 1 ? "" : "s")) is not one Inkwell draws; those pages are blank")
         }
         guard !pages.isEmpty else {
             throw ImportError(file: file, reason: annotates ? "the \(type.uppercased()) has no handwritten pages" : "the notebook lists no pages")
         }
         var note = RecordedNote(events: ImportedPage.events(pages), typedText: (typedText + quotes).joined(separator: "\n\n"), background: pdf)
+        if layouts.contains(.fittedToScreen) { note.pdfLayouts = layouts }
         // The document's identity is its UUID (the .content file's name) with its pages'. The hash of
         // the whole document is the importer's (SourceIdentity, which reads the files beside it once,
         // before deciding whether to decode at all).
         note.origin = NoteOrigin(kind: .remarkable, key: url.deletingPathExtension().lastPathComponent, hash: "", pages: originPages)
-        note.tags = tags(object, file: file, warnings: &warnings)
+        var tagWarnings: [String] = []
+        note.tags = tags(object, file: file, warnings: &tagWarnings)
+        tagWarnings.forEach(warn)
         if let fields = besides {
             note.title = fields.name
             note.created = fields.created ?? fields.modified
@@ -137,10 +148,10 @@ public enum RemarkableNotebook {
             note.trashed = fields.trashed || RemarkableMetadata.inTrashedFolder(parent: fields.parent, in: backup)
             let place = RemarkableMetadata.notebook(parent: fields.parent, in: backup)
             note.notebook = place.path
-            if let warning = place.warning { warnings.append("\(file): \(warning)") }
+            if let warning = place.warning { warn("\(file): \(warning)") }
         }
         var recording = Recording(notes: [note], format: "rm")
-        recording.warnings = warnings
+        recording.notKept = notKept
         return recording
     }
 
@@ -210,11 +221,13 @@ public enum RemarkableNotebook {
     }
 
     /// Which PDF page each page shows (0 is the first), by page id: `cPages.pages[].redir.value`, or the
-    /// older `redirectionPageMap` beside `pages`. Pages added on the tablet (-1, or none) show no PDF page.
+    /// older `redirectionPageMap` beside `pages`, or, in a `.content` with only `pages` (software before
+    /// 3.0, where a page could not be inserted into a PDF), page N on PDF page N. Pages added on the
+    /// tablet (-1, or none) show no PDF page.
     static func pdfPageIndices(_ object: [String: Any]) -> [String: Int] {
         var indices: [String: Int] = [:]
         func valid(_ value: Any?) -> Int? {
-            guard let number = (value as? NSNumber)?.intValue, number >= 0, number < PageBackground.maxPage else { return nil }
+            guard let number = (value as? Int) ?? (value as? NSNumber)?.intValue, number >= 0, number < PageBackground.maxPage else { return nil }
             return number
         }
         if let cPages = object["cPages"] as? [String: Any], let list = cPages["pages"] as? [[String: Any]] {
@@ -222,7 +235,8 @@ public enum RemarkableNotebook {
                 guard let id = page["id"] as? String, let index = valid((page["redir"] as? [String: Any])?["value"]) else { continue }
                 indices[id] = index
             }
-        } else if let ids = object["pages"] as? [String], let map = object["redirectionPageMap"] as? [Any] {
+        } else if let ids = object["pages"] as? [String] {
+            let map = object["redirectionPageMap"] as? [Any] ?? Array(ids.indices)
             for (id, value) in zip(ids, map) { if let index = valid(value) { indices[id] = index } }
         }
         return indices

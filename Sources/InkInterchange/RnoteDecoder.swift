@@ -340,6 +340,10 @@ struct RnoteReader {
     static func template(of document: [String: Any]) -> PageTemplate {
         let background = (document["background"] ?? (document["config"] as? [String: Any])?["background"]) as? [String: Any] ?? [:]
         var template = PageTemplate()
+        // The page's resolution: the format's `dpi` (Rnote's 96 when it says none).
+        let format = (document["format"] ?? (document["config"] as? [String: Any])?["format"]) as? [String: Any] ?? [:]
+        let dpi = format["dpi"] as? Double ?? 96
+        template.unitsPerInch = dpi.isFinite && PageTemplate.unitsPerInchRange.contains(Float(dpi)) ? Float(dpi) : 96
         if let color = background["color"] as? [String: Any] { template.paper = rgba(color) }
         let size = (background["pattern_size"] as? [Double])?.last ?? 32
         if size.isFinite, size >= 4, size <= 1000 { template.spacing = Float(size) }

@@ -105,6 +105,8 @@ private struct XournalReader {
         for pageElement in root.all("page") {
             var page = ImportedPage(size: try size(pageElement))
             if let background = pageElement.first("background") { page.template = template(background) }
+            // Xournal++ pages are in PDF points.
+            page.template.unitsPerInch = 72
             let layers = pageElement.all("layer")
             if layers.count > 1 || layers.contains(where: { $0["name"] != nil }) {
                 page.template.layers = layers.prefix(PageLayer.maxPerPage).enumerated().map { index, layer in

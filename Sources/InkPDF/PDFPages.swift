@@ -73,16 +73,23 @@ public final class PDFPages: @unchecked Sendable {
     /// print (annotations meant for the screen only left out), which vector outputs want.
     public func draw(page index: Int, into cairo: OpaquePointer, printing: Bool) {
         guard sizes.indices.contains(index) else { return }
+        withPage(index) { page in
+            let context = UnsafeMutableRawPointer(cairo)
+            if printing {
+                ink_poppler_page_render_for_printing(page, context)
+            } else {
+                ink_poppler_page_render(page, context)
+            }
+        }
+    }
+
+    /// `body` on poppler's page `index`, holding the document's lock; nil when poppler has no such page.
+    func withPage<T>(_ index: Int, _ body: (UnsafeMutableRawPointer) -> T) -> T? {
         lock.lock()
         defer { lock.unlock() }
-        guard let page = ink_poppler_document_get_page(document, Int32(index)) else { return }
+        guard let page = ink_poppler_document_get_page(document, Int32(index)) else { return nil }
         defer { ink_poppler_object_unref(page) }
-        let context = UnsafeMutableRawPointer(cairo)
-        if printing {
-            ink_poppler_page_render_for_printing(page, context)
-        } else {
-            ink_poppler_page_render(page, context)
-        }
+        return body(page)
     }
 
     /// The name a background document is stored and referred to by: the SHA-256 of its bytes in

@@ -83,7 +83,7 @@ public struct Renderer: Sendable {
     }
 
     func pointsPerUnit(_ page: Page) -> Double {
-        PageMetrics.pointsPerUnit(for: page.size, unitsPerInch: options.unitsPerInch)
+        PageMetrics.pointsPerUnit(for: page, unitsPerInch: options.unitsPerInch)
     }
 
     func vectorScene(_ page: Page) -> Scene {
@@ -103,7 +103,7 @@ public struct Renderer: Sendable {
         let scene = rasterScene(page, scale: scale)
         let raster = try Raster(scene, scale: scale, backgrounds: options.backgrounds)
         defer { raster.destroy() }
-        return try raster.png(dpi: PageMetrics.unitsPerInch(for: page.size) * scale, gray: options.grayPNG && scene.isGray)
+        return try raster.png(dpi: PageMetrics.unitsPerInch(for: page) * scale, gray: options.grayPNG && scene.isGray)
     }
 
     /// PNGs of `pages`, several at once.
@@ -139,7 +139,7 @@ public struct Renderer: Sendable {
         let sink = ByteSink()
         let document = try PDFDocument(sink: sink, info: info)
         let textSize = pages.last?.size ?? .remarkable
-        let textK = PageMetrics.pointsPerUnit(for: textSize, unitsPerInch: options.unitsPerInch)
+        let textK = pages.last.map(pointsPerUnit) ?? PageMetrics.pointsPerUnit(for: textSize, unitsPerInch: options.unitsPerInch)
         let typeset = typedText.map { TypedTextLayout.pages($0, size: textSize, pointsPerUnit: textK) } ?? []
         let total = pages.count + typeset.count
         // Each page's scale and invisible text: an ink page's recognised lines, or a text page's own.

@@ -74,6 +74,7 @@ public enum PageCodec {
     static let printedType = FourCC("PTXT")
     static let layersType = FourCC("LAYR")
     static let backgroundType = FourCC("PBKG")
+    static let unitsType = FourCC("UNIT")
     static let fillType = FourCC("FILL")
     static let dashType = FourCC("DASH")
     /// Most printed lines and bytes of text one `PTXT` chunk may hold.
@@ -142,6 +143,14 @@ public enum PageCodec {
                 }
                 if let background = template.background {
                     try appendChunk(type: backgroundType, payload: encodeBackground(background), to: &out)
+                }
+                if let units = template.unitsPerInch {
+                    guard units.isFinite, units >= PageTemplate.unitsPerInchRange.lowerBound, units <= PageTemplate.unitsPerInchRange.upperBound else {
+                        throw PageEncodingError(reason: "\(units) page pixels per inch is not a resolution")
+                    }
+                    var payload = ByteWriter()
+                    payload.f32(units)
+                    try appendChunk(type: unitsType, payload: payload.bytes, to: &out)
                 }
             case .removal(let ids):
                 try flush()
@@ -413,6 +422,10 @@ public enum PageCodec {
             case printedType: assembler.print(try decodePrinted(&reader))
             case layersType: try decodeLayers(&reader, into: &assembler)
             case backgroundType: assembler.background(try decodeBackground(&reader))
+            case unitsType:
+                let units = try reader.f32()
+                guard units.isFinite, PageTemplate.unitsPerInchRange.contains(units) else { throw .malformed("\(units) page pixels per inch") }
+                assembler.units(units)
             case fillType: try decodeFills(&reader, into: &assembler)
             case dashType: try decodeDashes(&reader, into: &assembler)
             case removalType:
@@ -846,6 +859,11 @@ struct PageAssembler {
     /// The PDF page under the ink (a `PBKG` chunk after the header).
     mutating func background(_ background: PageBackground) {
         assembled.template.background = background
+    }
+
+    /// The page pixels per inch (a `UNIT` chunk after the header).
+    mutating func units(_ unitsPerInch: Float) {
+        assembled.template.unitsPerInch = unitsPerInch
     }
 
     /// The page's layers (a `LAYR` chunk after the header).

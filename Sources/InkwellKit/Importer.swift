@@ -97,6 +97,8 @@ public struct ImportedFile: Sendable, Codable, Equatable {
     public var notes: [ImportedNote]
     /// What the file held that could not be kept (text boxes, images…), one line each.
     public var warnings: [String] = []
+    /// The same, each with its file, page (where known) and reason.
+    public var notKept: [NotKept] = []
 }
 
 /// Pages read on background threads while an import goes on.
@@ -330,7 +332,10 @@ public struct Importer {
         var current: StagedNote?
         do {
             for (index, recorded) in recording.notes.enumerated() {
-                let origin = identity.map { SourceIdentity.origin(of: recorded, index: index, file: $0) }
+                var origin = identity.map { SourceIdentity.origin(of: recorded, index: index, file: $0) }
+                // The note keeps what this import of its source did not keep.
+                let notKept = recording.notKept(file: url.path)
+                origin?.notKept = notKept.isEmpty ? nil : notKept
                 let target = origin.flatMap { origins?.note(for: $0) }
                 if target == nil, let origin, let trashed = origins?.trashed(origin), let id = trashed.noteID {
                     unchanged.append(UnchangedSource(file: url.path, id: id,
@@ -383,12 +388,12 @@ public struct Importer {
         outcome.unchanged = item.unchanged
         var committed = try commitNew(notes.filter { $0.target == nil }, routing: &outcome.routed)
         var summaries: [ImportedNote] = []
-        var warnings = item.recording.warnings
+        var notKept = item.recording.notKept(file: item.file.path)
         for note in notes {
             let stored: StoredNote
             var changed: Int?
             if let target = note.target, let origin = note.origin {
-                guard let updated = update(target, from: note, origin: origin, file: item.file, outcome: &outcome, warnings: &warnings) else { continue }
+                guard let updated = update(target, from: note, origin: origin, file: item.file, outcome: &outcome, notKept: &notKept) else { continue }
                 stored = updated.0
                 changed = updated.1
             } else {
@@ -402,7 +407,8 @@ public struct Importer {
             }
             summaries.append(summary)
         }
-        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format, notes: summaries, warnings: warnings)
+        outcome.file = ImportedFile(file: item.file.path, format: item.recording.format, notes: summaries,
+                                    warnings: notKept.map(\.description), notKept: notKept)
         try trashing(&outcome.file, as: item.recording)
         return outcome
     }
@@ -442,16 +448,17 @@ public struct Importer {
 
     /// Brings `target` up to date from `note`, its source imported afresh (``ImportUpdate``): the
     /// note as updated and the pages added or replaced, or nil (the note as it was, the failure in
-    /// `outcome`). A typed text kept because it was edited in Inkwell is said in `warnings`.
+    /// `outcome`). A typed text kept because it was edited in Inkwell is said in `notKept` (the source's
+    /// text is what was not kept).
     private func update(_ target: StoredNote, from note: NoteInProgress, origin: NoteOrigin, file: URL,
-                        outcome: inout FileOutcome, warnings: inout [String]) -> (StoredNote, Int)? {
+                        outcome: inout FileOutcome, notKept: inout [NotKept]) -> (StoredNote, Int)? {
         do {
             try note.staged.writePages(ImportUpdate.changedPages(note.staged.note.pages, origin: origin, before: target.note.origin))
             let update = ImportUpdate(library: library, target: target, staged: note.staged, origin: origin, created: note.created,
                                       tags: note.tags, text: note.text, currentText: try library.typedTextSource(of: target))
             let stored = try library.applyUpdate(update.update).note
             if update.keptEditedText {
-                warnings.append("\(file.path): the typed text of note \(target.note.id) \"\(target.note.title)\" was edited in Inkwell, so it was kept as it is; the source's text changed (import --as-new to see it)")
+                notKept.append(NotKept(file: file.path, reason: "the typed text of note \(target.note.id) \"\(target.note.title)\" was edited in Inkwell, so it was kept as it is; the source's text changed (import --as-new to see it)"))
             }
             return (stored, update.changedPages)
         } catch {

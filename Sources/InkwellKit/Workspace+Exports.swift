@@ -74,6 +74,8 @@ public struct ExportOutcome: Sendable, Encodable {
     public var failed: [(note: NoteID, title: String, reason: String)] { report.failed.map { ($0.note, $0.title, $0.reason) } }
     /// The archive, for a ZIP export.
     public var archive: String? { report.archive }
+    /// What the files do not carry of their notes, one line each (file, page, reason).
+    public var notKept: [String] { report.notKept.map(\.description) }
     public func encode(to encoder: any Encoder) throws { try report.encode(to: encoder) }
 }
 

@@ -4,7 +4,8 @@ import InkInterchange
 import InkStore
 
 /// What `inkwell sync DIR` does, or would do with `--dry-run`: each source in DIR is new, changed
-/// (its note is updated) or unchanged; each note imported from DIR whose source is gone goes to the trash.
+/// (its note is updated), unchanged, or its note is in the trash (left there); each note imported from DIR
+/// whose source is gone goes to the trash.
 public struct SyncPlan: Sendable, Codable, Equatable {
     /// One source and the note it is, where it has one.
     public struct Entry: Sendable, Codable, Equatable {
@@ -19,6 +20,9 @@ public struct SyncPlan: Sendable, Codable, Equatable {
     public var changed: [Entry] = []
     /// Sources whose notes are up to date.
     public var unchanged: [Entry] = []
+    /// Sources whose notes the user has in the trash: left there, as an import leaves them (`inkwell
+    /// trash restore` brings one back; the next sync then keeps it in step).
+    public var inTrash: [Entry] = []
     /// Notes imported from DIR whose source is no longer there: `file` is where it was.
     public var removed: [Entry] = []
     /// Sources that could not be read, and why.
@@ -27,10 +31,10 @@ public struct SyncPlan: Sendable, Codable, Equatable {
     /// to go on with rather than read again; not part of what the plan says.
     var basis: SyncBasis?
 
-    enum CodingKeys: String, CodingKey { case new, changed, unchanged, removed, failures }
+    enum CodingKeys: String, CodingKey { case new, changed, unchanged, inTrash, removed, failures }
 
     public static func == (a: SyncPlan, b: SyncPlan) -> Bool {
-        (a.new, a.changed, a.unchanged, a.removed, a.failures) == (b.new, b.changed, b.unchanged, b.removed, b.failures)
+        (a.new, a.changed, a.unchanged, a.inTrash, a.removed, a.failures) == (b.new, b.changed, b.unchanged, b.inTrash, b.removed, b.failures)
     }
 }
 
@@ -107,7 +111,7 @@ extension Workspace {
             let entry = SyncPlan.Entry(file: file.path, id: known.first?.note.id, title: known.first?.note.title)
             if known.isEmpty, let trashed = origins.trashed(identity) {
                 // Its note is in the trash: left there, as an import leaves it.
-                plan.unchanged.append(SyncPlan.Entry(file: file.path, id: trashed.noteID, title: trashed.name))
+                plan.inTrash.append(SyncPlan.Entry(file: file.path, id: trashed.noteID, title: trashed.name))
             } else if known.isEmpty {
                 plan.new.append(entry)
             } else if known.allSatisfy({ $0.note.origin?.hash == identity.hash }) {

@@ -63,6 +63,7 @@ struct ExportCommand: ParsableCommand {
     var onConflict: OnConflict?
     @Flag(help: "Leave the recognised text out of PDFs (typed text stays searchable).") var noTextLayer = false
     @Option(help: "The author recorded in PDFs.") var author: String?
+    @Flag(help: "Exit 2 (partly done) when the files written do not carry something of their notes (each item is reported with its file, page and reason).") var strict = false
     @Option(help: ArgumentHelp("Append the notes to the daily notes of this Obsidian vault instead (see above).", valueName: "dir"),
             completion: .directory)
     var obsidianVault: String?
@@ -135,7 +136,9 @@ struct ExportCommand: ParsableCommand {
         let report = try workspace.export(selected, as: settings, to: try destination()) { done, _ in progress.update(done) }
         progress.finish()
         for failure in report.failed { printError("error: note \(failure.note) \"\(failure.title)\": \(failure.reason)") }
+        for item in report.notKept { printNote("not kept: \(item)") }
         try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failures: report.failed.count)
+        try finishStrict(strict, notKept: report.notKept.count)
     }
 
     /// Converts pen files without a library (``FileExport``).
@@ -156,6 +159,7 @@ struct ExportCommand: ParsableCommand {
         for warning in report.warnings { printNote("warning: \(warning)") }
         for failure in report.failed { printError("error: \(failure.reason)") }
         try printOutcome(report, archive: report.archive, written: report.written, skipped: report.skipped, failures: report.failed.count)
+        try finishStrict(strict, notKept: report.warnings.count)
     }
 
     /// What an export wrote: the report as JSON, or the archive (or each file) and what was skipped;

@@ -37,6 +37,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Title for notes whose recording names none (default: the file name).") var title: String?
     @Flag(help: "Print the session's effects as JSON Lines with their virtual times.") var trace = false
     @Flag(help: "Import the files that are good and report the others.") var keepGoing = false
+    @Flag(help: "Exit 2 (partly done) when a file held anything that was not kept (each item is reported with its file, page and reason).") var strict = false
     @Flag(help: "Import sources imported before as new notes (copies) instead of updating their notes.") var asNew = false
     @Flag(inversion: .prefixedNo, help: "Recognise the handwriting as it is imported (hashtags become tags).") var recognize = true
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -81,6 +82,7 @@ struct ImportCommand: ParsableCommand {
             for folder in folders { print("created notebook \(folder) (an empty folder of the reMarkable backup)") }
         }
         try finish(done: report.imported.count, failed: report.failures.count)
+        try finishStrict(strict, notKept: report.imported.reduce(0) { $0 + $1.notKept.count })
     }
 }
 
@@ -111,6 +113,7 @@ private struct StandardInput {
         for index in report.imported.indices where report.imported[index].file == file.path {
             report.imported[index].file = "-"
             report.imported[index].warnings = report.imported[index].warnings.map(say)
+            for item in report.imported[index].notKept.indices { report.imported[index].notKept[item].file = say(report.imported[index].notKept[item].file) }
         }
         for index in report.unchanged.indices where report.unchanged[index].file == file.path { report.unchanged[index].file = "-" }
         return report

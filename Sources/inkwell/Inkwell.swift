@@ -14,7 +14,8 @@ struct Inkwell: AsyncParsableCommand {
             timings); the destructive ones (compact, trash empty, notebook delete, note delete, route run, sync) take --dry-run.
 
             Exit status: 0 done; 1 failed (the error says why, naming the file and position); 2 partly \
-            done (some files, notes or pages failed and were reported, the others were done); 64 the \
+            done (some files, notes or pages failed and were reported, the others were done; with --strict, an \
+            import, sync or export that did not keep something, each item reported); 64 the \
             command line is wrong (usage printed).
             """,
         version: InkwellVersion.current,

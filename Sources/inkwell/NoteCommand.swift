@@ -108,6 +108,10 @@ struct NoteCommand: ParsableCommand {
                     print("         layer \(layer.name): \(layer.strokes) strokes\(layer.visible ? "" : ", hidden")")
                 }
             }
+            if let notKept = details.origin?.notKept, !notKept.isEmpty {
+                print("  not kept when last imported (\(notKept.count)):")
+                for item in notKept { print("    \(item)") }
+            }
             if !details.conflicts.isEmpty {
                 print("  conflict copies from another device (`inkwell resolve \(n.id)` merges them):")
                 for name in details.conflicts { print("    \(name)") }

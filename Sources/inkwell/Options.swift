@@ -182,6 +182,14 @@ func finish(done: Int, failed: Int) throws {
     throw done > 0 ? ExitCode.partlyDone : ExitCode.failure
 }
 
+/// `--strict`: a command whose report lists things it did not keep (each named already, and under
+/// `notKept` in `--json`) is partly done: exit 2, saying how many.
+func finishStrict(_ strict: Bool, notKept count: Int) throws {
+    guard strict, count > 0 else { return }
+    printError("strict: \(count) thing\(count == 1 ? " was" : "s were") not kept (each named above): partly done")
+    throw ExitCode.partlyDone
+}
+
 extension ExitCode {
     /// Some items were done and some failed (README, "Exit codes").
     static let partlyDone = ExitCode(2)

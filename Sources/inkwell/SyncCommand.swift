@@ -22,6 +22,7 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Print what would be done; change nothing.") var dryRun = false
     @Option(help: "Notebook for new notes whose source names none.") var notebook: String = "Inbox"
     @Flag(help: "Import the sources that are good and report the others.") var keepGoing = false
+    @Flag(help: "Exit 2 (partly done) when a source held anything that was not kept (each item is reported with its file, page and reason).") var strict = false
     @Flag(inversion: .prefixedNo, help: "Recognise the handwriting of new and changed pages (hashtags become tags).") var recognize = true
     @Option(help: "Pages recognised at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
     @OptionGroup var output: OutputOptions
@@ -42,6 +43,7 @@ struct SyncCommand: ParsableCommand {
         let failed = !report.plan.failures.isEmpty || !(report.imported?.failures.isEmpty ?? true) || !report.failures.isEmpty
         try printSyncReport(report, json: output.json)
         if failed { throw ExitCode.failure }
+        try finishStrict(strict, notKept: report.imported?.imported.reduce(0) { $0 + $1.notKept.count } ?? 0)
     }
 }
 
@@ -72,7 +74,10 @@ func printSyncReport(_ report: SyncReport, json: Bool, oneLine: Bool = false) th
             print("trashed \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\" (trash entry \(trash)): \(entry.file) is gone")
         }
     }
+    for entry in plan.inTrash {
+        print("left \(entry.id?.rawValue ?? "?") \"\(entry.title ?? "")\" in the trash: \(entry.file) was imported before (`inkwell trash restore` brings it back)")
+    }
     let trashed = report.dryRun ? plan.removed.count : report.trashed.count
     let stopped = report.stopped == true ? " (stopped part way: the rest at the next sync)" : ""
-    print("\(report.dryRun ? "plan" : "synced") \(report.folder): \(plan.new.count) new, \(plan.changed.count) changed, \(plan.unchanged.count) unchanged, \(trashed) to the trash\(stopped)")
+    print("\(report.dryRun ? "plan" : "synced") \(report.folder): \(plan.new.count) new, \(plan.changed.count) changed, \(plan.unchanged.count) unchanged, \(plan.inTrash.count) left in the trash, \(trashed) to the trash\(stopped)")
 }

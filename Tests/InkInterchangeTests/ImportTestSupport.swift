@@ -110,7 +110,8 @@ extension Recording {
                     start = at
                     current = Stroke(id: StrokeID(UInt64(pages[pages.count - 1].strokes.count + 1)), tool: pen.tool, color: pen.color,
                                      width: pen.width, startTime: (at - origin) * 1000,
-                                     points: [InkPoint(x: point.x, y: point.y, pressure: point.pressure, time: 0, tilt: point.tilt)])
+                                     points: [InkPoint(x: point.x, y: point.y, pressure: point.pressure, time: 0, tilt: point.tilt)],
+                                     layer: pen.layer, fill: pen.fill, dash: pen.dash)
                 case let .penMove(point, at):
                     current?.points.append(InkPoint(x: point.x, y: point.y, pressure: point.pressure,
                                                     time: Float((at - start) * 1000), tilt: point.tilt))

@@ -184,7 +184,7 @@ struct RemarkableBackupTests {
         #expect(main.pageTemplates.map(\.spacing) == [50, 60, 45])
         let notice = try #require(main.pageTemplates[1].unreadableNotice)
         #expect(notice.hasPrefix("page 2 could not be read: byte 43: block of type 5 claims 1000 bytes"), "\(notice)")
-        #expect(main.warnings.contains { $0.contains("p2.rm: page 2 of the document could not be read") }, "\(main.warnings)")
+        #expect(main.warnings.contains { $0.contains("p2.rm: page 2: could not be read") }, "\(main.warnings)")
         #expect(note.typedText == "> the tablet uses electronic paper (p. 3)")
         #expect(note.origin?.pages.map(\.key) == ["p1", "p2", "p3"])
 

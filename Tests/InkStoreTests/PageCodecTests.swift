@@ -127,6 +127,27 @@ struct PageCodecTests {
         #expect(throws: PageEncodingError.self) { try PageCodec.encodeFile(page) }
     }
 
+    @Test("the page's stated resolution survives a round trip in its own UNIT chunk, which a reader without it skips")
+    func statedResolution() throws {
+        var page = handwritingPage(strokes: 2, points: 5)
+        page.template.unitsPerInch = 226
+        let bytes = try PageCodec.encodeFile(page)
+        let decoded = decode(bytes, id: page.id)
+        #expect(decoded.problems.isEmpty)
+        #expect(decoded.page.template.unitsPerInch == 226)
+        // Without the chunk (a page from before it) the resolution is not stated, and the ink is the same.
+        let ranges = chunkRanges(bytes)
+        let kept = ranges.filter { Array(bytes[$0].dropFirst(4).prefix(4)) != Array("UNIT".utf8) }
+        #expect(kept.count == ranges.count - 1)
+        let plain = decode(PageCodec.fileStart + kept.flatMap { Array(bytes[$0]) }, id: page.id)
+        #expect(plain.page.strokes == decoded.page.strokes && plain.page.template.unitsPerInch == nil && plain.problems.isEmpty)
+        // A resolution that is not one is refused when writing, never stored.
+        for bad: Float in [0, -226, .nan, .infinity, 1_000_000] {
+            page.template.unitsPerInch = bad
+            #expect(throws: PageEncodingError.self) { try PageCodec.encodeFile(page) }
+        }
+    }
+
     @Test("unknown chunk types are skipped by length and are not damage")
     func unknownChunks() throws {
         let page = handwritingPage(strokes: 3, points: 10)

@@ -190,7 +190,7 @@ struct ImportRemarkableTests {
         try writeBackup(to: backup)
         let result = try cli.run(["import", backup.path, "--no-recognize", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("p2.rm: page 2 of the document could not be read"), "\(result.stderr)")
+        #expect(result.stderr.contains("p2.rm: page 2: could not be read"), "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let notes = ((report["imported"] as? [[String: Any]]) ?? []).flatMap { ($0["notes"] as? [[String: Any]]) ?? [] }
         #expect(notes.count == 3, "folders are notebooks, not notes: \(notes)")

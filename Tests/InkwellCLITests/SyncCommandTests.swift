@@ -53,7 +53,11 @@ struct SyncCommandTests {
         let again = try cli.ok(["import", file, "--no-recognize"])
         #expect(again.hasPrefix("left ") && again.contains("in the trash"), "\(again)")
         let synced = try #require(try cli.json(["sync", folder.path, "--no-recognize"]) as? [String: Any])
-        #expect(((synced["plan"] as? [String: Any])?["unchanged"] as? [Any])?.count == 1, "\(synced)")
+        #expect(((synced["plan"] as? [String: Any])?["inTrash"] as? [Any])?.count == 1, "\(synced)")
+        #expect(((synced["plan"] as? [String: Any])?["unchanged"] as? [Any])?.isEmpty == true, "a note in the trash is not unchanged: \(synced)")
+        let syncedAgain = try cli.ok(["sync", folder.path, "--no-recognize"])
+        #expect(syncedAgain.contains("left ") && syncedAgain.contains("in the trash") && syncedAgain.contains("trash restore"), "\(syncedAgain)")
+        #expect(syncedAgain.contains("0 unchanged, 1 left in the trash"), "\(syncedAgain)")
         #expect((try cli.json(["note", "list"]) as? [Any])?.isEmpty == true, "the deleted note did not come back")
         try cli.ok(["trash", "restore", "Plan"])
         #expect(try cli.ok(["import", file, "--no-recognize"]).hasPrefix("unchanged "))
@@ -67,7 +71,7 @@ struct SyncCommandTests {
         let b = try cli.write("b.jsonl", log("B", [300]))
         let folder = URL(fileURLWithPath: a).deletingLastPathComponent().path
         let first = try cli.ok(["sync", folder, "--no-recognize"])
-        #expect(first.contains("2 new, 0 changed, 0 unchanged, 0 to the trash"), "\(first)")
+        #expect(first.contains("2 new, 0 changed, 0 unchanged, 0 left in the trash, 0 to the trash"), "\(first)")
 
         _ = try cli.write("a.jsonl", log("A", [300, 500]))
         try FileManager.default.removeItem(atPath: b)
@@ -84,7 +88,7 @@ struct SyncCommandTests {
         let titles = Set(((try cli.json(["note", "list"]) as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String })
         #expect(titles == ["A", "C"])
         let again = try cli.ok(["sync", folder, "--no-recognize"])
-        #expect(again.contains("0 new, 0 changed, 2 unchanged, 0 to the trash"), "\(again)")
+        #expect(again.contains("0 new, 0 changed, 2 unchanged, 0 left in the trash, 0 to the trash"), "\(again)")
     }
 
     @Test("watch --source DIR syncs the folder once it settles and again after a change, one JSON line a sync, and stops cleanly on SIGTERM")

@@ -8,6 +8,11 @@
 
 #include <stddef.h>
 
+/// PopplerRectangle: a box in PDF points, the origin at the page's top-left corner.
+struct InkPopplerRectangle {
+  double x1, y1, x2, y2;
+};
+
 struct InkPopplerAPI {
   void *(*document_new_from_bytes)(void *bytes, const char *password, void **error);
   int (*document_get_n_pages)(void *document);
@@ -19,6 +24,9 @@ struct InkPopplerAPI {
   void (*bytes_unref)(void *bytes);
   void (*object_unref)(void *object);
   void (*error_free)(void *error);
+  char *(*page_get_text)(void *page);
+  int (*page_get_text_layout)(void *page, struct InkPopplerRectangle **rectangles, unsigned int *count);
+  void (*free)(void *memory);
 };
 
 extern struct InkPopplerAPI ink_poppler;
@@ -48,5 +56,11 @@ static inline void *ink_poppler_bytes_new(const void *data, size_t size) { retur
 static inline void ink_poppler_bytes_unref(void *bytes) { ink_poppler.bytes_unref(bytes); }
 static inline void ink_poppler_object_unref(void *object) { ink_poppler.object_unref(object); }
 static inline void ink_poppler_error_free(void *error) { ink_poppler.error_free(error); }
+/// The page's text (UTF-8, g_free it), and a box for each of its characters, in the same order (g_free them).
+static inline char *ink_poppler_page_get_text(void *page) { return ink_poppler.page_get_text(page); }
+static inline int ink_poppler_page_get_text_layout(void *page, struct InkPopplerRectangle **rectangles, unsigned int *count) {
+  return ink_poppler.page_get_text_layout(page, rectangles, count);
+}
+static inline void ink_poppler_free(void *memory) { ink_poppler.free(memory); }
 
 #endif
