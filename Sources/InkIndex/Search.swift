@@ -48,6 +48,9 @@ package struct SearchPlan {
     package static let rankedAtMost = 1_000
     /// How many completions of a word are searched for, the most used first.
     package static let completionsAtMost = 8
+    /// How many completions a backend reads, the most used first, for ``completionsAtMost`` to be
+    /// chosen from (a dictionary word's completions that are other words are passed over).
+    package static let completionsRead = 64
     /// How many words a typo away are searched for, fewest edits first.
     package static let nearbyAtMost = 6
 
@@ -55,12 +58,15 @@ package struct SearchPlan {
     package let tags: [Tag]
     package let notebook: NotebookPath?
     package let limit: Int
+    /// The real words of the language, which are matched exactly or by inflection, not as typos.
+    package let dictionary: SearchDictionary
 
-    package init(_ query: SearchQuery) {
+    package init(_ query: SearchQuery, dictionary: SearchDictionary = .system) {
         words = SearchTerms.terms(in: query.text)
         tags = query.tags.reduce(into: [Tag]()) { if !$0.contains($1) { $0.append($1) } }
         notebook = query.notebook.flatMap { $0.isRoot ? nil : $0 }
         limit = query.limit
+        self.dictionary = dictionary
     }
 
     /// The keys (``SearchKey``) every matching row must hold: one per tag, one for the notebook.
@@ -79,23 +85,48 @@ package struct SearchPlan {
     }
 
     /// How many edits a word may be from an indexed word and still match it: none below 4 letters,
-    /// one from 4, two from 8.
+    /// one from 4, two from 8. Backends read the indexed words of a length this near; which of them
+    /// match is ``match(_:completions:nearby:forms:)``'s to decide.
     package static func typoAllowance(of word: String) -> Int {
         let count = word.unicodeScalars.count
         return count >= 8 ? 2 : count >= 4 ? 1 : 0
     }
 
-    /// The closest of `candidates` (indexed terms with how often they were indexed, which share the
-    /// word's first letter and are of a near length) within ``typoAllowance(of:)``: at most
-    /// ``nearbyAtMost``, fewest edits first, then the most used (a real word before a misreading of it).
-    package static func nearest(to word: String, among candidates: some Sequence<(term: String, uses: Int)>) -> [String] {
+    /// What `word` matches, from the indexed words a backend read for it: `completions`, indexed words
+    /// that begin with it (most used first, ``completionsRead`` of them); `nearby`, indexed words with
+    /// how often they were indexed, which share its first letter and are of a length within
+    /// ``typoAllowance(of:)``; `forms`, its inflections (``Inflection/forms(of:)``) the index holds.
+    ///
+    /// The rule (docs/recognition.md, "Indexing and search"): a word matches its forms always. A word
+    /// of the ``dictionary`` is a real word, written as meant, and never matches another real word
+    /// (`adoption` is not `abortion`, `then` not `the`), as a completion or a typo: only completions and
+    /// near words that are no real word (misreadings of it, names). Two letters changed in a word of the
+    /// same length match only when neither word is a real word (`computable`, which the lists lack,
+    /// does not find `compatible`). Otherwise, the most used ``completionsAtMost`` completions, and the
+    /// near words within ``typoAllowance(of:)`` (``nearest(to:among:twoEditsAtItsLength:)``).
+    package func match(_ word: String, completions: [String], nearby: some Sequence<(term: String, uses: Int)>, forms: [String]) -> WordMatch {
+        let isWord = dictionary.contains(word)
+        let admits = { (term: String) in !isWord || !dictionary.contains(term) }
+        return WordMatch(word: word, completions: Array(completions.lazy.filter(admits).prefix(Self.completionsAtMost)),
+                         nearby: Self.nearest(to: word, among: nearby.lazy.filter { admits($0.term) },
+                                              twoEditsAtItsLength: { !isWord && !dictionary.contains($0) }) + forms)
+    }
+
+    /// The closest of `candidates` within ``typoAllowance(of:)``: at most ``nearbyAtMost``, fewest edits
+    /// first, then the most used (a real word before a misreading of it). A candidate of the word's
+    /// own length two edits away only where `twoEditsAtItsLength` allows it.
+    package static func nearest(to word: String, among candidates: some Sequence<(term: String, uses: Int)>,
+                                twoEditsAtItsLength: (String) -> Bool = { _ in true }) -> [String] {
         let distance = typoAllowance(of: word)
         guard distance > 0 else { return [] }
+        let length = word.unicodeScalars.count
         var near: [(distance: Int, uses: Int, term: String)] = []
         var edits = EditDistance(to: Array(word.unicodeScalars), limit: distance)
         for candidate in candidates where candidate.term != word {
             let distance = edits.distance(from: candidate.term.unicodeScalars)
-            if distance <= edits.limit { near.append((distance, candidate.uses, candidate.term)) }
+            guard distance <= edits.limit else { continue }
+            if distance > 1, candidate.term.unicodeScalars.count == length, !twoEditsAtItsLength(candidate.term) { continue }
+            near.append((distance, candidate.uses, candidate.term))
         }
         return near.sorted { ($0.distance, -$0.uses, $0.term) < ($1.distance, -$1.uses, $1.term) }.prefix(nearbyAtMost).map(\.term)
     }
@@ -171,7 +202,9 @@ extension SearchIndex {
             guard !plan.isEmpty else { return try recentNotes(db, limit: plan.limit) }
             // Everything the query asks for is a full-text condition, so that the FTS index alone
             // finds the rows: words with their alternatives, and the keys of the tags and notebook.
-            let alternatives = try plan.words.map { try WordMatch(word: $0, completions: completions(of: $0, db), nearby: nearbyTerms($0, db)) }
+            let alternatives = try plan.words.map {
+                try plan.match($0, completions: completions(of: $0, db), nearby: nearbyTerms($0, db), forms: indexedForms(of: $0, db))
+            }
             let phrases = alternatives.map(\.expression) + plan.keys.map { "keys : " + quoted($0) }
 
             // The latest matching rows come straight from the FTS index in rowid order, stopping at the
@@ -212,20 +245,21 @@ extension SearchIndex {
         }
     }
 
-    /// The indexed words that begin with `word` (and are longer), the most used: a prefix query
-    /// is answered from the vocabulary rather than FTS5's prefix search, which reads the postings of
-    /// every completion however few rows are wanted.
+    /// The indexed words that begin with `word` (and are longer), the most used
+    /// (``SearchPlan/completionsRead``): a prefix query is answered from the vocabulary rather than
+    /// FTS5's prefix search, which reads the postings of every completion however few rows are wanted.
     private func completions(of word: String, _ db: Database) throws -> [String] {
         guard let end = SearchPlan.prefixEnd(of: word) else { return [] }
         return try String.fetchAll(db.cachedStatement(sql: """
             SELECT term FROM vocabulary WHERE term > ? AND term < ? ORDER BY uses DESC, term LIMIT ?
-            """), arguments: [word, end, SearchPlan.completionsAtMost])
+            """), arguments: [word, end, SearchPlan.completionsRead])
     }
 
-    /// The closest indexed terms within a typo or two of `word` that share its first letter
-    /// (``SearchPlan/nearest(to:among:)``); none for a word in ``SearchPlan/rankedAtMost`` notes or
-    /// more. Only words of a near length are read: the vocabulary is keyed by first letter and length.
-    private func nearbyTerms(_ word: String, _ db: Database) throws -> [String] {
+    /// The indexed terms that may be within a typo or two of `word`: those that share its first letter
+    /// and are of a length within ``SearchPlan/typoAllowance(of:)``, with their uses; none for a word
+    /// in ``SearchPlan/rankedAtMost`` notes or more. Only words of a near length are read: the
+    /// vocabulary is keyed by first letter and length.
+    private func nearbyTerms(_ word: String, _ db: Database) throws -> [(term: String, uses: Int)] {
         let distance = SearchPlan.typoAllowance(of: word)
         guard let first = word.unicodeScalars.first, distance > 0 else { return [] }
         let length = word.unicodeScalars.count
@@ -234,9 +268,16 @@ extension SearchIndex {
         let uses = try Int.fetchOne(db.cachedStatement(sql: "SELECT uses FROM vocabulary WHERE initial = ? AND length = ? AND term = ?"),
                                     arguments: [String(first), length, word]) ?? 0
         guard uses < SearchPlan.rankedAtMost else { return [] }
-        let candidates = try Row.fetchAll(db.cachedStatement(sql: """
+        return try Row.fetchAll(db.cachedStatement(sql: """
             SELECT term, uses FROM vocabulary WHERE initial = ? AND length BETWEEN ? AND ?
-            """), arguments: [String(first), length - distance, length + distance])
-        return SearchPlan.nearest(to: word, among: candidates.lazy.map { (term: $0[0] as String, uses: $0[1] as Int) })
+            """), arguments: [String(first), length - distance, length + distance]).map { (term: $0[0] as String, uses: $0[1] as Int) }
+    }
+
+    /// The inflections of `word` (``Inflection/forms(of:)``) the index holds.
+    private func indexedForms(of word: String, _ db: Database) throws -> [String] {
+        let forms = Inflection.forms(of: word).sorted()
+        guard !forms.isEmpty else { return [] }
+        return try String.fetchAll(db, sql: "SELECT term FROM vocabulary WHERE term IN (\(forms.map { _ in "?" }.joined(separator: ", ")))",
+                                   arguments: StatementArguments(forms))
     }
 }

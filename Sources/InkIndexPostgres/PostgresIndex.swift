@@ -340,8 +340,9 @@ extension PostgresIndex {
             }
             var alternatives: [WordMatch] = []
             for word in plan.words {
-                alternatives.append(WordMatch(word: word, completions: try PostgresIndex.completions(of: word, connection),
-                                              nearby: try PostgresIndex.nearbyTerms(word, connection)))
+                alternatives.append(plan.match(word, completions: try PostgresIndex.completions(of: word, connection),
+                                               nearby: try PostgresIndex.nearbyTerms(word, connection),
+                                               forms: try PostgresIndex.indexedForms(of: word, connection)))
             }
             // The same condition as SQLite's FTS5 query: each word or one of its alternatives, and every key.
             let groups = alternatives.map { "(" + ([$0.word] + $0.alternatives.sorted()).map(PostgresIndex.lexeme).joined(separator: " | ") + ")" }
@@ -384,20 +385,29 @@ extension PostgresIndex {
     static func completions(of word: String, _ connection: PostgresConnection) throws -> [String] {
         guard let end = SearchPlan.prefixEnd(of: word) else { return [] }
         return try connection.rows("""
-            SELECT term FROM vocabulary WHERE term > \(word) AND term < \(end) ORDER BY uses DESC, term LIMIT \(SearchPlan.completionsAtMost)
+            SELECT term FROM vocabulary WHERE term > \(word) AND term < \(end) ORDER BY uses DESC, term LIMIT \(SearchPlan.completionsRead)
             """).map { try $0.decode(String.self) }
     }
 
-    /// As ``SearchIndex``: indexed words a typo or two away, read by first letter and length.
-    static func nearbyTerms(_ word: String, _ connection: PostgresConnection) throws -> [String] {
+    /// As ``SearchIndex``: the indexed words that may be a typo or two away, read by first letter and length.
+    static func nearbyTerms(_ word: String, _ connection: PostgresConnection) throws -> [(term: String, uses: Int)] {
         let distance = SearchPlan.typoAllowance(of: word)
         guard let first = word.unicodeScalars.first, distance > 0 else { return [] }
         let uses = try connection.rows("SELECT uses FROM vocabulary WHERE term = \(word)").first?.decode(Int.self) ?? 0
         guard uses < SearchPlan.rankedAtMost else { return [] }
         let length = word.unicodeScalars.count
-        let candidates = try connection.rows("""
+        return try connection.rows("""
             SELECT term, uses FROM vocabulary WHERE initial = \(String(first)) AND length BETWEEN \(length - distance) AND \(length + distance)
-            """).map { try $0.decode((String, Int).self) }
-        return SearchPlan.nearest(to: word, among: candidates.lazy.map { (term: $0.0, uses: $0.1) })
+            """).map { row in
+                let (term, uses) = try row.decode((String, Int).self)
+                return (term: term, uses: uses)
+            }
+    }
+
+    /// As ``SearchIndex``: the inflections of `word` the index holds.
+    static func indexedForms(of word: String, _ connection: PostgresConnection) throws -> [String] {
+        let forms = Inflection.forms(of: word).sorted()
+        guard !forms.isEmpty else { return [] }
+        return try connection.rows("SELECT term FROM vocabulary WHERE term = ANY(\(forms)) ORDER BY term").map { try $0.decode(String.self) }
     }
 }

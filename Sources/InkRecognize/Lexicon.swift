@@ -55,25 +55,13 @@ public struct Lexicon: Sendable {
 
     // MARK: System word lists
 
-    /// The system word lists for a Tesseract language code: Debian's `wamerican` and `wbritish` for
-    /// `eng` (people write "colour" and "color"), `ngerman` for `deu`, …; `/usr/share/dict/words` when
-    /// none of those is installed. Empty when there is no list at all: recognition then votes by
-    /// confidence alone. Each file is read once per process.
+    /// The system word lists for a Tesseract language code (``SystemWordList``): Debian's `wamerican`
+    /// and `wbritish` for `eng`, `ngerman` for `deu`, …; `/usr/share/dict/words` when none of those is
+    /// installed. Empty when there is no list at all: recognition then votes by confidence alone. Each
+    /// file is read once per process.
     public static func system(language: String) -> Lexicon {
-        var paths = (systemLists[language] ?? []).filter { FileManager.default.isReadableFile(atPath: $0) }
-        if paths.isEmpty, FileManager.default.isReadableFile(atPath: "/usr/share/dict/words") { paths = ["/usr/share/dict/words"] }
-        return cache.lexicon(of: paths)
+        cache.lexicon(of: SystemWordList.paths(language: language))
     }
-
-    /// Where Debian's word-list packages put their lists, by Tesseract language code.
-    static let systemLists: [String: [String]] = [
-        "eng": ["/usr/share/dict/american-english", "/usr/share/dict/british-english"],
-        "deu": ["/usr/share/dict/ngerman"],
-        "fra": ["/usr/share/dict/french"],
-        "spa": ["/usr/share/dict/spanish"],
-        "ita": ["/usr/share/dict/italian"],
-        "nld": ["/usr/share/dict/dutch"],
-    ]
 
     private static let cache = Cache()
 
@@ -103,11 +91,7 @@ public struct Lexicon: Sendable {
         func lexicon(of paths: [String]) -> Lexicon {
             lists.withLock { lists in
                 if let lexicon = lists[paths] { return lexicon }
-                let lexicon = Lexicon(paths.flatMap { path -> [String] in
-                    let text = (try? String(contentsOfFile: path, encoding: .utf8))
-                        ?? (try? String(contentsOfFile: path, encoding: .isoLatin1)) ?? ""
-                    return text.split(whereSeparator: \.isNewline).map(String.init)
-                })
+                let lexicon = Lexicon(SystemWordList.words(at: paths))
                 lists[paths] = lexicon
                 return lexicon
             }

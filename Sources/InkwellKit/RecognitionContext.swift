@@ -23,9 +23,11 @@ public struct NoteWords: Sendable, Hashable {
 /// on every path (import, the drop folder, `index`, the live note), so a page reads the same
 /// whichever path it took:
 ///
-/// - **known tags** (hashtag readings snap to them): the tags of every note of the library *and of
-///   the notes being recognised* (as recorded and typed, before recognition adds any), and every
-///   tag a routing rule asks for;
+/// - **known tags** (hashtag readings snap to them): the tags people gave every note of the library
+///   *and the notes being recognised* — by hand, in the source (as recorded), typed in the text — and
+///   every tag a routing rule asks for; not the tags recognition read in a note's handwriting (the
+///   hashtags the index found on its pages), so that a note reads the same whether the notes beside it
+///   were read before it or not (import one at a time, `index` once after, the drop folder);
 /// - **lexicon** (the words a reading may be made of): the system word list, the words of the titles,
 ///   tags and typed text of the same notes (``NoteWords``), and the words the index has read surely
 ///   on several pages (``IndexBackend/recognisedVocabulary(confidence:pages:)``) before these pages;
@@ -54,14 +56,24 @@ public struct RecognitionContext: Sendable {
     /// The context of `library` (with its `index`, when there is one) for recognising its pages and
     /// those of `importing`.
     public init(library: Library, index: (any IndexBackend)?, importing: [NoteWords] = [], quality: RecognitionQuality = .best) throws {
+        // Optional: an index that cannot be read (full disk, server away) must not stop recognition.
+        let found = (try? index?.hashtagsFound()) ?? [:]
         var notes = try library.notes().map { stored in
-            NoteWords(title: stored.note.title, tags: stored.note.tags, typedText: (try? library.typedTextSource(of: stored)) ?? "")
+            let typed = (try? library.typedTextSource(of: stored)) ?? ""
+            return NoteWords(title: stored.note.title, tags: Self.tagsGiven(stored.note.tags, found: found[stored.note.id] ?? [], typed: typed),
+                             typedText: typed)
         }
         notes += importing
-        // Optional: an index that cannot be read (full disk, server away) must not stop recognition.
         let recognized = (try? index?.recognizedVocabulary()) ?? []
         self.init(knownTags: Set(notes.flatMap(\.tags)).union(try library.routeRules().flatMap(\.tags)),
                   ownWords: Self.vocabulary(of: notes).union(recognized), quality: quality)
+    }
+
+    /// A note's `tags` without those recognition read in its handwriting: the hashtags the index
+    /// `found` in the note, but for those `typed` in its text. A tag given by hand (or by the source)
+    /// that the handwriting also holds counts as read.
+    static func tagsGiven(_ tags: Set<Tag>, found: Set<Tag>, typed: String) -> Set<Tag> {
+        found.isEmpty ? tags : tags.subtracting(found.subtracting(TypedText(typed).hashtags))
     }
 
     /// The words a reading may be made of: the system word list and ``ownWords`` (made when asked:

@@ -110,12 +110,17 @@ private struct Outcome {
     /// Distinct transcribed words of 3+ letters searched for, and those whose search returned the page.
     var searched = 0
     var found = 0
+    /// Pages those searches returned, and those whose transcription holds the word searched (``holds(_:truth:)``).
+    var returned = 0
+    var relevant = 0
     var cpu = 0.0
 
     var searchRecall: Double { searched == 0 ? 0 : Double(found) / Double(searched) }
+    var searchPrecision: Double { returned == 0 ? 1 : Double(relevant) / Double(returned) }
 
     static func + (a: Outcome, b: Outcome) -> Outcome {
-        Outcome(score: a.score + b.score, searched: a.searched + b.searched, found: a.found + b.found, cpu: a.cpu + b.cpu)
+        Outcome(score: a.score + b.score, searched: a.searched + b.searched, found: a.found + b.found,
+                returned: a.returned + b.returned, relevant: a.relevant + b.relevant, cpu: a.cpu + b.cpu)
     }
 }
 
@@ -172,11 +177,11 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
     }
 
     // Each reader records its text in its own index, then every written word is searched for.
-    var readers: [(name: String, outcomes: [Outcome], texts: [String], missed: [[String]])] = []
+    var readers: [(name: String, outcomes: [Outcome], texts: [String], missed: [[String]], strays: [[String]])] = []
     var engineStarts: [String] = []
     func read(_ name: String, _ recognize: (RealPage) throws -> (PageRecognition, text: String, cpu: Double)) throws {
         let index = try SearchIndex(url: folder.appendingPathComponent("index-\(readers.count).sqlite"))
-        var outcomes: [Outcome] = [], texts: [String] = [], missed: [[String]] = []
+        var outcomes: [Outcome] = [], texts: [String] = [], missed: [[String]] = [], strays: [[String]] = []
         for page in pages {
             let (recognition, text, cpu) = try recognize(page)
             try index.record([(note: page.note, pages: [(page: page.page, recognition: recognition)])], in: library)
@@ -188,14 +193,23 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
         for (i, page) in pages.enumerated() {
             let words = searchWords(page.truth.lines)
             outcomes[i].searched = words.count
-            // Found when a hit is the page's note with its page 1 among the matching pages.
+            var wrongPages: [String] = []
+            // Found when a hit is the page's note with its page 1 among the matching pages; every page
+            // returned counts for precision (each note holds one transcribed page).
             let found = try words.filter { word in
-                try index.search(SearchQuery(text: word)).contains { $0.note == page.note.note.id && $0.pages.contains(1) }
+                let hits = try index.search(SearchQuery(text: word))
+                let returned = pages.filter { other in hits.contains { $0.note == other.note.note.id && $0.pages.contains(1) } }
+                outcomes[i].returned += returned.count
+                let wrong = returned.filter { !holds(word, truth: $0.truth.lines) }
+                outcomes[i].relevant += returned.count - wrong.count
+                wrongPages += wrong.map { "\(word) → \($0.truth.name)" }
+                return returned.contains { $0.note.note.id == page.note.note.id }
             }
             outcomes[i].found = found.count
             missed.append(words.filter { !found.contains($0) })
+            strays.append(wrongPages)
         }
-        readers.append((name, outcomes, texts, missed))
+        readers.append((name, outcomes, texts, missed, strays))
     }
     // Each quality with each reader as shipped (Tesseract's rows keep their earlier names); Tesseract's
     // `best` also without spelling from letter choices, to show what that adds.
@@ -263,12 +277,14 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
 
     say("Real pages of \(corpusPath)/transcriptions: each file imported by Inkwell (`inkwell import`), its first page read;")
     say("no known tags. Search recall: distinct written words of 3+ letters whose search (`inkwell search WORD`) returns the page,")
-    say("each reader's text recorded in an index of its own over one library.\n")
-    row(["page", "words", "search words", "reader", "words in order", "bag of words", "CER", "search recall", "CPU s/page"])
-    row(["---", "---:", "---:", "---", "---:", "---:", "---:", "---:", "---:"])
+    say("each reader's text recorded in an index of its own over one library. Search precision: of the pages those searches")
+    say("return, the share whose transcription holds the word (itself, a longer word it begins, or an inflection).\n")
+    row(["page", "words", "search words", "reader", "words in order", "bag of words", "CER", "search recall", "search precision", "CPU s/page"])
+    row(["---", "---:", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:"])
     func cells(_ o: Outcome, pages: Int) -> [String] {
         [percent(o.score.wordAccuracy), percent(o.score.bagRecall), percent(o.score.characterErrorRate),
-         "\(percent(o.searchRecall)) (\(o.found)/\(o.searched))", String(format: "%.2f", o.cpu / Double(max(1, pages)))]
+         "\(percent(o.searchRecall)) (\(o.found)/\(o.searched))", "\(percent(o.searchPrecision)) (\(o.relevant)/\(o.returned))",
+         String(format: "%.2f", o.cpu / Double(max(1, pages)))]
     }
     for (i, page) in pages.enumerated() {
         for (r, reader) in readers.enumerated() {
@@ -299,6 +315,7 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
             for reader in readers {
                 say("  \(reader.name): \(Score.flat(reader.texts[i]))")
                 if !reader.missed[i].isEmpty { say("    search missed: \(reader.missed[i].joined(separator: ", "))") }
+                if !reader.strays[i].isEmpty { say("    search returned pages without the word: \(reader.strays[i].joined(separator: ", "))") }
             }
         }
     }

@@ -260,6 +260,33 @@ struct IndexTests {
         #expect(try fixture.index.search(SearchQuery(text: "talsk")).first?.pages == [1])
     }
 
+    @Test("a real word finds itself, its inflections, misreadings and other readings, not other real words near it",
+          .enabled(if: SearchDictionary.system.contains("adoption"), "needs the English word lists (wamerican, wbritish: scripts/install-deps.sh)"),
+          arguments: IndexKind.allCases)
+    func realWordsStayPrecise(_ kind: IndexKind) throws {
+        let fixture = try Fixture(kind)
+        let texts: [Float: String] = [1: "the abortion debate", 2: "compatible drivers", 3: "adoptoin papers", 4: "studies of pens",
+                                      5: "then again", 6: "adoptive parents"]
+        for (key, title) in [(1, "One"), (2, "Two"), (3, "Three"), (4, "Four"), (5, "Five")] { try fixture.note(title, keys: [Float(key)]) }
+        _ = try fixture.indexer(ScriptedRecognizer(texts: texts)).run()
+        // Six: read "adoptive", with "adaptive" among the readings recognition did not take.
+        let six = try fixture.note("Six", keys: [6])
+        let words = ["adoptive", "parents"].enumerated().map {
+            RecognizedWord(text: $0.element, box: Rect(minX: Double($0.offset) * 100, minY: 0, maxX: Double($0.offset) * 100 + 90, maxY: 60),
+                           confidence: 0.5, line: 0)
+        }
+        try fixture.index.record([(six, [(try fixture.library.pages(of: six)[0], PageRecognition(words: words, hashtags: [], alternatives: ["adaptive"]))])],
+                                 in: fixture.library)
+        func titles(_ text: String) throws -> [String] { try fixture.index.search(SearchQuery(text: text)).map(\.title).sorted() }
+        #expect(try titles("adoption") == ["Three"])
+        #expect(try titles("computable").isEmpty)
+        #expect(try titles("the") == ["One"])
+        #expect(try titles("study") == ["Four"])
+        #expect(try titles("pen") == ["Four"])
+        #expect(try titles("adaptive") == ["Six"])
+        #expect(try titles("abortin") == ["One"], "a typo in the query still finds the word")
+    }
+
     @Test("an index made by an earlier version is brought up to date and searchable")
     func migratesEarlierIndex() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-index-\(UUID().uuidString)")

@@ -209,3 +209,23 @@ struct VocabularyTests {
         #expect(lexicon.accepts("Rnote") && !lexicon.accepts("Xopp") && !lexicon.accepts("Zork"))
     }
 }
+
+@Suite("Known tags")
+struct KnownTagsTests {
+    @Test("known tags are the tags people gave (by hand, typed, a routing rule's), not those recognition read in a note's handwriting")
+    func givenNotRead() throws {
+        let scratch = try ScratchLibrary()
+        let workspace = Workspace(library: scratch.library)
+        let stored = try scratch.library.createNote(title: "Errands", tags: Set(["urgent", "budget", "by-hand"].map { InkCore.Tag($0)! }))
+        _ = try scratch.library.setTypedText("- [ ] pay the #budget\n", of: stored.note.id)
+        _ = try scratch.library.addRouteRule(try RouteRule(pattern: "#filed", notebook: try NotebookPath("Filed")))
+        let stroke = Stroke(id: StrokeID(1), points: [InkPoint(x: 10, y: 10), InkPoint(x: 60, y: 12)])
+        try scratch.library.save([PageDelta(pageID: PageID.random(), size: .remarkable, isNew: true, addedStrokes: [stroke])], to: stored.note.id)
+        let note = try scratch.library.note(matching: stored.note.id.rawValue)
+        // The handwriting held #urgent and #budget: urgent was adopted from it; budget is typed too.
+        let read = PageRecognition(words: [], hashtags: ["urgent", "budget"].map { InkCore.Tag($0)! })
+        try workspace.index().record([(note, [(try scratch.library.pages(of: note)[0], read)])], in: scratch.library)
+        let known = try workspace.recognitionContext(importing: [NoteWords(title: "New", tags: [InkCore.Tag("recorded")!], typedText: "")]).knownTags
+        #expect(known == Set(["budget", "by-hand", "filed", "recorded"].map { InkCore.Tag($0)! }))
+    }
+}

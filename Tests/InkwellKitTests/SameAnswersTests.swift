@@ -219,4 +219,69 @@ struct SameAnswersTests {
         #expect(answers.contains { $0.notebook.hasPrefix("Filed/") }, "no note was routed: \(answers)")
         #expect(answers.filter { !$0.tags.isEmpty && $0.pages.allSatisfy { !$0.isEmpty } }.count >= answers.count / 2, "\(answers)")
     }
+
+    // MARK: Notes that arrive one at a time
+
+    /// Eight notes the suite reads nowhere else (seeds 601–608), in both fonts at both jitter levels, each
+    /// a page of two lines ending with a hashtag a letter or two from another (`health`, `healthy`).
+    private static let arrivals: [Case] = (0..<8).map { (i: Int) -> Case in
+        let style: HandwritingStyle = i % 2 == 0 ? .print : .script
+        let jitter: JitterLevel = i % 4 < 2 ? .mild : .strong
+        return Case(style: style, jitter: jitter, seed: 601 + UInt64(i), othersFirst: false)
+    }
+
+    /// The recording of one arriving note: its first note's page, titled by its seed.
+    private func arrival(_ item: Case) throws -> URL {
+        let note = item.notes()[0]
+        var request = SampleRequest()
+        request.style = item.style
+        request.jitter = item.jitter
+        request.seed = item.seed
+        request.text = NoteText(pages: [note.lines])
+        request.title = "Arrival \(item.seed)"
+        request.notebook = .inbox
+        request.name = "arrival-\(item.seed)"
+        let urls = try SampleWriter().write(request, to: root.appendingPathComponent("arrivals"))
+        return try #require(urls.first { !$0.lastPathComponent.hasSuffix(".truth.json") })
+    }
+
+    /// Each note's tags and notebook, by title.
+    private func tagging(_ workspace: Workspace) throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try workspace.library.notes().map {
+            ($0.note.title, "\($0.note.tags.map(\.name).sorted()) in \($0.notebook)")
+        })
+    }
+
+    /// The tags a hashtag snaps to are the tags people gave (by hand, in the source, typed, asked for by a
+    /// routing rule), not those recognition read on other notes: a note read after others had their
+    /// hashtags adopted reads as one read before them. Eight notes imported one at a time into one
+    /// library (forwards and backwards), imported without recognition one at a time and indexed once,
+    /// and dropped into the drop folder one at a time get the same tags.
+    @Test("notes arriving one at a time get the same tags by import (in either order), by import --no-recognize then index, and by the drop folder")
+    func sameTagsWhateverTheOrder() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = try Self.arrivals.map(arrival)
+        func fresh(_ name: String) throws -> Workspace {
+            Workspace(library: try Library.create(at: root.appendingPathComponent("arrivals-\(name)")))
+        }
+        let forwards = try fresh("import"), backwards = try fresh("import-backwards"), indexed = try fresh("index"), drop = try fresh("drop")
+        for file in files { imported([file], into: forwards) }
+        for file in files.reversed() { imported([file], into: backwards) }
+        for file in files {
+            #expect(indexed.importer(recognize: false, jobs: 1).run([file], replayer: NoteReplayer(), keepGoing: false).failures.isEmpty)
+            try dropped([file], into: drop)
+        }
+        let report = try indexed.indexer().run(jobs: 1)
+        #expect(report.failed.isEmpty && report.recognized == files.count, "\(report)")
+
+        let first = try tagging(forwards)
+        #expect(first.count == files.count)
+        #expect(first.values.filter { !$0.hasPrefix("[]") }.count >= files.count / 2, "most notes get a tag: \(first)")
+        for (name, workspace) in [("import, backwards", backwards), ("import --no-recognize + index", indexed), ("the drop folder", drop)] {
+            let other = try tagging(workspace)
+            for title in first.keys.sorted() where other[title] != first[title] {
+                Issue.record("\"\(title)\": \(name) gave \(other[title] ?? "nothing"), import gave \(first[title]!)")
+            }
+        }
+    }
 }

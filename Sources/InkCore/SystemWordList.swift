@@ -1,0 +1,34 @@
+import Foundation
+
+/// The system's word lists for a language — Debian's `wamerican` and `wbritish` for English, … —
+/// the one place that knows where they are and how they are read: recognition's lexicon and
+/// search's dictionary both start from them (scripts/install-deps.sh installs the English ones).
+public enum SystemWordList {
+    /// Where Debian's word-list packages put their lists, by Tesseract language code.
+    static let lists: [String: [String]] = [
+        "eng": ["/usr/share/dict/american-english", "/usr/share/dict/british-english"],
+        "deu": ["/usr/share/dict/ngerman"],
+        "fra": ["/usr/share/dict/french"],
+        "spa": ["/usr/share/dict/spanish"],
+        "ita": ["/usr/share/dict/italian"],
+        "nld": ["/usr/share/dict/dutch"],
+    ]
+
+    /// The readable lists for `language` (people write "colour" and "color": both English lists);
+    /// `/usr/share/dict/words` when none of those is installed; empty when there is no list at all.
+    public static func paths(language: String) -> [String] {
+        let paths = (lists[language] ?? []).filter { FileManager.default.isReadableFile(atPath: $0) }
+        if paths.isEmpty, FileManager.default.isReadableFile(atPath: "/usr/share/dict/words") { return ["/usr/share/dict/words"] }
+        return paths
+    }
+
+    /// Every line of the lists at `paths` (UTF-8, or Latin-1 for older lists), as written: case,
+    /// apostrophes and accents kept. A list that cannot be read adds nothing.
+    public static func words(at paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            let text = (try? String(contentsOfFile: path, encoding: .utf8))
+                ?? (try? String(contentsOfFile: path, encoding: .isoLatin1)) ?? ""
+            return text.split(whereSeparator: \.isNewline).map(String.init)
+        }
+    }
+}
