@@ -99,15 +99,21 @@ package struct SearchPlan {
     ///
     /// The rule (docs/recognition.md, "Indexing and search"): a word matches its forms always. A word
     /// of the ``dictionary`` is a real word, written as meant, and never matches another real word
-    /// (`adoption` is not `abortion`, `then` not `the`), as a completion or a typo: only completions and
-    /// near words that are no real word (misreadings of it, names). Two letters changed in a word of the
+    /// (`adoption` is not `abortion`, `then` not `the`) as a typo, nor as a completion below
+    /// ``realCompletionsFrom`` letters: only near words that are no real word (misreadings of it, names). Two letters changed in a word of the
     /// same length match only when neither word is a real word (`computable`, which the lists lack,
     /// does not find `compatible`). Otherwise, the most used ``completionsAtMost`` completions, and the
     /// near words within ``typoAllowance(of:)`` (``nearest(to:among:twoEditsAtItsLength:)``).
+    /// A real word's completions that are real words too are matched from this many letters on: a
+    /// prefix that long is typed as one (`quart` finds `quarterly`), while a shorter real word is
+    /// mostly meant as itself, and misreadings give it many real completions (`the`: `then`, `there`).
+    package static let realCompletionsFrom = 5
+
     package func match(_ word: String, completions: [String], nearby: some Sequence<(term: String, uses: Int)>, forms: [String]) -> WordMatch {
         let isWord = dictionary.contains(word)
         let admits = { (term: String) in !isWord || !dictionary.contains(term) }
-        return WordMatch(word: word, completions: Array(completions.lazy.filter(admits).prefix(Self.completionsAtMost)),
+        let completes = word.unicodeScalars.count >= Self.realCompletionsFrom
+        return WordMatch(word: word, completions: Array(completions.lazy.filter { completes || admits($0) }.prefix(Self.completionsAtMost)),
                          nearby: Self.nearest(to: word, among: nearby.lazy.filter { admits($0.term) },
                                               twoEditsAtItsLength: { !isWord && !dictionary.contains($0) }) + forms)
     }

@@ -5,7 +5,8 @@ import Testing
 /// dictionary given here, so that the rule is checked without the system's word lists.
 struct SearchPrecisionTests {
     static let dictionary = SearchDictionary(["adoption", "abortion", "adaptive", "adoptive", "compatible", "the", "then", "there",
-                                              "pen", "pens", "study", "studies", "sturdy", "budget", "meeting", "abortion's"])
+                                              "pen", "pens", "study", "studies", "sturdy", "budget", "meeting", "abortion's",
+                                              "quart", "quarterly", "meetinghouse"])
 
     /// What `word` matches among `indexed` (every indexed word is offered as the backends offer it:
     /// completions, near candidates of the same first letter, and the forms the index holds).
@@ -24,6 +25,13 @@ struct SearchPrecisionTests {
         #expect(matches("adaptive", among: ["adoptive", "adoplive", "adaptiv", "adaptlve"]) == ["adaptiv", "adaptlve"])
         #expect(matches("the", among: ["then", "there", "thex", "theory"]) == ["thex", "theory"])
         #expect(matches("budget", among: ["bugdet", "budgets", "budge"]) == ["bugdet", "budgets", "budge"])
+    }
+
+    @Test("a real word of five letters or more is typed as a prefix too: it completes to longer real words")
+    func realPrefixes() {
+        #expect(matches("quart", among: ["quarterly"]) == ["quarterly"])
+        #expect(matches("meeting", among: ["meetings", "meetinghouse"]) == ["meetings", "meetinghouse"])
+        #expect(matches("the", among: ["then", "there"]).isEmpty)
     }
 
     @Test("a word the lists lack still finds misreadings and typos a letter away, but not a real word two letters away at its length")
