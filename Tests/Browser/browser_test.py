@@ -637,8 +637,11 @@ def check_pen_first(browser, base, failures):
     for kind in ("keyDown", "keyUp"):
         tab.call("Input.dispatchKeyEvent", type=kind, key="Escape", code="Escape", windowsVirtualKeyCode=27)
     failures.check("pen first: Esc brings the toolbar back", hidden and tab.wait_for(shown, timeout=2, step=0.02))
-    # …and with a pen double tap near the top, which draws nothing.
+    # …and with a pen double tap near the top, which draws nothing. (The stroke that hid the toolbar is
+    # counted once the server has it: wait for that, so that only the taps' strokes can differ.)
+    before = stroke_count(tab)
     hidden = hide_by_writing(1020)
+    tab.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {before + 1}", timeout=5, step=0.02)
     tab.js("window.scrollTo(0, 200)")
     drawn = stroke_count(tab)
     downs = tab.js("window.inkwell.log.filter(m => m.sent === 'down').length")
