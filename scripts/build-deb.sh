@@ -48,6 +48,9 @@ install -m 0644 packaging/debian/copyright "$doc/copyright"
 gzip -9n < packaging/debian/changelog > "$doc/changelog.gz"
 chmod 0644 "$doc/changelog.gz"
 gzip -9n "$root"/usr/share/man/man1/*.1
+# What lintian is told on purpose (packaging/debian/lintian-overrides says why).
+install -d -m 0755 "$root/usr/share/lintian/overrides"
+install -m 0644 packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/inkwell"
 
 cd "$work"
 # (DEBIAN first: dpkg-shlibdeps finds the package's root by it.)
