@@ -194,26 +194,22 @@ case "speed":
     try runSpeed(pageCount: pageCount, scratch: scratch)
 
 case "real":
-    var qualities = RecognitionOptions.Quality.allCases
-    if let qualityOption {
-        guard let quality = RecognitionOptions.Quality(rawValue: qualityOption) else {
-            FileHandle.standardError.write(Data("--quality is best or fast, not \(qualityOption)\n".utf8))
-            exit(2)
-        }
-        qualities = [quality]
-    }
-    var readers = RecognitionOptions.Reader.allCases
-    if let readerOption {
-        guard let reader = RecognitionOptions.Reader(rawValue: readerOption) else {
-            FileHandle.standardError.write(Data("--reader is tesseract, neural or both, not \(readerOption)\n".utf8))
-            exit(2)
-        }
-        readers = [reader]
-    }
-    try runReal(corpus: corpusOption, qualities: qualities, readers: readers, neuralVotes: neuralVotesOption, scratch: scratch,
-                verbose: arguments.contains("--verbose"))
+    try runReal(corpus: corpusOption, qualities: chosen(RecognitionOptions.Quality.self, by: qualityOption, named: "--quality"),
+                readers: chosen(RecognitionOptions.Reader.self, by: readerOption, named: "--reader"), neuralVotes: neuralVotesOption,
+                scratch: scratch, verbose: arguments.contains("--verbose"))
 
 default:
     FileHandle.standardError.write(Data("unknown section \(section)\n".utf8))
     exit(2)
+}
+
+/// Every case of `T`, or the one `option` names; a name that is none of them ends the bench with exit 2.
+func chosen<T: CaseIterable & RawRepresentable<String>>(_: T.Type, by option: String?, named name: String) -> [T] {
+    guard let option else { return Array(T.allCases) }
+    guard let value = T(rawValue: option) else {
+        let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+        FileHandle.standardError.write(Data("\(name) is one of \(names), not \(option)\n".utf8))
+        exit(2)
+    }
+    return [value]
 }
