@@ -105,8 +105,9 @@ let package = Package(
         ),
         // Pushing notes into an Obsidian vault's daily notes, once each.
         .target(name: "InkObsidian", dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkExport"]),
-        // Decoders of recorded pen input and format detection: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip).
-        .target(name: "InkInterchange", dependencies: ["InkCore", "CZlib", "CZip"]),
+        // Decoders of recorded pen input and format detection: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip);
+        // InkFont measures a reMarkable page's typed text to wrap it at its column, in the font it is printed in.
+        .target(name: "InkInterchange", dependencies: ["InkCore", "InkFont", "CZlib", "CZip"]),
         // The application layer, the only thing front ends call: intake (import, ingest, watch), the
         // indexing job, the after-change policy (tags → routes → index), export selection.
         .target(
@@ -204,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkInterchangeTests",
-            dependencies: ["InkCore", "InkInterchange", "InkSamples", "CZlib", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["InkCore", "InkFont", "InkInterchange", "InkSamples", "CZlib", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkFont
 
 /// The typed text of a reMarkable page (its root text block): paragraphs in reading order, each with
 /// its style and the ids of its characters, where the text column's top sits, and the baselines of its lines.
@@ -22,7 +23,18 @@ struct RemarkableText {
         var plain: String
         /// The characters written in it, deleted ones included (they still anchor strokes).
         var characters: [CrdtID]
+        /// Where each of `characters` sits in `plain`, in characters (a deleted one where the next visible one is).
+        var offsets: [Int] = []
         var hasVisibleText: Bool
+    }
+
+    /// One line of the column as the page shows it: a paragraph's, or part of one the column wrapped.
+    struct Line {
+        var paragraph: Int
+        /// Its first character in the paragraph's `plain`, and its text.
+        var start: Int
+        var text: Substring
+        var baseline: Float
     }
 
     /// Anchors that name no character: the top and the end of the typed text.
@@ -45,29 +57,62 @@ struct RemarkableText {
     /// The text block's `pos_x` and `pos_y`, tablet pixels (x centred on 0).
     let x: Float
     let y: Float
+    /// The column's width, tablet pixels; nil: not stated (lines are not wrapped).
+    let width: Float?
     let paragraphs: [Paragraph]
-    /// The baseline of each paragraph: the text's top plus the heights of the lines so far, its own
-    /// included. Paragraphs are taken as one line each (the tablet wraps long ones; its font metrics are
-    /// not in the file).
-    let baselines: [Float]
-    /// The paragraph each character and opening newline belongs to (a newline to the paragraph before).
-    private let lines: [CrdtID: Int]
+    /// The column's lines, top to bottom: each paragraph wrapped at the column's width (at least one line
+    /// each), its first line as high as its style says and the lines wrapped below it ``wrappedLineHeight(_:)``,
+    /// each baseline the text's top plus the heights of the lines so far, its own included.
+    let lines: [Line]
+    /// The first of `lines` of each paragraph.
+    private let firstLine: [Int]
+    /// The paragraph each character and opening newline belongs to, and where in it (a newline at the end
+    /// of the paragraph before).
+    private let places: [CrdtID: (paragraph: Int, offset: Int)]
 
-    init(x: Float = 0, y: Float = 0, paragraphs: [Paragraph] = []) {
+    init(x: Float = 0, y: Float = 0, width: Float? = nil, paragraphs: [Paragraph] = []) {
         self.x = x
         self.y = y
+        self.width = width
         self.paragraphs = paragraphs
-        var line = y + Self.topOffset
-        baselines = paragraphs.map { paragraph in
-            line += Self.lineHeight(paragraph.style)
-            return line
-        }
-        var lines: [CrdtID: Int] = [:]
+        var lines: [Line] = []
+        var firstLine: [Int] = []
+        var baseline = y + Self.topOffset
         for (index, paragraph) in paragraphs.enumerated() {
-            if let newline = paragraph.newline { lines[newline] = index - 1 }
-            for character in paragraph.characters { lines[character] = index }
+            firstLine.append(lines.count)
+            for (start, text) in Self.wrap(paragraph, width: width) {
+                baseline += start == 0 ? Self.lineHeight(paragraph.style) : Self.wrappedLineHeight(paragraph.style)
+                lines.append(Line(paragraph: index, start: start, text: text, baseline: baseline))
+            }
         }
         self.lines = lines
+        self.firstLine = firstLine
+        var places: [CrdtID: (paragraph: Int, offset: Int)] = [:]
+        for (index, paragraph) in paragraphs.enumerated() {
+            if let newline = paragraph.newline { places[newline] = (index - 1, Int.max) }
+            for (character, offset) in zip(paragraph.characters, paragraph.offsets) { places[character] = (index, offset) }
+        }
+        self.places = places
+    }
+
+    /// A paragraph's lines as the column shows them: its words wrapped at `width` less its list marker, in
+    /// the Hershey roman font it is printed in at its size (the tablet's own font metrics are not in the
+    /// file), each with its first character's offset in `plain`. One line without a width or visible text.
+    private static func wrap(_ paragraph: Paragraph, width: Float?) -> [(start: Int, text: Substring)] {
+        let text = paragraph.plain[...]
+        guard let width, paragraph.hasVisibleText else { return [(0, text)] }
+        let font = HersheyFont.romanSimplex
+        let size = Double(textSize(paragraph.style))
+        let room = Double(width) - font.width(of: marker(paragraph.style), size: size)
+        return font.wrap(text, width: room, size: size).map { (text.distance(from: text.startIndex, to: $0.startIndex), $0) }
+    }
+
+    /// The baseline of the line holding character `offset` of paragraph `index` (the last line for an offset
+    /// past its end).
+    private func baseline(paragraph index: Int, offset: Int) -> Float {
+        var line = firstLine[index]
+        while line + 1 < lines.count, lines[line + 1].paragraph == index, lines[line + 1].start <= offset { line += 1 }
+        return lines[line].baseline
     }
 
     /// Line height by style, tablet pixels, as `rmc` measured them (its `LINE_HEIGHTS`).
@@ -79,17 +124,24 @@ struct RemarkableText {
         }
     }
 
+    /// The height of a line a paragraph wraps onto, tablet pixels: a list item's line (35 px, which has no
+    /// space above it) at the paragraph's size; the file does not say, and `rmc` does not wrap.
+    static func wrappedLineHeight(_ style: Style) -> Float {
+        lineHeight(.bullet) * textSize(style) / textSize
+    }
+
     /// The y, in tablet pixels, that strokes anchored to `id` are relative to: the baseline of the line the
     /// character sits on. A paragraph's opening newline sits at the end of the line before. The top anchor
     /// is the first line's baseline, the end anchor the last line with visible text. Nil for an id the text
     /// does not hold.
     func anchorY(_ id: CrdtID) -> Float? {
-        if id == Self.topAnchor { return baselines.first ?? Self.anchorWithoutText }
+        if id == Self.topAnchor { return lines.first?.baseline ?? Self.anchorWithoutText }
         if id == Self.bottomAnchor {
             guard !paragraphs.isEmpty else { return Self.anchorWithoutText }
-            return paragraphs.indices.last(where: { paragraphs[$0].hasVisibleText }).map { baselines[$0] } ?? y + Self.topOffset
+            return paragraphs.indices.last(where: { paragraphs[$0].hasVisibleText }).map { baseline(paragraph: $0, offset: .max) }
+                ?? y + Self.topOffset
         }
-        return lines[id].map { $0 < 0 ? y + Self.topOffset : baselines[$0] }
+        return places[id].map { $0.paragraph < 0 ? y + Self.topOffset : baseline(paragraph: $0.paragraph, offset: $0.offset) }
     }
 
     /// The text as Markdown, paragraphs in order; empty lines left out, list items kept together.
@@ -144,7 +196,7 @@ struct RemarkableText {
                 }
             }
         }
-        // pos_x, pos_y; the column's width (tag 4) follows and is not needed (no wrapping, see `baselines`).
+        // pos_x, pos_y, then the column's width (tag 4), where the tablet wraps the lines.
         try reader.inside(3) { (reader: inout TaggedReader) throws(ImportError) in
             x = Float(try reader.f64())
             y = Float(try reader.f64())
@@ -152,7 +204,15 @@ struct RemarkableText {
         guard x.isFinite, y.isFinite, abs(x) <= ImportLimits.coordinate, abs(y) <= ImportLimits.coordinate else {
             throw reader.fail("the text block is at (\(x), \(y)), not a finite position within ±\(Int(ImportLimits.coordinate))")
         }
-        return RemarkableText(x: x, y: y, paragraphs: paragraphs(SequenceItem.ordered(items), styles: styles))
+        var width: Float?
+        if reader.has(4, 0x4) {
+            let stated = try reader.taggedF32(4)
+            guard stated.isFinite, stated > 0, stated <= ImportLimits.coordinate else {
+                throw reader.fail("the text column is \(stated) px wide, not a width within \(Int(ImportLimits.coordinate))")
+            }
+            width = stated
+        }
+        return RemarkableText(x: x, y: y, width: width, paragraphs: paragraphs(SequenceItem.ordered(items), styles: styles))
     }
 
     /// One text item, expanded to a sequence item per character (the item's id names its first character,
@@ -200,6 +260,9 @@ struct RemarkableText {
         var paragraphs: [Paragraph] = []
         var current = Paragraph(newline: nil, style: styles[.zero] ?? .plain, markdown: "", plain: "", characters: [], hasVisibleText: false)
         var plain = ""
+        /// Where each character of `current` sits in `plain` as written, leading spaces included.
+        var offsets: [Int] = []
+        var written = 0
         var bold = false, italic = false
         var shownBold = false, shownItalic = false
         var body = ""
@@ -218,8 +281,12 @@ struct RemarkableText {
             shownItalic = false
             // Leading spaces would make a Markdown code block; the indent is the tablet's, not a code block.
             body = String(body.drop(while: \.isWhitespace))
-            current.plain = String(plain.drop(while: \.isWhitespace))
+            let dropped = plain.prefix(while: \.isWhitespace).count
+            current.plain = String(plain.dropFirst(dropped))
+            current.offsets = offsets.map { max(0, $0 - dropped) }
             plain = ""
+            offsets = []
+            written = 0
             current.hasVisibleText = !body.isEmpty
             current.markdown = prefix(current.style) + (current.style == .bold && current.hasVisibleText ? "**\(body)**" : body)
             paragraphs.append(current)
@@ -232,6 +299,8 @@ struct RemarkableText {
                 current = Paragraph(newline: item.id, style: styles[item.id] ?? .plain, markdown: "", plain: "", characters: [], hasVisibleText: false)
             case .character(let character)?:
                 current.characters.append(item.id)
+                offsets.append(written)
+                written += 1
                 let wanted = emphasis()
                 if !character.isWhitespace, wanted != (shownBold, shownItalic) {
                     if shownItalic { close("*") }
@@ -252,29 +321,28 @@ struct RemarkableText {
                 }
             case .deleted?, nil:
                 current.characters.append(item.id)
+                offsets.append(written)
             }
         }
         if !items.isEmpty { finish() }
         return paragraphs
     }
 
-    /// The paragraphs as lines printed on the page where the tablet shows them, moved by (`dx`, `dy`)
-    /// like the ink: from the column's left edge on each baseline, headings twice the size, bold
-    /// paragraphs and headings bold, list items with a dash or a box in front.
+    /// The column's lines printed on the page where the tablet shows them, moved by (`dx`, `dy`) like the
+    /// ink: from the column's left edge on each baseline, headings twice the size, bold paragraphs and
+    /// headings bold, list items with a dash or a box in front of their first line and the lines the
+    /// column wrapped aligned with their text.
     func printed(dx: Float, dy: Float) -> [PrintedLine] {
-        Array(paragraphs.indices.lazy.compactMap { index -> PrintedLine? in
-            let paragraph = paragraphs[index]
+        let font = HersheyFont.romanSimplex
+        return Array(lines.lazy.compactMap { line -> PrintedLine? in
+            let paragraph = paragraphs[line.paragraph]
             guard paragraph.hasVisibleText else { return nil }
-            let marker: String
-            switch paragraph.style {
-            case .bullet: marker = "- "
-            case .bullet2: marker = "    - "
-            case .checkbox: marker = "[ ] "
-            case .checked: marker = "[x] "
-            case .basic, .plain, .bold, .heading: marker = ""
-            }
-            return PrintedLine(text: marker + paragraph.plain, x: x + dx, baseline: baselines[index] + dy,
-                               size: paragraph.style == .heading ? 2 * Self.textSize : Self.textSize,
+            let marker = Self.marker(paragraph.style)
+            let size = Self.textSize(paragraph.style)
+            let first = line.start == 0
+            return PrintedLine(text: first ? marker + line.text : String(line.text),
+                               x: x + dx + (first ? 0 : Float(font.width(of: marker, size: Double(size)))),
+                               baseline: line.baseline + dy, size: size,
                                bold: paragraph.style == .heading || paragraph.style == .bold)
         }.prefix(PrintedLine.maxPerPage)) // the page file's limit; every paragraph stays in the typed text
     }
@@ -283,6 +351,20 @@ struct RemarkableText {
     /// starts where that character does (`anchor_origin_x`), about 14 px per character from the column's
     /// left edge, which the Hershey roman font's average advance (0.52 em) matches at 27 px.
     static let textSize: Float = 27
+
+    /// The em of a paragraph in `style`: headings are twice the size.
+    static func textSize(_ style: Style) -> Float { style == .heading ? 2 * textSize : textSize }
+
+    /// What is printed in front of a list item's first line.
+    private static func marker(_ style: Style) -> String {
+        switch style {
+        case .bullet: "- "
+        case .bullet2: "    - "
+        case .checkbox: "[ ] "
+        case .checked: "[x] "
+        case .basic, .plain, .bold, .heading: ""
+        }
+    }
 
     private static func prefix(_ style: Style) -> String {
         switch style {

@@ -27,7 +27,7 @@ struct TypedTextLayout {
     static let headingSizes = [22.0, 17.0, 14.0, 12.0, 12.0, 12.0]
     static let codeSize = 10.0
     static let indentStep = 18.0
-    static let unitsPerEm = HersheyText.unitsPerEm
+    static let unitsPerEm = HersheyFont.unitsPerEm
     static let ink = RGBA.black
     static let quiet = RGBA(red: 120, green: 120, blue: 120)
     static let rule = RGBA(red: 160, green: 160, blue: 160)
@@ -241,7 +241,7 @@ struct TypedTextLayout {
 
     /// The width of `text` in points.
     private func measure(_ text: String, size: Double) -> Double {
-        HersheyText(font: font).measure(text, size: size)
+        font.width(of: text, size: size)
     }
 
     // MARK: Wrapping
@@ -250,44 +250,8 @@ struct TypedTextLayout {
     /// only when the word alone is too wide. Prose collapses runs of spaces; code keeps them.
     func wrap(_ content: String, width: Double, size: Double, keepSpaces: Bool) -> [String] {
         let text = content.replacingOccurrences(of: "\t", with: "    ")
-        if keepSpaces { return breakWord(text, width: width, size: size) }
-        let space = measure(" ", size: size)
-        var lines: [String] = []
-        var current = ""
-        var currentWidth = 0.0
-        for word in text.split(separator: " ").map(String.init) {
-            let wordWidth = measure(word, size: size)
-            if current.isEmpty ? wordWidth <= width : currentWidth + space + wordWidth <= width {
-                currentWidth += current.isEmpty ? wordWidth : space + wordWidth
-                current += current.isEmpty ? word : " " + word
-                continue
-            }
-            if !current.isEmpty { lines.append(current) }
-            var pieces = breakWord(word, width: width, size: size)
-            current = pieces.removeLast()
-            currentWidth = measure(current, size: size)
-            lines += pieces
-        }
-        if !current.isEmpty || lines.isEmpty { lines.append(current) }
-        return lines
-    }
-
-    /// `word` in pieces no wider than `width` (at least one character each).
-    private func breakWord(_ word: String, width: Double, size: Double) -> [String] {
-        var pieces: [String] = []
-        var current = ""
-        var currentWidth = 0.0
-        for character in word {
-            let characterWidth = measure(String(character), size: size)
-            if !current.isEmpty, currentWidth + characterWidth > width {
-                pieces.append(current)
-                current = ""
-                currentWidth = 0
-            }
-            current.append(character)
-            currentWidth += characterWidth
-        }
-        pieces.append(current)
-        return pieces
+        if keepSpaces { return font.breakCharacters(text[...], width: width, size: size).map(String.init) }
+        let words = text.split(separator: " ").joined(separator: " ")
+        return font.wrap(words[...], width: width, size: size).map(String.init)
     }
 }

@@ -150,6 +150,14 @@ struct Bytes {
         u8(author)
         varuint(counter)
     }
+    /// A length-prefixed sub-block `index` holding what `body` writes.
+    mutating func sub(_ index: UInt64, _ body: (inout Bytes) -> Void) {
+        var content = Bytes()
+        body(&content)
+        tag(index, 0xC)
+        u32(UInt32(content.data.count))
+        data += content.data
+    }
 }
 
 /// Builds reMarkable v6 files block by block.
@@ -246,6 +254,80 @@ struct RemarkableFile {
             for (x, y, w, h) in rects { boxes.f64(x); boxes.f64(y); boxes.f64(w); boxes.f64(h) }
             value.tag(6, 0xC); value.u32(UInt32(boxes.data.count)); value.data += boxes.data
             b.tag(6, 0xC); b.u32(UInt32(value.data.count)); b.data += value.data
+        }
+    }
+
+    /// A group of strokes under `layer` written beside typed text: anchored to character `anchor`, its
+    /// points counting x from `originX` (tablet coordinates).
+    mutating func anchoredGroup(_ node: UInt64, layer: UInt64, item: UInt64, anchor: (UInt8, UInt64), originX: Float) {
+        block(type: 0x01) { b in
+            b.id(1, 0, node)
+            b.id(2, 0, 0)
+            b.tag(3, 0x1); b.u8(1)
+            b.sub(4) { $0.id(1, 0, layer) }
+        }
+        block(type: 0x02) { b in
+            b.id(1, 0, node)
+            b.sub(7) { b in b.id(1, 0, 1); b.id(2, anchor.0, anchor.1) }
+            b.sub(10) { b in b.id(1, 0, 1); b.tag(2, 0x4); b.f32(originX) }
+        }
+        block(type: 0x04) { b in
+            b.id(1, 0, layer)
+            b.id(2, 0, item)
+            b.id(3, 0, 0)
+            b.id(4, 0, 0)
+            b.tag(5, 0x4); b.u32(0)
+            b.sub(6) { b in b.u8(2); b.id(2, 0, node) }
+        }
+    }
+
+    /// The page's typed text (root text block, type 7): `paragraphs` joined by newlines, written as one
+    /// text item by author 1 from counter 16 (character *i* of the joined text is counter 16 + *i*), each
+    /// paragraph's style code on its opening newline (the first paragraph's on (0, 0)); the column at
+    /// (`x`, `y`) in tablet coordinates, `width` wide (nil: the width left out).
+    mutating func rootText(_ paragraphs: [(text: String, style: UInt8)], x: Double = -468, y: Double = 234, width: Float? = 936) {
+        let joined = paragraphs.map(\.text).joined(separator: "\n")
+        var styles: [(author: UInt8, counter: UInt64, code: UInt8)] = []
+        var counter: UInt64 = 16
+        for (index, paragraph) in paragraphs.enumerated() {
+            if index == 0 {
+                styles.append((0, 0, paragraph.style))
+            } else {
+                styles.append((1, counter, paragraph.style))
+                counter += 1
+            }
+            counter += UInt64(paragraph.text.count)
+        }
+        block(type: 0x07) { b in
+            b.id(1, 0, 0)
+            b.sub(2) { b in
+                b.sub(1) { b in
+                    b.sub(1) { b in
+                        b.varuint(1)
+                        b.sub(0) { b in
+                            b.id(2, 1, 16)
+                            b.id(3, 0, 0)
+                            b.id(4, 0, 0)
+                            b.tag(5, 0x4); b.u32(0)
+                            b.sub(6) { b in
+                                b.varuint(UInt64(joined.utf8.count)); b.u8(1); b.data += Array(joined.utf8)
+                            }
+                        }
+                    }
+                }
+                b.sub(2) { b in
+                    b.sub(1) { b in
+                        b.varuint(UInt64(styles.count))
+                        for (index, style) in styles.enumerated() {
+                            b.u8(style.author); b.varuint(style.counter)
+                            b.id(1, 1, UInt64(1000 + index))
+                            b.sub(2) { b in b.u8(17); b.u8(style.code) }
+                        }
+                    }
+                }
+            }
+            b.sub(3) { b in b.f64(x); b.f64(y) }
+            if let width { b.tag(4, 0x4); b.f32(width) }
         }
     }
 

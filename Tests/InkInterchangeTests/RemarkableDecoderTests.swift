@@ -1,5 +1,6 @@
 import Foundation
 import InkCore
+import InkFont
 import Testing
 @testable import InkInterchange
 
@@ -167,6 +168,100 @@ struct RemarkableDecoderTests {
         // Indented with spaces on the tablet: kept as a paragraph, not turned into a Markdown code block.
         #expect(try text("rm/rmc/text_multiple_lines.rm").contains("\n\ntext 4\n\n"))
         #expect(try text("rm/rmc/fullpage.rm") == "")
+    }
+
+    /// The right edge of the ink `line` is drawn with: each glyph's strokes where the renderer puts them.
+    static func inkRight(_ line: PrintedLine) -> Double {
+        let font = HersheyFont.romanSimplex
+        let scale = Double(line.size) / HersheyFont.unitsPerEm
+        var pen = Double(line.x), right = pen
+        for character in line.text {
+            guard character != " " else { pen += HersheyFont.wordSpace * scale; continue }
+            for glyph in font.glyphs(for: character) ?? [] {
+                for point in glyph.strokes.joined() { right = max(right, pen + (point.x - Double(glyph.left)) * scale) }
+                pen += Double(glyph.advance) * scale
+            }
+        }
+        return right
+    }
+
+    static let pangrams = Array(repeating: "The quick brown fox jumps over the lazy dog.", count: 6).joined(separator: " ")
+
+    @Test("typed text wraps at its column's width as the tablet wraps it: at spaces, inside a word only when it alone is too wide, list items aligned; a short line is unchanged")
+    func typedTextWrapsAtTheColumn() throws {
+        let word = String(repeating: "x", count: 120)
+        var file = RemarkableFile()
+        file.layer(10, item: 11)
+        file.rootText([(Self.pangrams, 1), ("A heading long enough to run past the column's right edge", 2), (word, 1),
+                       ("short line", 1), ("a bullet long enough to need a second line in the column, and maybe a third", 4)])
+        let recording = try RemarkableDecoder.decode(file.data, file: "wrap.rm")
+        #expect(recording.warnings.isEmpty, "\(recording.warnings)")
+        let printed = try #require(recording.pageTemplates.first?.printed)
+        // The column: pos_x −468 + 702 = 234, 936 px wide.
+        let left: Float = 234, right = 234.0 + 936
+        for line in printed {
+            #expect(line.x >= left && Self.inkRight(line) <= right, "\(line.text) reaches \(Self.inkRight(line))")
+        }
+        // Every line on a baseline of its own, each the paragraph's height below the one before.
+        #expect(zip(printed, printed.dropFirst()).allSatisfy { $0.baseline < $1.baseline })
+        let paragraph = printed.prefix { $0.size == RemarkableText.textSize }
+        let heading = printed.filter { $0.size == 2 * RemarkableText.textSize }
+        #expect(paragraph.count > 1)
+        #expect(paragraph.map(\.text).joined(separator: " ") == Self.pangrams)
+        // The first line a paragraph's height below the top, the lines it wraps onto a list item's line apart.
+        #expect(paragraph.map(\.baseline) == paragraph.indices.map { 216 + 35 * Float($0) })
+        #expect(heading.count >= 2 && heading.allSatisfy(\.bold) && heading[1].baseline - heading[0].baseline == 70)
+        #expect(heading.map(\.text).joined(separator: " ") == "A heading long enough to run past the column's right edge")
+        let pieces = printed.filter { $0.text.allSatisfy { $0 == "x" } }
+        #expect(pieces.count > 1 && pieces.map(\.text).joined() == word)
+        // A line shorter than the column is printed as before.
+        let short = try #require(printed.first { $0.text == "short line" })
+        #expect(short.x == left && short.size == RemarkableText.textSize && !short.bold)
+        // A list item's further lines start under its text, not under its dash.
+        let bullet = printed.drop { !$0.text.hasPrefix("- a bullet") }
+        #expect(bullet.count >= 2)
+        #expect(bullet.dropFirst().allSatisfy { $0.x == left + Float(HersheyFont.romanSimplex.width(of: "- ", size: Double(RemarkableText.textSize))) })
+        // The note's Markdown keeps each paragraph whole.
+        #expect(recording.notes[0].typedText.contains(Self.pangrams))
+    }
+
+    @Test("handwriting anchored to typed text follows the lines the column wrapped: on the line its character is on, and below a wrapped paragraph")
+    func anchoredStrokesFollowWrappedLines() throws {
+        var file = RemarkableFile()
+        file.layer(10, item: 11)
+        file.rootText([(Self.pangrams, 1), ("after", 1)])
+        // Characters count from 16: the paragraph's first and last, then the first of "after" (past the newline).
+        let first: UInt64 = 16, last = 16 + UInt64(Self.pangrams.count) - 1, after = last + 2
+        for (index, anchor) in [first, last, after].enumerated() {
+            let node = UInt64(20 + index)
+            file.anchoredGroup(node, layer: 10, item: UInt64(30 + index), anchor: (1, anchor), originX: -400)
+            file.line(layer: node, item: (1, UInt64(40 + index)), points: [(0, 0), (50, 0)])
+        }
+        let recording = try RemarkableDecoder.decode(file.data, file: "anchors.rm")
+        #expect(recording.warnings.isEmpty, "\(recording.warnings)")
+        let printed = try #require(recording.pageTemplates.first?.printed)
+        let wrapped = printed.count - 1
+        #expect(wrapped > 1)
+        let lastLine = 216 + 35 * Float(wrapped - 1)
+        #expect(recording.strokes.map { $0.points[0].y }.sorted() == [216, lastLine, lastLine + 70])
+        #expect(printed.last?.text == "after" && printed.last?.baseline == lastLine + 70)
+    }
+
+    @Test("a text block without a column width is not wrapped; a width that is not a width costs the text, with a warning, not the ink")
+    func columnWidthMissingOrBad() throws {
+        var file = RemarkableFile()
+        file.layer(10, item: 11)
+        file.rootText([(Self.pangrams, 1)], width: nil)
+        let unwrapped = try RemarkableDecoder.decode(file.data, file: "nowidth.rm")
+        #expect(unwrapped.pageTemplates.first?.printed.map(\.text) == [Self.pangrams])
+        var bad = RemarkableFile()
+        bad.layer(10, item: 11)
+        bad.line(layer: 10, item: (1, 20), points: [(0, 300), (10, 300)])
+        bad.rootText([(Self.pangrams, 1)], width: -.infinity)
+        let recording = try RemarkableDecoder.decode(bad.data, file: "badwidth.rm")
+        #expect(recording.strokes.count == 1)
+        #expect(recording.notes[0].typedText == "")
+        #expect(recording.warnings.contains { $0.contains("badwidth.rm") && $0.contains("the text column is -inf px wide") }, "\(recording.warnings)")
     }
 
     @Test("an unreadable text block costs the text, with a warning naming it, not the page's ink",
