@@ -237,6 +237,9 @@ extension RemarkableLine {
         return ImportedStroke(pen: pen, points: line.points, times: nil)
     }
 
+    /// Whether the palette has colour `id` (rmscene's `PenColor`, 0 to 13; 9 is the highlighters' own ink).
+    static func paletteHas(_ id: UInt32, highlighter: Bool) -> Bool { highlighter ? id <= 13 : id <= 13 && id != 9 }
+
     static func palette(_ id: UInt32, highlighter: Bool) -> RGBA {
         if highlighter {
             // Highlighter colours before firmware 3.14 (no ARGB stored): the tablet's translucent inks.
@@ -262,6 +265,48 @@ extension RemarkableLine {
         case 13: return RGBA(red: 247, green: 232, blue: 81)
         default: return .black
         }
+    }
+}
+
+/// The strokes of a page drawn with another tool or colour than the tablet's, counted for the page's
+/// warnings: pens Inkwell has no brush for, and tools and colours it does not know.
+struct RemarkableMappings {
+    private enum Mapping: Hashable {
+        case tool(UInt32)
+        case color(UInt32, highlighter: Bool)
+    }
+    private var counts: [Mapping: Int] = [:]
+
+    /// Counts `line` when its stroke is not drawn with the tablet's tool or colour.
+    mutating func count(_ line: RemarkableLine) {
+        switch line.tool {
+        case 1...8, 13...18: break // each drawn with its own kind of tool (2/15 ballpoint: the pressure pen)
+        case 0: counts[.tool(12), default: 0] += 1 // the paintbrush of the first generation
+        default: counts[.tool(line.tool), default: 0] += 1
+        }
+        let highlighter = [5, 18].contains(line.tool)
+        if line.rgba == nil, !RemarkableLine.paletteHas(line.color, highlighter: highlighter) {
+            counts[.color(line.color, highlighter: highlighter), default: 0] += 1
+        }
+    }
+
+    /// One warning a kind: `FILE: 3 paintbrush strokes drawn with Inkwell's pen (…)`.
+    func warnings(file: String) -> [String] {
+        counts.map { mapping, count in
+            let strokes = count == 1 ? "stroke" : "strokes"
+            switch mapping {
+            case .tool(12):
+                return "\(file): \(count) paintbrush \(strokes) drawn with Inkwell's pen (it has no paintbrush: the width does not follow speed and tilt)"
+            case .tool(21):
+                return "\(file): \(count) calligraphy pen \(strokes) drawn with Inkwell's pen (it has no calligraphy pen: the width does not follow the direction)"
+            case .tool(23):
+                return "\(file): \(count) shader \(strokes) drawn with Inkwell's pencil (it has no shader)"
+            case .tool(let tool):
+                return "\(file): \(count) \(strokes) of tool \(tool), which Inkwell does not know, drawn with its pen"
+            case .color(let color, let highlighter):
+                return "\(file): \(count) \(strokes) in colour \(color), which Inkwell does not know, drawn \(highlighter ? "in the highlighter's yellow" : "black")"
+            }
+        }.sorted()
     }
 }
 
@@ -679,6 +724,7 @@ private struct Scene {
         var unplaced = 0
         var layers: [PageLayer] = []
         var highlights: [String] = []
+        var mappings = RemarkableMappings()
         let typed = text ?? RemarkableText()
         /// Each group under the root is a layer (its label and visibility); groups below it are anchored
         /// groups of strokes within that layer (a hidden one hides its strokes; they are not a layer).
@@ -707,6 +753,7 @@ private struct Scene {
                 case .line(let line)?:
                     reached += 1
                     guard var stroke = line.stroke else { break }
+                    mappings.count(line)
                     stroke.pen.layer = layer ?? 0
                     strokes.append(stroke.moved(dx: dx, dy: dy))
                 case .highlight(let highlight)?:
@@ -742,6 +789,7 @@ private struct Scene {
         for (kind, count) in skippedBlocks.sorted(by: { $0.key < $1.key }) {
             warnings.append("\(file): \(count) \(kind)\(count == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and typed text)")
         }
+        warnings += mappings.warnings(file: file)
         return RemarkableDecoder.Page(page: page, typedText: text?.markdown ?? "", highlights: highlights, warnings: warnings)
     }
 }

@@ -36,6 +36,7 @@ enum RemarkableLinesV5 {
         var recovery = Recovery()
         var damage: ImportError?
         var areaErasers = 0
+        var mappings = RemarkableMappings()
         var totalPoints = 0
 
         func damaged(_ reason: String) { damage = reader.fail(reason) }
@@ -107,6 +108,7 @@ enum RemarkableLinesV5 {
                         areaErasers += 1
                     } else if var stroke = line.stroke {
                         stroke.pen.layer = index
+                        mappings.count(line)
                         // Before 3.0 a highlighter stroke stored the pen colours (0 black, 1 grey, 2 white), which
                         // are not highlighter inks: the tablet's highlighter is yellow (rmrl, written against these
                         // tablets, paints every highlighter stroke yellow). Other ids keep the palette's inks.
@@ -128,6 +130,7 @@ enum RemarkableLinesV5 {
         if areaErasers > 0 {
             warnings.append("\(file): \(areaErasers) area eraser\(areaErasers == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and typed text)")
         }
+        warnings += mappings.warnings(file: file)
         let page = RemarkableDecoder.layOut(strokes, layers: layers, growing: growing)
         return RemarkableDecoder.Page(page: page, typedText: "", warnings: warnings, layout: .fittedToScreen)
     }

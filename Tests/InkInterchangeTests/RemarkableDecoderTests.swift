@@ -114,7 +114,11 @@ struct RemarkableDecoderTests {
         let root = try #require(Corpus.root)
         let recording = try RemarkableDecoder.decode(Data(contentsOf: root.appendingPathComponent("rm/rmc/writing_tools_with_text.rm")), file: "w.rm")
         #expect(recording.pageSizes == [PageSize(width: 1404, height: 1872 + 67)])
-        #expect(recording.warnings.isEmpty)
+        // Its paintbrush and calligraphy samples are drawn with Inkwell's pen, and said so.
+        #expect(recording.warnings == [
+            "w.rm: 13 calligraphy pen strokes drawn with Inkwell's pen (it has no calligraphy pen: the width does not follow the direction)",
+            "w.rm: 14 paintbrush strokes drawn with Inkwell's pen (it has no paintbrush: the width does not follow speed and tilt)",
+        ])
     }
 
     @Test("typed text becomes the note's Markdown: headings, bold, bullets, checkboxes, inline bold and italic",
@@ -289,6 +293,40 @@ struct RemarkableDecoderTests {
         #expect(recording.warnings.contains { $0.contains("broken-text.rm: the typed text could not be read") && $0.contains("byte ") })
         // Its anchored strokes have no text to follow: they are placed as if at its top, and said so.
         #expect(recording.warnings.contains { $0.contains("anchored to typed text the page does not hold") })
+    }
+
+    @Test("strokes drawn with another tool or colour than the tablet's are reported, one warning a kind with its count; the tablet's own tools and palette are not")
+    func mappedToolsAndColors() throws {
+        var file = RemarkableFile()
+        file.layer(10, item: 11)
+        let line: [(Float, Float)] = [(0, 300), (50, 300)]
+        file.line(layer: 10, item: (1, 20), tool: 12, points: line)                      // paintbrush
+        file.line(layer: 10, item: (1, 21), tool: 0, points: line)                       // paintbrush (first generation)
+        file.line(layer: 10, item: (1, 22), tool: 12, color: 42, points: line, rgba: 0xFF11_2233) // its colour stored: kept
+        file.line(layer: 10, item: (1, 23), tool: 21, points: line)                      // calligraphy pen
+        file.line(layer: 10, item: (1, 24), tool: 23, points: line)                      // shader
+        file.line(layer: 10, item: (1, 25), tool: 99, points: line)                      // a tool of a later firmware
+        file.line(layer: 10, item: (1, 26), tool: 15, color: 42, points: line)           // ballpoint in an unknown colour
+        file.line(layer: 10, item: (1, 27), tool: 18, color: 42, points: line)           // highlighter in an unknown colour
+        let mapped = try RemarkableDecoder.decode(file.data, file: "m.rm")
+        #expect(mapped.strokes.count == 8)
+        #expect(mapped.warnings == [
+            "m.rm: 1 calligraphy pen stroke drawn with Inkwell's pen (it has no calligraphy pen: the width does not follow the direction)",
+            "m.rm: 1 shader stroke drawn with Inkwell's pencil (it has no shader)",
+            "m.rm: 1 stroke in colour 42, which Inkwell does not know, drawn black",
+            "m.rm: 1 stroke in colour 42, which Inkwell does not know, drawn in the highlighter's yellow",
+            "m.rm: 1 stroke of tool 99, which Inkwell does not know, drawn with its pen",
+            "m.rm: 3 paintbrush strokes drawn with Inkwell's pen (it has no paintbrush: the width does not follow speed and tilt)",
+        ])
+        // The tablet's own tools, in its palette's colours: nothing to report.
+        var kept = RemarkableFile()
+        kept.layer(10, item: 11)
+        for (index, tool) in ([1, 2, 3, 4, 5, 6, 7, 13, 14, 15, 16, 17, 18] as [UInt32]).enumerated() {
+            kept.line(layer: 10, item: (1, UInt64(20 + index)), tool: tool, color: UInt32(index % 9), points: line)
+        }
+        let faithful = try RemarkableDecoder.decode(kept.data, file: "k.rm")
+        #expect(faithful.strokes.count == 13)
+        #expect(faithful.warnings.isEmpty, "\(faithful.warnings)")
     }
 
     @Test("ARGB colours of firmware 3.14 and the tools of writing_tools.rm", .enabled(if: Corpus.available, Comment(rawValue: Corpus.missing)))

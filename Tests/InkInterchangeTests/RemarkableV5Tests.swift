@@ -105,7 +105,10 @@ struct RemarkableV5Tests {
         #expect(pens[5].color == RemarkableLine.palette(4, highlighter: true) && pens[5].color.alpha < 255)
         #expect(pens[9].color == RemarkableLine.palette(5, highlighter: true))
         #expect(pens.allSatisfy { $0.width == 8 })
-        #expect(r.warnings == ["tools.rm: 1 area eraser skipped (Inkwell keeps pen strokes and typed text)"])
+        // The paintbrushes (12, 0) and the calligraphy pen (21) are drawn with the pen, and said so.
+        #expect(r.warnings == ["tools.rm: 1 area eraser skipped (Inkwell keeps pen strokes and typed text)",
+                               "tools.rm: 1 calligraphy pen stroke drawn with Inkwell's pen (it has no calligraphy pen: the width does not follow the direction)",
+                               "tools.rm: 2 paintbrush strokes drawn with Inkwell's pen (it has no paintbrush: the width does not follow speed and tilt)"])
     }
 
     @Test("bad values: a NaN or huge point costs its line, NaN pressure and width are mended, huge counts are refused before allocating")
