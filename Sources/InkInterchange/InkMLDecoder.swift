@@ -77,6 +77,8 @@ private struct Brush {
     var dash: [Float]?
     /// Inkwell's own `inkwell:layer`: the page layer the stroke is on.
     var layer: UInt16 = 0
+    /// What the brush names that Inkwell does not know, and so draws otherwise: `colour "chartreuse"`.
+    var unknown: Set<String> = []
 }
 
 /// What a trace is drawn with: the context resolved.
@@ -128,6 +130,8 @@ private struct InkMLReader {
     var continuable: [String: Continuation] = [:]
     /// Continuation traces whose `priorRef` names no earlier trace on the same page.
     var unmatchedContinuations = 0
+    /// Traces drawn with a brush naming a colour or tool Inkwell does not know, by what it names.
+    var unknownBrush: [String: Int] = [:]
 
     /// A stroke that a continuation trace goes on drawing.
     struct Continuation {
@@ -355,6 +359,8 @@ private struct InkMLReader {
                 if let color = RGBA(hex: value) ?? namedColor(value) {
                     brush.color = RGBA(red: color.red, green: color.green, blue: color.blue, alpha: brush.color.alpha)
                     if value.count == 9 { brush.color.alpha = color.alpha }
+                } else {
+                    brush.unknown.insert("colour \"\(value.prefix(40))\"")
                 }
             case "width":
                 if let width = NumberScanner.leading(value), width.isFinite, width > 0 {
@@ -366,7 +372,8 @@ private struct InkMLReader {
             case "rasterOp": rasterOp = value
             case "tip": tip = value
             case "ignorePressure": brush.ignorePressure = value == "1" || value.lowercased() == "true"
-            case "inkwell:tool": if let tool = Tool(name: value) { brush.tool = tool }
+            case "inkwell:tool":
+                if let tool = Tool(name: value) { brush.tool = tool } else { brush.unknown.insert("tool \"\(value.prefix(40))\"") }
             case "inkwell:dash":
                 let lengths = value.split(separator: " ").compactMap { Float(String($0)) }
                 if Stroke.isValidDash(lengths) { brush.dash = lengths }
@@ -487,6 +494,7 @@ private struct InkMLReader {
         totalPoints = parser.totalPoints
         guard !parser.xs.isEmpty else { return }
 
+        for unknown in context.brush.unknown { unknownBrush[unknown, default: 0] += 1 }
         var stroke = RawStroke(pen: RecordedPen(tool: context.brush.tool, color: context.brush.color, width: 2, layer: context.brush.layer,
                                                 fill: context.brush.fill, dash: context.brush.dash))
         stroke.scaleX = scale(channels[xi], context)
@@ -594,6 +602,11 @@ private struct InkMLReader {
         recording.warnings += recovery.warnings
         if unmatchedContinuations > 0 {
             recording.warnings.append("\(file): \(unmatchedContinuations) continuation trace\(unmatchedContinuations == 1 ? "" : "s") whose priorRef names no earlier trace on the page: kept as \(unmatchedContinuations == 1 ? "a stroke" : "strokes") of \(unmatchedContinuations == 1 ? "its" : "their") own")
+        }
+        for (unknown, count) in unknownBrush.sorted(by: { $0.key < $1.key }) {
+            let drawn = unknown.hasPrefix("tool") ? "drawn with the tool it has without it (the pen by default)"
+                : "drawn in the colour it has without it (black by default)"
+            recording.warnings.append("\(file): \(count) trace\(count == 1 ? "" : "s") with a brush \(unknown), which Inkwell does not know, \(drawn)")
         }
         if skippedHover > 0 {
             recording.warnings.append("\(file): \(skippedHover) hover trace\(skippedHover == 1 ? "" : "s") (type=\"penUp\") skipped: they are not ink")

@@ -55,6 +55,8 @@ struct RnoteReader {
     /// The text strokes as printed on the page.
     var printed: [PrintedLine] = []
     var skipped: [String: Int] = [:]
+    /// Strokes drawn in another style than Rnote's, by the style.
+    var restyled: [String: Int] = [:]
     var points = 0
     /// Strokes left out for a bad value, each alone.
     var recovery = Recovery()
@@ -69,6 +71,7 @@ struct RnoteReader {
         switch kind {
         case "brushstroke":
             try add([try self.path(body["path"], position: position)], pen: try pen(body["style"], position: position), position: position)
+            countStyle(body["style"])
         case "shapestroke":
             let pen = try pen(body["style"], position: position)
             let outline = try shape(body["shape"], width: Double(pen.width), position: position)
@@ -79,6 +82,7 @@ struct RnoteReader {
                 try add(outline.filter { $0.count >= 3 }, pen: area, position: position)
             }
             try add(outline, pen: pen, position: position)
+            countStyle(body["style"])
         case "textstroke":
             guard let text = (body["text"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return }
             let place = try RnoteReader.affine(body, position: position, fail: fail)
@@ -315,6 +319,13 @@ struct RnoteReader {
         return RecordedPen(tool: kind == "textured" ? .pencil : .pen, color: color, width: Float(width))
     }
 
+    /// Counts a stroke whose style Inkwell draws differently: rough (a plain line), textured (Inkwell's
+    /// pencil) or one it does not know (a plain line).
+    mutating func countStyle(_ value: Any?) {
+        guard let kind = (value as? [String: Any])?.first?.key, kind != "smooth" else { return }
+        restyled[kind, default: 0] += 1
+    }
+
     /// Rnote colours are `{"r", "g", "b", "a"}` from 0 to 1.
     static func rgba(_ fields: [String: Any]) -> RGBA {
         func channel(_ key: String) -> UInt8 {
@@ -375,6 +386,14 @@ struct RnoteReader {
         recording.warnings += recovery.warnings
         for (kind, count) in skipped.sorted(by: { $0.key < $1.key }) {
             recording.warnings.append("\(file): \(count) \(kind)\(count == 1 ? "" : "s") skipped (Inkwell keeps pen strokes and text)")
+        }
+        for (style, count) in restyled.sorted(by: { $0.key < $1.key }) {
+            let strokes = count == 1 ? "stroke" : "strokes"
+            switch style {
+            case "rough": recording.warnings.append("\(file): \(count) \(strokes) in Rnote's rough style drawn as plain pen lines (Inkwell has no rough look)")
+            case "textured": recording.warnings.append("\(file): \(count) textured \(strokes) drawn with Inkwell's pencil (it has no textured brush)")
+            default: recording.warnings.append("\(file): \(count) \(strokes) in style \"\(style.prefix(40))\", which Inkwell does not know, drawn as plain pen lines")
+            }
         }
         return recording
     }

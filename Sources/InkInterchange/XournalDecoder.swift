@@ -85,6 +85,8 @@ private struct XournalReader {
     var recovery = Recovery()
     /// Dash styles Inkwell does not know (drawn solid).
     var unknownDashes = 0
+    /// Strokes whose tool is not one Xournal++ writes (pen, highlighter, eraser), drawn as pen strokes, by the tool.
+    var unknownTools: [String: Int] = [:]
     /// Pages with more text lines than a page prints (the rest stay in the typed text).
     var textLinesDropped = 0
 
@@ -242,10 +244,13 @@ private struct XournalReader {
 
     mutating func stroke(_ element: XMLElement) throws(ImportError) -> ImportedStroke? {
         var pen = RecordedPen()
-        switch element["tool"] ?? "pen" {
-        case "highlighter": pen.tool = .highlighter
-        case "eraser": pen.tool = .eraser
-        default: pen.tool = .pen
+        switch element["tool"] {
+        case "highlighter"?: pen.tool = .highlighter
+        case "eraser"?: pen.tool = .eraser
+        case "pen"?, nil: pen.tool = .pen
+        case let tool?:
+            pen.tool = .pen
+            unknownTools[String(tool.prefix(40)), default: 0] += 1
         }
         if let text = element["color"] {
             if let color = strokeColor(text, highlighter: pen.tool == .highlighter) {
@@ -395,6 +400,9 @@ private struct XournalReader {
         recording.warnings += recovery.warnings
         if textLinesDropped > 0 {
             recording.warnings.append("\(file): \(textLinesDropped) page\(textLinesDropped == 1 ? "" : "s") with more than \(PrintedLine.maxPerPage) lines of text: the first \(PrintedLine.maxPerPage) printed, all in the typed text")
+        }
+        for (tool, count) in unknownTools.sorted(by: { $0.key < $1.key }) {
+            recording.warnings.append("\(file): \(count) stroke\(count == 1 ? "" : "s") of tool \"\(tool)\", which is not Xournal++'s, drawn with the pen")
         }
         if unknownDashes > 0 {
             recording.warnings.append("\(file): \(unknownDashes) stroke\(unknownDashes == 1 ? "" : "s") with a dash style that is not Xournal++'s (dash, dashdot, dot, cust: LENGTHS) drawn solid")

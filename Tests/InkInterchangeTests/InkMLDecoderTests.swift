@@ -152,6 +152,21 @@ struct InkMLDecoderTests {
         #expect(pens[2] == RecordedPen(tool: .pen, color: .black, width: 2))
     }
 
+    @Test("a brush naming a colour or an inkwell:tool Inkwell does not know is reported with the traces it drew; known ones are not")
+    func unknownBrushValues() throws {
+        let extra = #"""
+            <brush xml:id="odd"><brushProperty name="color" value="chartreuse-ish"/><brushProperty name="inkwell:tool" value="airbrush"/></brush>
+            <brush xml:id="red"><brushProperty name="color" value="red"/><brushProperty name="inkwell:tool" value="pencil"/></brush>
+            """#
+        let r = try decode(pixels(xy, ##"<trace brushRef="#odd">1 1, 2 2</trace><trace brushRef="#odd">3 3, 4 4</trace><trace brushRef="#red">5 5, 6 6</trace>"##, extra: extra))
+        #expect(r.strokes.map(\.pen.tool) == [.pen, .pen, .pencil])
+        #expect(r.strokes.map(\.pen.color) == [.black, .black, RGBA(red: 255, green: 0, blue: 0)])
+        #expect(r.warnings == [
+            "test.inkml: 2 traces with a brush colour \"chartreuse-ish\", which Inkwell does not know, drawn in the colour it has without it (black by default)",
+            "test.inkml: 2 traces with a brush tool \"airbrush\", which Inkwell does not know, drawn with the tool it has without it (the pen by default)",
+        ])
+    }
+
     @Test("timestamps: trace timeOffset against the context's timestamp, ordered and gapped as recorded")
     func timestamps() throws {
         let doc = #"""

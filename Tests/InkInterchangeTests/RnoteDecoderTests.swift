@@ -117,6 +117,24 @@ struct RnoteDecoderTests {
         #expect(recording.warnings.isEmpty, "\(recording.warnings)")
     }
 
+    @Test("strokes in a style Inkwell draws otherwise (rough: a plain line, textured: the pencil, unknown: a plain line) are reported with their count; smooth ones are not")
+    func restyledStrokes() throws {
+        func stroke(_ style: String) -> [String: Any] {
+            ["brushstroke": ["path": ["start": element(100, 100), "segments": [["lineto": ["end": element(140, 100)]]]],
+                             "style": [style: ["stroke_width": 2.0, "stroke_color": ["r": 0, "g": 0, "b": 0, "a": 1.0]]]]]
+        }
+        let recording = try RnoteDecoder.decode(try rnote([stroke("smooth"), stroke("rough"), stroke("rough"), stroke("textured"), stroke("sparkly")]),
+                                                file: "styles.rnote")
+        #expect(recording.pagesOfStrokes.flatMap { $0 }.count == 5)
+        #expect(recording.warnings == [
+            "styles.rnote: 2 strokes in Rnote's rough style drawn as plain pen lines (Inkwell has no rough look)",
+            "styles.rnote: 1 stroke in style \"sparkly\", which Inkwell does not know, drawn as plain pen lines",
+            "styles.rnote: 1 textured stroke drawn with Inkwell's pencil (it has no textured brush)",
+        ])
+        let smooth = try RnoteDecoder.decode(try rnote([stroke("smooth")]), file: "smooth.rnote")
+        #expect(smooth.warnings.isEmpty, "\(smooth.warnings)")
+    }
+
     @Test("bad documents are refused, naming the file and the stroke", arguments: [
         (#"{"version":"0.9","data":{"engine_snapshot":{"stroke_components":[{"value":{"brushstroke":{"path":{"start":{"pos":[1e99,2]}}}}}]}}}"#, "stroke 1: coordinate 1e+99 is beyond"),
         (#"{"version":"0.9","data":{"engine_snapshot":{"stroke_components":[{"value":{"brushstroke":{"path":{"start":{"pos":[1]}}}}}]}}}"#, "stroke 1: a position that is not [x, y]"),
