@@ -41,6 +41,52 @@ public struct Recording: Sendable, Equatable {
         notes.reduce(0) { $0 + $1.events.reduce(0) { if case .penDown = $1 { $0 + 1 } else { $0 } } }
     }
 
+    /// This recording with an item in ``notKept`` for each page whose ink reaches more than `edge` page
+    /// units beyond the page's edges (within it: the pen at the border): the strokes are kept whole, but
+    /// what lies outside the page is not drawn. Erasers are not ink.
+    public func reportingInkOutsidePages(edge: Float = 2) -> Recording {
+        var reported = self
+        for note in notes {
+            var page = 0
+            var size = PageSize.remarkable
+            var outside = 0
+            var current: (isInk: Bool, isOutside: Bool)?
+            func finishPage() {
+                if outside > 0 {
+                    reported.notKept.append(NotKept(file: "", page: page, reason: "\(outside) stroke\(outside == 1 ? " reaches" : "s reach") beyond the page's edges: kept whole, but the part outside the page is not drawn"))
+                }
+                outside = 0
+            }
+            func visit(_ point: RecordedPoint) {
+                guard let stroke = current, stroke.isInk, !stroke.isOutside else { return }
+                if point.x < -edge || point.y < -edge || point.x > size.width + edge || point.y > size.height + edge {
+                    current?.isOutside = true
+                    outside += 1
+                }
+            }
+            for event in note.events {
+                switch event {
+                case .newPage(let pageSize, _, _):
+                    finishPage()
+                    page += 1
+                    size = pageSize
+                case .penDown(let point, let pen, _):
+                    current = (pen.tool != .eraser, false)
+                    visit(point)
+                case .penMove(let point, _):
+                    visit(point)
+                case .penUp(let point, _):
+                    if let point { visit(point) }
+                    current = nil
+                case .undo, .redo, .tap:
+                    break
+                }
+            }
+            finishPage()
+        }
+        return reported
+    }
+
     /// A claim as a file states it, made safe to print: one line, at most 100 characters; nil when empty.
     static func cleanClaim(_ text: String) -> String? {
         let line = String(text.unicodeScalars.filter { $0.properties.generalCategory != .control }.map(Character.init))

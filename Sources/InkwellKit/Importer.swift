@@ -153,7 +153,8 @@ public struct Importer {
         return RecordingFormat.importable(files)
     }
 
-    /// Decodes one file into a recording, naming the file in every error.
+    /// Decodes one file into a recording, naming the file in every error; ink beyond its pages' edges is
+    /// reported as not kept.
     public static func decode(_ url: URL) throws(ImportError) -> Recording {
         let data: Data
         do {
@@ -162,7 +163,8 @@ public struct Importer {
             throw ImportError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
         if let format = RecordingFormat.detect(data) {
-            return PDFImport.preparingBackgrounds(try format.decode(data, file: url.path), file: url.path)
+            // Ink is checked against its pages once they are final (a reMarkable page placed on its PDF page).
+            return PDFImport.preparingBackgrounds(try format.decode(data, file: url.path), file: url.path).reportingInkOutsidePages()
         }
         guard PDFFile.looksLikePDF(data) else {
             throw ImportError(file: url.path, reason: RecordingFormat.notARecording + ", or a PDF to write on")

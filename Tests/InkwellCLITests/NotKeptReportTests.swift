@@ -79,6 +79,50 @@ struct NotKeptReportTests {
         #expect(synced.status == 2, "\(synced.stderr)")
         #expect(synced.stderr.contains("area eraser"), "\(synced.stderr)")
     }
+
+    @Test("a page's tool drawn as another and its ink beyond the page's edges are items with the file, the page and the reason; --strict exits 2")
+    func mappedAndClipped() throws {
+        try cli.ok(["init"])
+        // A reMarkable notebook: page 1 a ballpoint line (kept as it is), page 2 a paintbrush line.
+        let id = "4f1c7e2a-0000-4000-8000-000000000004"
+        let folder = cli.root.appendingPathComponent("xochitl")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(id), withIntermediateDirectories: true)
+        try RemarkableGenerationsTests.v5Page(tool: 2, color: 0, width: 2, points: [(100, 100), (300, 200)])
+            .write(to: folder.appendingPathComponent(id).appendingPathComponent("a.rm"))
+        try RemarkableGenerationsTests.v5Page(tool: 12, color: 0, width: 2, points: [(100, 100), (300, 200)])
+            .write(to: folder.appendingPathComponent(id).appendingPathComponent("b.rm"))
+        try Data(#"{"fileType": "notebook", "pages": ["a", "b"]}"#.utf8).write(to: folder.appendingPathComponent(id + ".content"))
+        let notebook = try cli.run(["import", "--no-recognize", "--strict", "--json", folder.appendingPathComponent(id + ".content").path])
+        #expect(notebook.status == 2, "\(notebook.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(notebook.stdout.utf8)) as? [String: Any])
+        let items = try #require((report["imported"] as? [[String: Any]])?.first?["notKept"] as? [[String: Any]])
+        #expect(items.count == 1, "\(items)")
+        #expect(items.first?["page"] as? Int == 2 && (items.first?["file"] as? String)?.hasSuffix("/b.rm") == true, "\(items)")
+        #expect((items.first?["reason"] as? String)?.hasPrefix("1 paintbrush stroke drawn with Inkwell's pen") == true, "\(items)")
+
+        // A Xournal++ file: a stroke running off page 1, a tool Xournal++ does not write on page 2.
+        let xopp = try cli.write("off.xopp", """
+            <?xml version="1.0" standalone="no"?>
+            <xournal creator="test" fileversion="4">
+            <page width="612" height="792"><background type="solid" color="#ffffffff" style="plain"/><layer>
+            <stroke tool="pen" color="#000000ff" width="2">100 100 200 200</stroke>
+            <stroke tool="pen" color="#000000ff" width="2">500 700 700 900</stroke>
+            </layer></page>
+            <page width="612" height="792"><background type="solid" color="#ffffffff" style="plain"/><layer>
+            <stroke tool="pencil" color="#000000ff" width="2">100 100 200 200</stroke>
+            </layer></page>
+            </xournal>
+            """)
+        let off = try cli.run(["import", "--no-recognize", "--json", xopp])
+        #expect(off.status == 0, "\(off.stderr)")
+        let offReport = try #require(try JSONSerialization.jsonObject(with: Data(off.stdout.utf8)) as? [String: Any])
+        let offItems = try #require((offReport["imported"] as? [[String: Any]])?.first?["notKept"] as? [[String: Any]])
+        let reasons = offItems.map { "\($0["page"] as? Int ?? 0) \($0["reason"] as? String ?? "")" }
+        #expect(reasons.contains("1 1 stroke reaches beyond the page's edges: kept whole, but the part outside the page is not drawn"), "\(reasons)")
+        #expect(reasons.contains("0 1 stroke of tool \"pencil\", which is not Xournal++'s, drawn with the pen"), "\(reasons)")
+        #expect(offItems.count == 2, "\(offItems)")
+        #expect(off.stderr.contains("page 1: 1 stroke reaches beyond the page's edges"), "\(off.stderr)")
+    }
 }
 
 @Suite("What an export did not keep, and the InkML round trip of a whole note")
