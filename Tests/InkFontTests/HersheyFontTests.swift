@@ -146,3 +146,28 @@ struct ShippedFontTests {
         #expect(HersheyFont.shipped("nope.jhf") == nil)
     }
 }
+
+@Suite("Hershey line breaking")
+struct HersheyMetricsTests {
+    let font = HersheyFont.romanSimplex
+
+    @Test("lines break at spaces, keep the spaces inside a line as written, and break a word only when it alone is too wide")
+    func wrap() {
+        let size = 32.0 // one font unit a unit
+        let text = "ab  cd efgh"[...]
+        // Wide enough for everything: one line, its double space kept.
+        #expect(font.wrap(text, width: 1000, size: size) == ["ab  cd efgh"])
+        // As wide as "ab  cd": the break drops the space before "efgh".
+        let first = font.width(of: "ab  cd", size: size)
+        #expect(font.wrap(text, width: first, size: size) == ["ab  cd", "efgh"])
+        #expect(font.wrap(text, width: first - 1, size: size) == ["ab", "cd", "efgh"])
+        // Narrower than "efgh": the word is broken between characters, every piece within the width.
+        let narrow = font.width(of: "ef", size: size)
+        let pieces = font.wrap(text, width: narrow, size: size)
+        #expect(pieces.joined() == "abcdefgh" && pieces.count > 3)
+        #expect(pieces.allSatisfy { font.width(of: $0, size: size) <= narrow })
+        // No words: one empty line; a character wider than the width still makes a piece.
+        #expect(font.wrap("   "[...], width: 100, size: size) == [""])
+        #expect(font.breakCharacters("W"[...], width: 1, size: size) == ["W"])
+    }
+}
