@@ -57,8 +57,6 @@ struct RemarkableText {
     /// The text block's `pos_x` and `pos_y`, tablet pixels (x centred on 0).
     let x: Float
     let y: Float
-    /// The column's width, tablet pixels; nil: not stated (lines are not wrapped).
-    let width: Float?
     let paragraphs: [Paragraph]
     /// The column's lines, top to bottom: each paragraph wrapped at the column's width (at least one line
     /// each), its first line as high as its style says and the lines wrapped below it ``wrappedLineHeight(_:)``,
@@ -70,10 +68,10 @@ struct RemarkableText {
     /// of the paragraph before).
     private let places: [CrdtID: (paragraph: Int, offset: Int)]
 
+    /// The text of a column at (`x`, `y`), `width` wide (nil: not stated, the lines are not wrapped).
     init(x: Float = 0, y: Float = 0, width: Float? = nil, paragraphs: [Paragraph] = []) {
         self.x = x
         self.y = y
-        self.width = width
         self.paragraphs = paragraphs
         var lines: [Line] = []
         var firstLine: [Int] = []
