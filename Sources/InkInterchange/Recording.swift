@@ -41,10 +41,10 @@ public struct Recording: Sendable, Equatable {
         notes.reduce(0) { $0 + $1.events.reduce(0) { if case .penDown = $1 { $0 + 1 } else { $0 } } }
     }
 
-    /// This recording with an item in ``notKept`` for each page whose ink reaches more than `edge` page
-    /// units beyond the page's edges (within it: the pen at the border): the strokes are kept whole, but
-    /// what lies outside the page is not drawn. Erasers are not ink.
-    public func reportingInkOutsidePages(edge: Float = 2) -> Recording {
+    /// This recording, decoded from `file`, with an item in ``notKept`` for each page whose ink reaches more
+    /// than `edge` page units beyond the page's edges (within it: the pen at the border): the strokes are
+    /// kept whole, but what lies outside the page is not drawn. Erasers are not ink.
+    public func reportingInkOutsidePages(file: String, edge: Float = 2) -> Recording {
         var reported = self
         for note in notes {
             var page = 0
@@ -53,7 +53,7 @@ public struct Recording: Sendable, Equatable {
             var current: (isInk: Bool, isOutside: Bool)?
             func finishPage() {
                 if outside > 0 {
-                    reported.notKept.append(NotKept(file: "", page: page, reason: "\(outside) stroke\(outside == 1 ? " reaches" : "s reach") beyond the page's edges: kept whole, but the part outside the page is not drawn"))
+                    reported.notKept.append(NotKept(file: file, page: page, reason: "\(outside) stroke\(outside == 1 ? " reaches" : "s reach") beyond the page's edges: kept whole, but the part outside the page is not drawn"))
                 }
                 outside = 0
             }

@@ -268,7 +268,7 @@ public final class DropFolder {
         }
         let recording: Recording
         do {
-            recording = try format.decode(data, file: label, readingBeside: false)
+            recording = try format.decode(data, file: label, readingBeside: false).reportingInkOutsidePages(file: label)
         } catch {
             return fail(error)
         }

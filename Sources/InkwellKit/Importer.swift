@@ -164,7 +164,7 @@ public struct Importer {
         }
         if let format = RecordingFormat.detect(data) {
             // Ink is checked against its pages once they are final (a reMarkable page placed on its PDF page).
-            return PDFImport.preparingBackgrounds(try format.decode(data, file: url.path), file: url.path).reportingInkOutsidePages()
+            return PDFImport.preparingBackgrounds(try format.decode(data, file: url.path), file: url.path).reportingInkOutsidePages(file: url.path)
         }
         guard PDFFile.looksLikePDF(data) else {
             throw ImportError(file: url.path, reason: RecordingFormat.notARecording + ", or a PDF to write on")

@@ -103,6 +103,24 @@ struct DropFolderTests {
         #expect(try fixture.library.pages(of: notes[0]).first?.strokes.count == 6)
     }
 
+    @Test("a dropped file with ink beyond its page's edges is imported, and its event says so with the page")
+    func inkOffThePage() throws {
+        let fixture = try DropFixture()
+        try fixture.write("off.xopp", """
+            <?xml version="1.0" standalone="no"?>
+            <xournal creator="test" fileversion="4">
+            <page width="612" height="792"><background type="solid" color="#ffffffff" style="plain"/><layer>
+            <stroke tool="pen" color="#000000ff" width="2">500 700 700 900</stroke>
+            </layer></page>
+            </xournal>
+            """)
+        try fixture.look()
+        try fixture.look(after: 3)
+        #expect(fixture.events.map(\.kind) == [.imported])
+        #expect(fixture.events.first?.warnings == ["inbox/off.xopp: page 1: 1 stroke reaches beyond the page's edges: kept whole, but the part outside the page is not drawn"],
+                "\(fixture.events.first?.warnings ?? [])")
+    }
+
     @Test("a .part file (and hidden or temporary names) is ignored until renamed")
     func partFiles() throws {
         let fixture = try DropFixture()
