@@ -87,6 +87,8 @@ private struct XournalReader {
     var unknownDashes = 0
     /// Strokes whose tool is not one Xournal++ writes (pen, highlighter, eraser), drawn as pen strokes, by the tool.
     var unknownTools: [String: Int] = [:]
+    /// Text boxes whose colour is not a colour, printed black.
+    var textDrawnBlack = 0
     /// Pages with more text lines than a page prints (the rest stay in the typed text).
     var textLinesDropped = 0
 
@@ -129,6 +131,7 @@ private struct XournalReader {
                             let y = item["y"].flatMap(NumberScanner.leading) ?? 0, x = item["x"].flatMap(NumberScanner.leading) ?? 0
                             textBoxes.append((pages.count, y.isFinite ? y : 0, x.isFinite ? x : 0, text))
                             page.template.printed += printed(item, x: x, y: y)
+                            if let color = item["color"], strokeColor(color, highlighter: false) == nil { textDrawnBlack += 1 }
                         }
                     case "image": skipped["image", default: 0] += 1
                     case "teximage": skipped["LaTeX formula", default: 0] += 1
@@ -403,6 +406,9 @@ private struct XournalReader {
         }
         for (tool, count) in unknownTools.sorted(by: { $0.key < $1.key }) {
             recording.warnings.append("\(file): \(count) stroke\(count == 1 ? "" : "s") of tool \"\(tool)\", which is not Xournal++'s, drawn with the pen")
+        }
+        if textDrawnBlack > 0 {
+            recording.warnings.append("\(file): \(textDrawnBlack) text box\(textDrawnBlack == 1 ? "" : "es") in a colour that is not a colour printed black")
         }
         if unknownDashes > 0 {
             recording.warnings.append("\(file): \(unknownDashes) stroke\(unknownDashes == 1 ? "" : "s") with a dash style that is not Xournal++'s (dash, dashdot, dot, cust: LENGTHS) drawn solid")

@@ -147,6 +147,18 @@ struct XournalDecoderTests {
         #expect(abs(printed[1][1].baseline - printed[1][0].baseline - 1.17 * 12) < 0.001)
     }
 
+    @Test("a text box in a colour that is not a colour is printed black, and said so; one in a colour is not reported")
+    func textColourDrawnBlack() throws {
+        let r = try decode(##"""
+            <xournal><page width="100" height="100"><layer>
+            <text font="Sans" size="12" x="5" y="10" color="chartreuse-ish">odd</text>
+            <text font="Sans" size="12" x="5" y="40" color="blue">named</text>
+            </layer></page></xournal>
+            """##)
+        #expect(r.pageTemplates[0].printed.map(\.color) == [.black, RGBA(red: 0x33, green: 0x33, blue: 0xcc)])
+        #expect(r.warnings == ["test.xopp: 1 text box in a colour that is not a colour printed black"], "\(r.warnings)")
+    }
+
     @Test("negative per-point widths, as older Xournal++ wrote, are mended from the width before them, not refused")
     func negativeWidths() throws {
         let xml = ##"<xournal><page width="10" height="10"><layer><stroke tool="pen" color="#000000ff" width="2 1 -0.5 2 -1">1 2 3 4 5 6 7 8</stroke></layer></page></xournal>"##
