@@ -223,6 +223,7 @@ let package = Package(
         .testTarget(
             name: "InkwellCLITests",
             dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "CCairo",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log")]
         ),
     ]
