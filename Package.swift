@@ -28,11 +28,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // InkServe builds responses from NIO's byte buffers and HTTP field names, and closes sockets with NIO's codes, beside Hummingbird.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
@@ -55,6 +53,9 @@ let package = Package(
         // poppler-glib's C API (PDF pages drawn into Cairo), loaded with dlopen when a PDF is first opened, as
         // Tesseract is. Needs libpoppler-glib8 at run time.
         .target(name: "CPoppler", linkerSettings: [.linkedLibrary("dl")]),
+        // libpq's C API (the PostgreSQL index), loaded with dlopen when a `postgres://` index is first opened,
+        // as poppler is: no TLS library or database client is linked into every command. Needs libpq5 at run time.
+        .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl")]),
         // ONNX Runtime's C API (the neural line reader's models), loaded with dlopen when recognition first
         // reads a line, as Tesseract is; absent, recognition is Tesseract's alone. From PyPI's onnxruntime
         // wheel (scripts/install-deps.sh), installed under lib/inkwell/.
@@ -78,8 +79,8 @@ let package = Package(
         // What both rendering and recognition need.
         .target(name: "InkGeometry", dependencies: ["InkCore"]),
         // PDFs under the ink: opened with poppler, their pages' sizes, pages drawn into Cairo, background
-        // documents named by content (SHA-256, swift-crypto).
-        .target(name: "InkPDF", dependencies: ["CPoppler", .product(name: "Crypto", package: "swift-crypto")]),
+        // documents named by content (SHA-256, from the GLib that poppler-glib loads).
+        .target(name: "InkPDF", dependencies: ["CPoppler"]),
         // Rendering backends: PNG (Cairo + libpng), PDF and SVG; tools' looks, templates; typed text
         // set in a Hershey font for PDFs.
         .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "InkPDF", "CCairo", "CPNGWriter"]),
@@ -91,13 +92,9 @@ let package = Package(
             name: "InkIndex",
             dependencies: ["InkCore", "InkStore", "InkText", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The index on PostgreSQL (PostgresNIO): the same searches as InkIndex's SQLite index, and a work
+        // The index on PostgreSQL (through libpq): the same searches as InkIndex's SQLite index, and a work
         // queue that workers on many machines claim pages from.
-        .target(
-            name: "InkIndexPostgres",
-            dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "Logging", package: "swift-log")]
-        ),
+        .target(name: "InkIndexPostgres", dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "CPostgres"]),
         // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs (typed text in PDF and Markdown), ZIP archives (libzip), conflicts, the catalog.
         .target(
             name: "InkExport",
@@ -227,6 +224,7 @@ let package = Package(
         .testTarget(
             name: "InkwellCLITests",
             dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "CCairo",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log")]
         ),
     ]

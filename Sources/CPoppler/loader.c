@@ -54,6 +54,7 @@ static void load(void) {
   RESOLVE(page_get_text, poppler_page_get_text);
   RESOLVE(page_get_text_layout, poppler_page_get_text_layout);
   RESOLVE(free, g_free);
+  RESOLVE(compute_checksum_for_data, g_compute_checksum_for_data);
 #undef RESOLVE
   load_error = NULL;
 }

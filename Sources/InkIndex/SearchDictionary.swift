@@ -7,25 +7,161 @@ import InkCore
 /// The words search takes for real words of the language (English: Debian's `wamerican` and
 /// `wbritish`), as the index keeps words. A query word that is one of them is no typo: it matches
 /// itself, its inflections and misreadings of it, never another real word.
+///
+/// Reading two lists of 100,000 words into a set costs every `inkwell search` a tenth of a second
+/// (several times that in a debug build), so the system dictionary is kept, once made, as a sorted
+/// file in the user's cache folder and looked up there by binary search (``SortedTerms``).
 package struct SearchDictionary: Sendable {
-    private let words: Set<String>
+    private enum Storage: Sendable {
+        case terms(Set<String>)
+        case sorted(SortedTerms)
+    }
+
+    private let storage: Storage
 
     /// The dictionary of `words` as written in a word list: each kept as ``SearchTerms/term(_:)``
     /// gives it, when it is one word there (`abortion's`, two words, is left out; `abortion` is listed too).
     package init(_ words: some Sequence<String>) {
-        var terms = Set<String>()
-        for word in words {
-            let ranges = SearchTerms.wordRanges(in: word)
-            if ranges.count == 1 { terms.insert(SearchTerms.term(word[ranges[0]])) }
-        }
-        self.words = terms
+        storage = .terms(Self.terms(of: words))
+    }
+
+    private init(sorted: SortedTerms) {
+        storage = .sorted(sorted)
     }
 
     /// The system's English word lists (``SystemWordList``), read once per process when first asked
     /// for; empty where none is installed (then every word is tolerated as a possible typo).
-    package static let system = SearchDictionary(SystemWordList.words(at: SystemWordList.paths(language: "eng")))
+    package static let system = loading(lists: SystemWordList.paths(language: "eng"), cache: defaultCacheFolder)
 
-    package func contains(_ term: String) -> Bool { words.contains(term) }
+    package func contains(_ term: String) -> Bool {
+        switch storage {
+        case .terms(let terms): terms.contains(term)
+        case .sorted(let sorted): sorted.contains(term)
+        }
+    }
+
+    /// The dictionary of the word lists at `lists`, from the sorted file in `cache` made from these
+    /// very lists (named by their paths, sizes and modification times), or read from the lists and
+    /// written there for the next process. A cache that cannot be written costs only the time.
+    package static func loading(lists: [String], cache: URL?) -> SearchDictionary {
+        guard !lists.isEmpty, let cache, let file = cacheFile(for: lists, in: cache) else {
+            return SearchDictionary(SystemWordList.words(at: lists))
+        }
+        if let data = try? Data(contentsOf: file, options: .alwaysMapped), let sorted = SortedTerms(data) {
+            return SearchDictionary(sorted: sorted)
+        }
+        let terms = Self.terms(of: SystemWordList.words(at: lists))
+        let data = SortedTerms.data(of: terms)
+        do {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            // Written beside it and renamed: a process reading the cache meanwhile sees the whole file or none.
+            let partial = cache.appendingPathComponent(".\(file.lastPathComponent).\(getpid())")
+            try data.write(to: partial)
+            if rename(partial.path, file.path) != 0 { try? FileManager.default.removeItem(at: partial) }
+        } catch {}
+        return SearchDictionary(terms)
+    }
+
+    /// `$XDG_CACHE_HOME/inkwell`, or `~/.cache/inkwell`; nil without a home.
+    static var defaultCacheFolder: URL? {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("inkwell")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/inkwell")
+    }
+
+    /// The cache file of `lists` as they are now: a list replaced by a newer one names another file.
+    static func cacheFile(for lists: [String], in folder: URL) -> URL? {
+        var identity = "search-words-1"
+        for path in lists {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  let size = attributes[.size] as? NSNumber, let modified = attributes[.modificationDate] as? Date else { return nil }
+            identity += "\n\(path) \(size) \(modified.timeIntervalSince1970)"
+        }
+        // FNV-1a: a stable name for the identity (Swift's hashValue changes from run to run).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in identity.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return folder.appendingPathComponent("search-words-\(String(hash, radix: 16)).txt")
+    }
+
+    /// The terms of a word list's lines (see ``init(_:)``).
+    private static func terms(of words: some Sequence<String>) -> Set<String> {
+        var terms = Set<String>(minimumCapacity: 131_072)
+        for word in words {
+            if let term = Self.asciiTerm(word) {
+                if !term.isEmpty { terms.insert(term) }
+                continue
+            }
+            let ranges = SearchTerms.wordRanges(in: word)
+            if ranges.count == 1 { terms.insert(SearchTerms.term(word[ranges[0]])) }
+        }
+        return terms
+    }
+
+    /// What ``SearchTerms`` makes of an ASCII list word, in one pass over its bytes: its lower-cased
+    /// letters and digits when it is one word, "" when it is none or several (`abbey's`); nil when
+    /// the word is not ASCII. Most list words are, and this is several times quicker than the Unicode walk.
+    private static func asciiTerm(_ word: String) -> String? {
+        var term: [UInt8] = []
+        term.reserveCapacity(word.utf8.count)
+        var runs = 0, inRun = false
+        for byte in word.utf8 {
+            guard byte < 0x80 else { return nil }
+            let lower = byte | 0x20
+            let isLetter = lower >= 0x61 && lower <= 0x7A, isDigit = byte >= 0x30 && byte <= 0x39
+            if isLetter || isDigit {
+                if !inRun { runs += 1; inRun = true }
+                term.append(isLetter ? lower : byte)
+            } else {
+                inRun = false
+            }
+        }
+        return runs == 1 ? String(decoding: term, as: UTF8.self) : ""
+    }
+}
+
+/// Terms one to a line, sorted by their UTF-8 bytes: a set that is read from a file without
+/// building anything, and searched by halving the bytes.
+struct SortedTerms: Sendable {
+    private let bytes: Data
+
+    /// The terms of `data`, or nil when it is not such a file (it must end with a line end).
+    init?(_ data: Data) {
+        guard data.isEmpty || data.last == 0x0A else { return nil }
+        bytes = data
+    }
+
+    /// The file of `terms`.
+    static func data(of terms: Set<String>) -> Data {
+        var data = Data()
+        for term in terms.map({ Array($0.utf8) }).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            data.append(contentsOf: term)
+            data.append(0x0A)
+        }
+        return data
+    }
+
+    func contains(_ term: String) -> Bool {
+        let key = Array(term.utf8)
+        return bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Bool in
+            let lines = raw.bindMemory(to: UInt8.self)
+            // `low` is always the start of a line; every line before it is less than `key`, every
+            // line from `high` on greater.
+            var low = 0, high = lines.count
+            while low < high {
+                var start = (low + high) / 2
+                while start > low, lines[start - 1] != 0x0A { start -= 1 }
+                var end = start
+                while end < high, lines[end] != 0x0A { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: lines[start..<end])
+                if line.elementsEqual(key) { return true }
+                if line.lexicographicallyPrecedes(key) { low = end + 1 } else { high = start }
+            }
+            return false
+        }
+    }
 }
 
 /// English inflections: the forms of one word that a search for any of them finds (`pen`, `pens`;

@@ -3,7 +3,6 @@ import InkCore
 import InkIndex
 import InkStore
 import InkText
-import PostgresNIO
 
 /// The search index and work queue of a library on a PostgreSQL server, for when one machine is not
 /// enough: workers on many hosts claim pages from its queue, and many readers search it. It answers
@@ -35,7 +34,7 @@ public final class PostgresIndex: PageQueue {
                 throw PostgresIndexError.newerSchema(database: name, found: current, supported: PostgresIndex.migrations.count)
             }
             for (number, migration) in PostgresIndex.migrations.enumerated().dropFirst(current) {
-                // One statement at a time: PostgresNIO sends each as a prepared statement.
+                // One statement at a time: a statement with parameters is one statement.
                 for statement in migration.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                     try connection.run(PostgresQuery(unsafeSQL: statement))
                 }

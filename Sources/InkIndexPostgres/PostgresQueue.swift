@@ -2,7 +2,6 @@ import Foundation
 import InkCore
 import InkIndex
 import InkStore
-import PostgresNIO
 
 // The work queue: a page row is waiting (`pending` with the content hash to read), leased
 // (`processing`, `claimed_by` until `lease_until`), done (`recognised` from `content_hash`) or `failed`.

@@ -1,5 +1,4 @@
 import CPoppler
-import Crypto
 import Foundation
 
 /// Why a PDF could not be opened.
@@ -93,9 +92,16 @@ public final class PDFPages: @unchecked Sendable {
     }
 
     /// The name a background document is stored and referred to by: the SHA-256 of its bytes in
-    /// lowercase hex (see ``InkCore/PageBackground``).
-    public static func documentID(of data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    /// lowercase hex (see ``InkCore/PageBackground``), computed by the GLib poppler loads; throws
+    /// when poppler cannot be loaded (nothing could be drawn from the PDF then either).
+    public static func documentID(of data: Data) throws(PDFError) -> String {
+        if let problem = ink_poppler_load() { throw PDFError(String(cString: problem)) }
+        let hex = data.withUnsafeBytes { bytes in
+            ink_poppler_sha256(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+        }
+        guard let hex else { throw PDFError("GLib could not compute the PDF's SHA-256") }
+        defer { ink_poppler_free(hex) }
+        return String(cString: hex)
     }
 }
 

@@ -32,7 +32,7 @@ public struct ConvertedFile {
         var documents: [String: Data] = [:]
         for var recorded in recording.notes {
             if let background = recorded.background {
-                let id = PDFPages.documentID(of: background)
+                let id = try PDFPages.documentID(of: background)
                 documents[id] = background
                 recorded = recorded.namingBackground(id)
             }

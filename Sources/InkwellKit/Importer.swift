@@ -353,7 +353,7 @@ public struct Importer {
                 // The PDF its pages are drawn on, stored once under its content ID, which the pages then name.
                 var recorded = recorded
                 if let background = recorded.background {
-                    let id = PDFPages.documentID(of: background)
+                    let id = try PDFPages.documentID(of: background)
                     try current!.addBackground(background, id: id)
                     recorded = recorded.namingBackground(id)
                 }

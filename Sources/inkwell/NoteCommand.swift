@@ -12,7 +12,7 @@ struct NoteCommand: ParsableCommand {
     )
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an empty note.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an empty note.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note's title.") var title: String
         @Option(help: "The notebook to put it in.") var notebook: String = "Inbox"
@@ -30,6 +30,7 @@ struct NoteCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List notes: pinned first, then notebook by notebook in each notebook's order.",
             discussion: """
                 A notebook's notes are listed newest first until `inkwell note move` places them; notes placed \
@@ -57,6 +58,7 @@ struct NoteCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a note's details, pages and typed text counts.",
             discussion: """
                 Reading time is at \(TextStatistics.wordsPerMinute) words a minute (Brysbaert 2019; docs/typed-text.md). \
@@ -120,7 +122,7 @@ struct NoteCommand: ParsableCommand {
     }
 
     struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Give a note a new title.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Give a note a new title.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
         @Argument(help: "The new title.") var title: String
@@ -136,6 +138,7 @@ struct NoteCommand: ParsableCommand {
 
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "move",
             abstract: "Move a note to another notebook (with --create, made if missing), to a place in its notebook's order, or both.",
             discussion: """
                 inkwell note move NOTE Archive              another notebook; listed first there, with new notes
@@ -186,6 +189,7 @@ struct NoteCommand: ParsableCommand {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Move a note to the trash.", discussion: "`inkwell trash restore` brings it back.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
@@ -213,7 +217,7 @@ struct NoteCommand: ParsableCommand {
     }
 
     struct Pin: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pin a note to the top of listings (or unpin it).")
+        static let configuration = CommandConfiguration(commandName: "pin", abstract: "Pin a note to the top of listings (or unpin it).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The note.") var note: String
         @Flag(help: "Unpin instead.") var off = false

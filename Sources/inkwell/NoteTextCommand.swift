@@ -5,6 +5,7 @@ import InkwellKit
 extension NoteCommand {
     struct Text: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "text",
             abstract: "Print, replace or extend a note's typed text (Markdown beside the ink).",
             discussion: """
                 Without --set or --append, prints the text as stored (--numbered adds the line numbers that \
@@ -113,6 +114,7 @@ extension NoteCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Tick or untick the checkbox on one line of a note's typed text, and save at once.",
             discussion: """
                 Line numbers are those of `inkwell note text NOTE --numbered`. [ ] becomes [x] and [x] (or [X]) \

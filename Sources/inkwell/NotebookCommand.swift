@@ -17,7 +17,7 @@ struct NotebookCommand: ParsableCommand {
     )
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a notebook and any missing parents.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a notebook and any missing parents.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook path, e.g. Work/Meetings.") var path: String
         @OptionGroup var output: OutputOptions
@@ -31,7 +31,7 @@ struct NotebookCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List notebooks with their note counts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List notebooks with their note counts.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
 
@@ -56,7 +56,7 @@ struct NotebookCommand: ParsableCommand {
     }
 
     struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a notebook in place.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a notebook in place.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook to rename.") var path: String
         @Argument(help: "Its new name (one path component).") var name: String
@@ -72,7 +72,7 @@ struct NotebookCommand: ParsableCommand {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a notebook, with its notes, to a new path.")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move a notebook, with its notes, to a new path.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook to move.") var path: String
         @Argument(help: "Its new full path, e.g. Archive/2026/Meetings.") var destination: String
@@ -88,6 +88,7 @@ struct NotebookCommand: ParsableCommand {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Move a notebook and everything in it to the trash.",
             discussion: "`inkwell trash restore` brings it back."
         )

@@ -20,6 +20,7 @@ struct RouteCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a rule (it applies after the rules added before it).",
             discussion: "PATTERN is one tag ('#work') or several that must all be present ('#work #q3')."
         )
@@ -44,7 +45,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the rules in the order they apply.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the rules in the order they apply.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
 
@@ -68,7 +69,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a rule by its number or its pattern.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a rule by its number or its pattern.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The rule's number in `route list`, or its pattern ('#work').") var rule: String
         @OptionGroup var output: OutputOptions
@@ -82,6 +83,7 @@ struct RouteCommand: ParsableCommand {
 
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "File every note in the Inbox that a rule matches, now.",
             discussion: "Each move is one atomic rename; --dry-run prints what would move and changes nothing."
         )

@@ -10,7 +10,7 @@ struct TrashCommand: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the trash, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the trash, newest first.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
 
@@ -53,6 +53,7 @@ struct TrashCommand: ParsableCommand {
 
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Put a deleted note or notebook back where it was.",
             discussion: "REF is a trash entry id, a note id, or the name it had.")
         @OptionGroup var library: LibraryOptions
@@ -67,7 +68,7 @@ struct TrashCommand: ParsableCommand {
     }
 
     struct Empty: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete everything in the trash for good.")
+        static let configuration = CommandConfiguration(commandName: "empty", abstract: "Delete everything in the trash for good.")
         @OptionGroup var library: LibraryOptions
         @Flag(help: "Do not ask; required when not on a terminal.") var yes = false
         @Flag(help: "Print what would be deleted for good; change nothing (needs no --yes).") var dryRun = false

@@ -248,7 +248,7 @@ struct VectorTests {
     @Test("over a PDF page the text layer stays invisible and findable, beside the page's own text", .enabled(if: popplerInstalled))
     func textLayerOverBackground() throws {
         let paper = TestPDF.vector([(612, 792, "Quarterly plan")])
-        let id = PDFPages.documentID(of: paper)
+        let id = try PDFPages.documentID(of: paper)
         var page = Page(id: PageID(rawValue: "onpaper01"), size: PageSize(width: 612, height: 792))
         page.template.background = PageBackground(document: id, page: 0)
         page.strokes = samplePage().strokes

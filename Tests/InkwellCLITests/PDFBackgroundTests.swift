@@ -72,7 +72,7 @@ struct PDFBackgroundTests {
         #expect(pages.map { $0["width"] as? Double } == [612, 792])
         #expect(pages.map { ($0["background"] as? [String: Any])?["page"] as? Int } == [1, 2])
         #expect(pages.allSatisfy { ($0["background"] as? [String: Any])?["stored"] as? Bool == true })
-        #expect(storedBackgrounds().map(\.lastPathComponent) == [PDFPages.documentID(of: Self.paper) + ".pdf"])
+        #expect(storedBackgrounds().map(\.lastPathComponent) == [try PDFPages.documentID(of: Self.paper) + ".pdf"])
 
         // Page 2 is landscape, as in the PDF; the box is drawn where the PDF has it.
         let out = cli.root.appendingPathComponent("out")

@@ -27,6 +27,7 @@ struct InkPopplerAPI {
   char *(*page_get_text)(void *page);
   int (*page_get_text_layout)(void *page, struct InkPopplerRectangle **rectangles, unsigned int *count);
   void (*free)(void *memory);
+  char *(*compute_checksum_for_data)(int type, const unsigned char *data, size_t length);
 };
 
 extern struct InkPopplerAPI ink_poppler;
@@ -56,6 +57,10 @@ static inline void *ink_poppler_bytes_new(const void *data, size_t size) { retur
 static inline void ink_poppler_bytes_unref(void *bytes) { ink_poppler.bytes_unref(bytes); }
 static inline void ink_poppler_object_unref(void *object) { ink_poppler.object_unref(object); }
 static inline void ink_poppler_error_free(void *error) { ink_poppler.error_free(error); }
+/// The SHA-256 of `length` bytes at `data` in lowercase hex (GLib's G_CHECKSUM_SHA256; g_free it).
+static inline char *ink_poppler_sha256(const unsigned char *data, size_t length) {
+  return ink_poppler.compute_checksum_for_data(2, data, length);
+}
 /// The page's text (UTF-8, g_free it), and a box for each of its characters, in the same order (g_free them).
 static inline char *ink_poppler_page_get_text(void *page) { return ink_poppler.page_get_text(page); }
 static inline int ink_poppler_page_get_text_layout(void *page, struct InkPopplerRectangle **rectangles, unsigned int *count) {
