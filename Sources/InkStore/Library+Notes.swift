@@ -97,11 +97,15 @@ extension Library {
     /// Moves a note to another notebook (created if needed), to a place in its notebook's manual order,
     /// or both. A note moved to another notebook without a placement has no place there yet: it is listed
     /// with the new notes, first. `.before` and `.after` name a note in the destination notebook.
+    /// A move to another notebook of a note a server has open for writing is refused unless `force`
+    /// (a place in its own notebook's order is not the note's folder, and is allowed).
     @discardableResult
-    public func moveNote(_ id: NoteID, to notebook: NotebookPath? = nil, placement: NotePlacement? = nil) throws -> StoredNote {
+    public func moveNote(_ id: NoteID, to notebook: NotebookPath? = nil, placement: NotePlacement? = nil,
+                         force: Bool = false) throws -> StoredNote {
         try withWriteLock {
             var stored = try locateNote(id)
             let destination = notebook ?? stored.notebook
+            if destination != stored.notebook { try requireNotOpen(id, title: stored.note.title, force: force) }
             switch placement {
             case .before(let other), .after(let other):
                 guard other != id else { throw StoreError.invalid("a note cannot be placed before or after itself") }
