@@ -273,6 +273,27 @@ import InkStore
         }
     }
 
+    @Test func aRequestNamingItsHostTwiceIsRefusedAndChangesNothing() async throws {
+        // The test client sends Host: localhost first; a second Host names another server.
+        let twice: HTTPFields = [HTTPField.Name("Host")!: "attacker.example"]
+        let before = try snapshot()
+        try await app().test(.live) { client in
+            try await client.execute(uri: "/api/library", method: .get, headers: twice) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("more than once"))
+            }
+            var headers = twice
+            headers[.contentType] = "application/json"
+            try await client.execute(uri: "/api/notes", method: .post, headers: headers, body: try body(["title": "Sneaky"])) { response in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/api/library", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        #expect(try snapshot() == before)
+    }
+
     // MARK: The live note
 
     @Test func penInputOverTheSocketIsSavedWhenTheLastWriterLeaves() async throws {
