@@ -500,6 +500,29 @@ import InkStore
         #expect(try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue)) == pagesBefore)
     }
 
+    @Test func aMessageOverTheLimitInOneFrameIsClosedWith1003AndChangesNothing() async throws {
+        let stored = try workspace.library.createNote(title: "Big")
+        try workspace.library.save([PageDelta(pageID: .random(), isNew: true)], to: stored.note.id)
+        let before = try snapshot()
+        let pagesBefore = try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue))
+        // 300 KB of points in one frame, as a browser sends a message (the limit is 256 KB).
+        let points = Array(repeating: "[10,10,0.5]", count: 300 * 1024 / 12).joined(separator: ",")
+        let message = #"{"t":"move","k":"w:1","pts":[\#(points)]}"#
+        #expect(message.utf8.count > ClientMessage.maxBytes)
+        try await app().test(.live) { client in
+            let close = try await client.ws("/api/notes/\(stored.note.id)/live", configuration: .init(maxFrameSize: 1 << 20)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                _ = try await Self.next(&messages)
+                try await outbound.write(.text(message))
+                while try await messages.next() != nil {}
+            }
+            #expect(close?.closeCode == .unacceptableData)
+            #expect(close?.reason?.contains("at most \(ClientMessage.maxBytes)") == true, "\(String(describing: close?.reason))")
+        }
+        #expect(try snapshot() == before)
+        #expect(try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue)) == pagesBefore)
+    }
+
     @Test func socketsOfOtherOriginsAndUnknownNotesAreRefused() async throws {
         let stored = try workspace.library.createNote(title: "Mine")
         try await app().test(.live) { client in
