@@ -155,12 +155,29 @@ extension Library {
     /// Reads every page of a note, in order, wherever the note is now (it may have moved since it
     /// was listed); a damaged page throws (``check()`` reports what is salvageable).
     public func pages(of stored: StoredNote) throws -> [Page] {
+        try decodedPages(of: stored).map(\.page)
+    }
+
+    /// Every page of a note as ``pages(of:)`` reads it, with the id past every stroke its file ever
+    /// held (those since erased or undone too): what a new stroke on it is numbered from, so that an
+    /// id never names two strokes of a page.
+    public func pagesForWriting(of stored: StoredNote) throws -> (pages: [Page], nextStrokeIDs: [PageID: StrokeID]) {
+        let decoded = try decodedPages(of: stored)
+        var next: [PageID: StrokeID] = [:]
+        for page in decoded {
+            let highest = max(page.page.strokes.map(\.id.rawValue).max() ?? 0, page.removedStrokes.keys.map(\.rawValue).max() ?? 0)
+            next[page.page.id] = StrokeID(highest &+ 1)
+        }
+        return (decoded.map(\.page), next)
+    }
+
+    private func decodedPages(of stored: StoredNote) throws -> [DecodedPage] {
         try readingNote(stored) { current in
             try stored.note.pages.map { id in
                 let url = pageURL(id, in: current.folder)
                 let decoded = try readPage(url, id: id)
                 if let problem = decoded.problems.first(where: \.isDamage) { throw StoreError.damagedPage(url, problem) }
-                return decoded.page
+                return decoded
             }
         }
     }

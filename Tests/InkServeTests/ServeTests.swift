@@ -470,6 +470,39 @@ import InkStore
         }
     }
 
+    @Test func aStrokeUndoneAndANewOneAfterTheNoteClosedNeverShareAnID() async throws {
+        let stored = try workspace.library.createNote(title: "Ids")
+        let library = workspace.library
+        try await app().test(.live) { client in
+            func drawn(_ key: String, undo: Bool) async throws -> Int {
+                let given = Given()
+                try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
+                    var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                    let hello = try await Self.next(&messages)
+                    let page = try #require((hello["pages"] as? [[String: Any]])?.first?["id"] as? String)
+                    try await outbound.write(.text(##"{"t":"down","k":"\##(key)","page":"\##(page)","pt":[10,10,0.2],"tool":"pen","color":"#000000","w":3}"##))
+                    try await outbound.write(.text(#"{"t":"move","k":"\#(key)","pts":[[20,20,0.5]]}"#))
+                    try await outbound.write(.text(#"{"t":"up","k":"\#(key)"}"#))
+                    let (added, _) = try await Self.nextInk(&messages)
+                    let id = try #require((added["add"] as? [[String: Any]])?.first?["id"] as? Int)
+                    await given.set(id)
+                    if undo {
+                        try await outbound.write(.text(#"{"t":"undo"}"#))
+                        let (undone, _) = try await Self.nextInk(&messages)
+                        #expect(undone["remove"] as? [Int] == [id])
+                    }
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+                // The last browser left: the note is saved and let go before the next one opens it.
+                try await Self.eventually { library.leaseHolder(of: stored.note.id) == nil }
+                return await given.id
+            }
+            let undone = try await drawn("w1:1", undo: true)
+            let next = try await drawn("w1:2", undo: false)
+            #expect(next > undone, "stroke \(undone) was undone; the next stroke took id \(next)")
+        }
+    }
+
     @Test func aMalformedMessageClosesThatSocketWithTheReasonAndChangesNothing() async throws {
         let stored = try workspace.library.createNote(title: "Careful")
         try workspace.library.save([PageDelta(pageID: .random(), isNew: true, addedStrokes: [
@@ -561,6 +594,12 @@ import InkStore
             #expect(message["t"] as? String != "page", "a whole page where a change of strokes was due")
             if message["t"] as? String == "ink" { return (message, text.utf8.count) }
         }
+    }
+
+    /// A stroke id the socket's closure saw.
+    actor Given {
+        var id = 0
+        func set(_ id: Int) { self.id = id }
     }
 
     static func eventually(_ condition: () throws -> Bool) async throws {

@@ -209,6 +209,43 @@ import InkStore
         await live.close()
     }
 
+    @Test func aStrokeIDIsNeverGivenAgainAfterAnUndo() async throws {
+        let note = try workspace.library.createNote(title: "Ids").note.id
+        let config = SessionConfig(autosaveDelay: 0.2)
+        let first = try LiveNote(note, in: workspace, config: config, recognition: nil, clock: clock)
+        await first.start()
+        let page = try #require(await first.pages.first?.id)
+        await write(first, key: "a:1", from: "a", page: page, x: 10)
+        await write(first, key: "a:2", from: "a", page: page, x: 100)
+        clock.advance(by: 0.3)
+        await first.settled()
+        #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1), StrokeID(2)], "saved before the undo")
+        await first.undo()
+        await first.close()
+        #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1)])
+        // A later session (another server, after a restart: nothing passed on) numbers past the undone stroke.
+        let second = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        await write(second, key: "a:3", from: "a", page: page, x: 200)
+        #expect(await second.pages.first?.strokes.map(\.id) == [StrokeID(1), StrokeID(3)])
+        await second.close()
+    }
+
+    @Test func aStrokeUndoneBeforeItWasSavedKeepsItsIDFromTheNextSession() async throws {
+        let note = try workspace.library.createNote(title: "Unsaved ids").note.id
+        let first = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let page = try #require(await first.pages.first?.id)
+        await write(first, key: "a:1", from: "a", page: page, x: 10)
+        await write(first, key: "a:2", from: "a", page: page, x: 100)
+        await first.undo()
+        await first.close()
+        #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1)], "stroke 2 never reached the page file")
+        let second = try LiveNote(note, in: workspace, recognition: nil, acceptedKeys: await first.acceptedKeys,
+                                  nextStrokeIDs: await first.nextStrokeIDs, clock: clock)
+        await write(second, key: "a:3", from: "a", page: page, x: 200)
+        #expect(await second.pages.first?.strokes.map(\.id) == [StrokeID(1), StrokeID(3)])
+        await second.close()
+    }
+
     @Test func aWholeStrokeEraserRemovesWhatItCrossesAndUndoBringsItBack() async throws {
         let note = try workspace.library.createNote(title: "Erase").note.id
         let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
