@@ -42,6 +42,8 @@ public struct OpenNote: Sendable, Equatable {
     /// Pages a ceiling save stored whose recognition waits for the writer's pause (the next quiet
     /// save, or the quiet time after the last change), so a half-written word is never read.
     var recognitionDeferred: [PageID] = []
+    /// The pages in ``recognitionDeferred``, to look one up without going through them all.
+    var recognitionDeferredSet: Set<PageID> = []
     /// Save as soon as no save is in flight, ignoring the autosave delay.
     var flushRequested = false
 
