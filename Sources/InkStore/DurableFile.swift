@@ -67,6 +67,19 @@ public enum DurableFile {
         try append(url, bytes, whole: whole, sync: sync, writer: writeAll)
     }
 
+    /// Cuts off what follows the whole records of `url` (`whole`, as for ``append(_:_:whole:sync:)``):
+    /// the torn tail an append a crash cut short left. Returns whether anything was cut.
+    public static func cutTornTail(_ url: URL, whole: (Int32, Int) -> Int) throws(StoreError) -> Bool {
+        let fd = try open(url, flags: O_RDWR)
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw StoreError.io(url, "cannot read its size: \(errnoText())") }
+        let end = whole(fd, Int(status.st_size))
+        guard end < Int(status.st_size) else { return false }
+        guard ftruncate(fd, off_t(end)) == 0, fsync(fd) == 0 else { throw StoreError.io(url, "cannot cut off a torn append: \(errnoText())") }
+        return true
+    }
+
     /// ``append(_:_:whole:sync:)`` with the write loop given: a test hands it one that fails part way.
     static func append(_ url: URL, _ bytes: [UInt8], whole: (Int32, Int) -> Int, sync: Bool = true,
                        writer: (Int32, [UInt8]) throws(WriteFailure) -> Void) throws(StoreError) {

@@ -160,9 +160,21 @@ extension Library {
 
     /// Every page of a note as ``pages(of:)`` reads it, with the id past every stroke its file ever
     /// held (those since erased or undone too): what a new stroke on it is numbered from, so that an
-    /// id never names two strokes of a page.
+    /// id never names two strokes of a page. A page file ending in a torn append (a crash inside a
+    /// save) is first cut back to its whole chunks, as the next append would; other damage throws.
     public func pagesForWriting(of stored: StoredNote) throws -> (pages: [Page], nextStrokeIDs: [PageID: StrokeID]) {
-        let decoded = try decodedPages(of: stored)
+        let decoded: [DecodedPage]
+        do {
+            decoded = try decodedPages(of: stored)
+        } catch StoreError.damagedPage {
+            try withWriteLock {
+                let current = try locateNote(stored.note.id)
+                for id in current.note.pages {
+                    _ = try DurableFile.cutTornTail(pageURL(id, in: current.folder), whole: PageCodec.wholeLength)
+                }
+            }
+            decoded = try decodedPages(of: stored)
+        }
         var next: [PageID: StrokeID] = [:]
         for page in decoded {
             let highest = max(page.page.strokes.map(\.id.rawValue).max() ?? 0, page.removedStrokes.keys.map(\.rawValue).max() ?? 0)

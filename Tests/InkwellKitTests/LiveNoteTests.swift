@@ -246,6 +246,25 @@ import InkStore
         await second.close()
     }
 
+    @Test func aPageWithATornTailOpensCutBackToItsWholeChunks() async throws {
+        let note = try workspace.library.createNote(title: "Torn").note.id
+        let page = PageID.random()
+        let stroke = Stroke(id: StrokeID(1), points: [InkPoint(x: 10, y: 10), InkPoint(x: 50, y: 60)])
+        try workspace.library.save([PageDelta(pageID: page, isNew: true, addedStrokes: [stroke])], to: note)
+        let stored = try workspace.library.note(matching: note.rawValue)
+        let url = workspace.library.pageURL(page, in: stored.folder)
+        let whole = try DurableFile.read(url)
+        // A save that a crash cut short: half of a stroke's chunk at the end of the file.
+        let torn = try PageCodec.encode([.stroke(Stroke(id: StrokeID(2), points: [InkPoint(x: 70, y: 70)]))])
+        try DurableFile.replace(url, with: whole + torn.prefix(torn.count / 2))
+        #expect(throws: StoreError.self) { try workspace.library.pages(of: stored) }
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        #expect(try DurableFile.read(url) == whole, "cut back to the whole chunks on opening")
+        await write(live, key: "a:1", from: "a", page: page, x: 100)
+        await live.close()
+        #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1), StrokeID(2)])
+    }
+
     @Test func aWholeStrokeEraserRemovesWhatItCrossesAndUndoBringsItBack() async throws {
         let note = try workspace.library.createNote(title: "Erase").note.id
         let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
