@@ -503,6 +503,25 @@ import InkStore
         }
     }
 
+    @Test func aNoteOpenForWritingIsNotMovedToAnotherNotebookAndNothingChanges() async throws {
+        let stored = try workspace.library.createNote(title: "Open")
+        try workspace.library.save([PageDelta(pageID: .random(), isNew: true)], to: stored.note.id)
+        let before = try snapshot()
+        let change = try body(["notebook": "Archive", "title": "Moved"])
+        try await app().test(.live) { client in
+            try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                _ = try await Self.next(&messages)  // the hello: the note is open for writing
+                try await client.execute(uri: "/api/notes/\(stored.note.id)", method: .patch,
+                                         headers: [.contentType: "application/json"], body: change) { response in
+                    #expect(response.status == .conflict)
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+        #expect(try snapshot() == before, "neither moved nor renamed")
+    }
+
     @Test func aMalformedMessageClosesThatSocketWithTheReasonAndChangesNothing() async throws {
         let stored = try workspace.library.createNote(title: "Careful")
         try workspace.library.save([PageDelta(pageID: .random(), isNew: true, addedStrokes: [
