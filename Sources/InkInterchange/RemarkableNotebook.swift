@@ -13,7 +13,8 @@ import InkCore
 /// `createdTime` (else `lastModified`); pages take the tablet's templates (``RemarkableTemplates``);
 /// highlighted text is quoted in the note's typed text with its page number.
 public enum RemarkableNotebook {
-    /// Most pages read from one notebook.
+    /// Most pages a document may list (deleted pages left out): a `.content` listing more is refused,
+    /// naming the count and this limit.
     public static let maxPages = 10_000
 
     /// True when `data` looks like a document's `.content` file, or a `.metadata` file (which names the
@@ -260,7 +261,9 @@ public enum RemarkableNotebook {
         } else {
             throw ImportError(file: file, reason: "a reMarkable .content file without \"cPages\" or \"pages\"")
         }
-        guard ids.count <= maxPages else { throw ImportError(file: file, reason: "the notebook lists more than \(maxPages) pages") }
+        guard ids.count <= maxPages else {
+            throw ImportError(file: file, reason: "the document lists \(ids.count) pages, more than the \(maxPages) a document may have")
+        }
         for id in ids where id.isEmpty || id.contains("/") || id.contains("\\") || id.contains("..") || id.utf8.contains(0) {
             throw ImportError(file: file, reason: "page id \"\(id.prefix(60))\" is not a plain file name")
         }

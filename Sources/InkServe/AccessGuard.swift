@@ -10,7 +10,14 @@ struct AccessGuard<Context: RequestContext>: RouterMiddleware {
     let loopbackOnly: Bool
     static var cookieName: String { "inkwell_token" }
 
+    /// The `Host` header as a field: the first becomes the request's authority, so any left here is one more.
+    static var hostField: HTTPField.Name { HTTPField.Name("Host")! }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // Two Host headers name two servers: a proxy in front may go by the other one than the check here.
+        if request.headers[Self.hostField] != nil {
+            throw HTTPError(.badRequest, message: "the request names its host more than once (one Host header)")
+        }
         // Browsers always send Host; only a program can leave it out, and a program is not a web page.
         if loopbackOnly, let authority = request.head.authority, !Self.isLoopbackHost(authority) {
             throw HTTPError(.misdirectedRequest, message: "this server answers only to 127.0.0.1 and localhost")

@@ -24,6 +24,10 @@ enum ClientMessage: Equatable, Codable {
 
     /// Messages bigger than this close the socket (a stroke's points come in batches far smaller).
     static let maxBytes = 256 * 1024
+    /// The largest WebSocket frame read in: above ``maxBytes``, so that a message too big (a browser
+    /// sends a message as one frame) is read and refused with close code 1003 rather than cut off by
+    /// the WebSocket layer, which drops the connection without a word.
+    static let maxFrameBytes = 16 * maxBytes
     /// Points in one batch, and in one eraser path.
     static let maxPoints = 4096
 

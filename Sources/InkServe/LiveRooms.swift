@@ -15,6 +15,8 @@ actor LiveRooms {
     /// Stroke keys each note's live sessions took, kept across them so a browser reconnecting to a
     /// note that was closed and opened again meanwhile does not draw its strokes twice.
     private var accepted: [NoteID: Set<String>] = [:]
+    /// Each note's next stroke ids as its last session left them (``LiveNote/nextStrokeIDs``).
+    private var strokeIDs: [NoteID: [PageID: StrokeID]] = [:]
     /// Set once the server is stopping: no note opens any more.
     private var isStopping = false
     /// Notes open when the server began to stop that have not been saved and let go yet.
@@ -34,7 +36,8 @@ actor LiveRooms {
             rooms[note]?.clients += 1
             return open.room
         }
-        let live = try LiveNote(note, in: workspace, config: config, recognition: recognition, acceptedKeys: accepted[note] ?? [])
+        let live = try LiveNote(note, in: workspace, config: config, recognition: recognition, acceptedKeys: accepted[note] ?? [],
+                                nextStrokeIDs: strokeIDs[note] ?? [:])
         let room = Room(live: live, drawing: workspace.pageDrawing(for: live))
         rooms[note] = (room, 1)  // before the first await: a second browser joins this room
         await room.start()
@@ -61,6 +64,7 @@ actor LiveRooms {
         closing[note] = close
         await close.value
         accepted[note, default: []].formUnion(await live.acceptedKeys)
+        strokeIDs[note] = await live.nextStrokeIDs
         closing[note] = nil
     }
 

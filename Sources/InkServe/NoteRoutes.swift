@@ -25,6 +25,10 @@ extension WebServer {
         router.patch("/api/notes/:id") { request, context in
             let id = try noteID(context)
             let change = try await Self.body(NoteChange.self, of: request)
+            // Checked before anything changes: a note open for writing stays in its notebook.
+            if change.notebook != nil, await rooms.openNote(id) != nil {
+                throw HTTPError(.conflict, message: "the note is open for writing; close it before moving it to another notebook")
+            }
             return try await Self.blocking {
                 _ = try workspace.note(id: id)
                 // Everything is checked before anything is written: a bad field changes nothing.

@@ -60,7 +60,7 @@ public struct WebServer: Sendable {
         let router = makeRouter()
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: ClientMessage.maxBytes))),
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: ClientMessage.maxFrameBytes))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "inkwell"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -230,7 +230,8 @@ public struct WebServer: Sendable {
     /// Applies a browser's messages until it closes the socket or sends one that is refused.
     private func read(_ inbound: WebSocketInboundStream, into room: Room, from client: UUID) async -> SocketEnd {
         do {
-            for try await message in inbound.messages(maxSize: ClientMessage.maxBytes) {
+            // Up to the frame's limit, so that a message too big is refused by ``ClientMessage/decode(_:)``, saying so.
+            for try await message in inbound.messages(maxSize: ClientMessage.maxFrameBytes) {
                 guard case .text(let text) = message else { return .browserLeft(reason: "messages are JSON text") }
                 do {
                     let message = try ClientMessage.decode(text)

@@ -3,9 +3,9 @@ import InkCore
 extension SessionState {
     /// Opens a note and shows navigation; ignored while a note is open or the app is in the background.
     mutating func enterNote(_ id: NoteID, pages: [Page], tags: Set<Tag>, removedTags: Set<Tag>,
-                            _ step: inout Step) {
+                            nextStrokeIDs: [PageID: StrokeID], _ step: inout Step) {
         guard note == nil, background == nil else { return }
-        var opened = OpenNote(id: id, pages: pages, tags: tags, removedTags: removedTags, at: step.now)
+        var opened = OpenNote(id: id, pages: pages, tags: tags, removedTags: removedTags, nextStrokeIDs: nextStrokeIDs, at: step.now)
         opened.showNavigation(for: step.config.navigationHideAfterEnter, &step)
         note = opened
     }

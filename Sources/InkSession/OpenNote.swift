@@ -42,14 +42,16 @@ public struct OpenNote: Sendable, Equatable {
     /// Pages a ceiling save stored whose recognition waits for the writer's pause (the next quiet
     /// save, or the quiet time after the last change), so a half-written word is never read.
     var recognitionDeferred: [PageID] = []
+    /// The pages in ``recognitionDeferred``, to look one up without going through them all.
+    var recognitionDeferredSet: Set<PageID> = []
     /// Save as soon as no save is in flight, ignoring the autosave delay.
     var flushRequested = false
 
-    init(id: NoteID, pages: [Page], tags: Set<Tag>, removedTags: Set<Tag>, at now: Double) {
+    init(id: NoteID, pages: [Page], tags: Set<Tag>, removedTags: Set<Tag>, nextStrokeIDs: [PageID: StrokeID], at now: Double) {
         self.id = id
         self.pages = pages
         tagging = NoteTags(tags: tags, removedByHand: removedTags)
-        tracking = pages.map { PageTracking(stored: $0, enteredAt: now) }
+        tracking = pages.map { PageTracking(stored: $0, enteredAt: now, nextStrokeID: nextStrokeIDs[$0.id]) }
         for (index, page) in pages.enumerated() where pageIndex[page.id] == nil {
             pageIndex[page.id] = index
         }

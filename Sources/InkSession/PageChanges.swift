@@ -48,15 +48,16 @@ struct PageTracking: Sendable, Equatable {
         unsaved = PageChanges(isNew: true)
     }
 
-    /// A stored page opened at `now`: its clock resumes where its last stroke ended.
-    init(stored page: Page, enteredAt now: Double) {
+    /// A stored page opened at `now`: its clock resumes where its last stroke ended. Its next stroke
+    /// takes the id after its highest, or `nextStrokeID` if that is higher (ids of strokes removed).
+    init(stored page: Page, enteredAt now: Double, nextStrokeID least: StrokeID?) {
         var highestID: UInt64 = 0
         var inkEnd = 0.0
         for stroke in page.strokes {
             highestID = max(highestID, stroke.id.rawValue)
             inkEnd = max(inkEnd, stroke.startTime + Double(stroke.points.last?.time ?? 0))
         }
-        nextStrokeID = highestID &+ 1
+        nextStrokeID = max(highestID &+ 1, least?.rawValue ?? 0)
         origin = now - (inkEnd.isFinite ? inkEnd : 0) / 1000
         unsaved = PageChanges()
     }

@@ -10,8 +10,8 @@ extension SessionState {
 
     mutating func handle(_ event: SessionEvent, _ step: inout Step) {
         switch event {
-        case let .enterNote(id, pages, tags, removedTags, _):
-            enterNote(id, pages: pages, tags: tags, removedTags: removedTags, &step)
+        case let .enterNote(id, pages, tags, removedTags, nextStrokeIDs, _):
+            enterNote(id, pages: pages, tags: tags, removedTags: removedTags, nextStrokeIDs: nextStrokeIDs, &step)
         case let .addPage(id, size, template, _):
             edit(&step) { $0.addPage(id, size: size, template: template, &$1) }
         case let .selectPage(id, _):

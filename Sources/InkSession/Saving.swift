@@ -39,7 +39,7 @@ extension OpenNote {
         saveInFlight = nil
         failedSaves = 0
         for index in save.pageIndices { tracking[index].saving = nil }
-        for page in save.pageIndices.map({ pages[$0].id }) where !recognitionDeferred.contains(page) { recognitionDeferred.append(page) }
+        for page in save.pageIndices.map({ pages[$0].id }) where recognitionDeferredSet.insert(page).inserted { recognitionDeferred.append(page) }
         if save.atCeiling, let lastChange {
             if deadlines.autosave == nil { deadlines.autosave = lastChange + step.config.autosaveDelay }
         } else {
@@ -52,6 +52,7 @@ extension OpenNote {
         guard !recognitionDeferred.isEmpty else { return }
         step.effects.append(.recognize(id, pages: recognitionDeferred))
         recognitionDeferred = []
+        recognitionDeferredSet = []
     }
 
     /// The save failed: its changes are unsaved again and a retry is scheduled, or, when the retries

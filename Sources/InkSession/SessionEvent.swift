@@ -6,7 +6,10 @@ import InkCore
 /// that isn't finite, is taken as the latest one seen, so the session's clock never runs backwards.
 public enum SessionEvent: Sendable, Equatable {
     /// Opens a note with its stored pages (none for a new or imported note) and its tags.
-    case enterNote(NoteID, pages: [Page] = [], tags: Set<Tag> = [], removedTags: Set<Tag> = [], at: Double)
+    /// `nextStrokeIDs` gives, for stored pages, the least id a new stroke may take: above the ids of
+    /// strokes since erased or undone, so that an id never names two strokes of a page.
+    case enterNote(NoteID, pages: [Page] = [], tags: Set<Tag> = [], removedTags: Set<Tag> = [],
+                   nextStrokeIDs: [PageID: StrokeID] = [:], at: Double)
     /// Appends an empty page to the open note and makes it the current page.
     case addPage(PageID, size: PageSize = .remarkable, template: PageTemplate = PageTemplate(), at: Double)
     /// Makes a page of the open note the current page.
@@ -58,7 +61,7 @@ public enum SessionEvent: Sendable, Equatable {
     /// When the event happened, in seconds.
     public var at: Double {
         switch self {
-        case .enterNote(_, _, _, _, let at), .addPage(_, _, _, let at), .selectPage(_, let at),
+        case .enterNote(_, _, _, _, _, let at), .addPage(_, _, _, let at), .selectPage(_, let at),
              .penDown(_, _, _, _, let at), .penMove(_, let at), .penUp(_, let at), .erase(_, let at),
              .strokeDown(_, _, _, _, _, _, let at), .strokeMove(_, _, let at), .strokeUp(_, let at), .navigationWanted(let at),
              .undo(let at), .redo(let at), .tap(_, _, _, let at), .leaveRequested(let at),

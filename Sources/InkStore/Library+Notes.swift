@@ -97,11 +97,15 @@ extension Library {
     /// Moves a note to another notebook (created if needed), to a place in its notebook's manual order,
     /// or both. A note moved to another notebook without a placement has no place there yet: it is listed
     /// with the new notes, first. `.before` and `.after` name a note in the destination notebook.
+    /// A move to another notebook of a note a server has open for writing is refused unless `force`
+    /// (a place in its own notebook's order is not the note's folder, and is allowed).
     @discardableResult
-    public func moveNote(_ id: NoteID, to notebook: NotebookPath? = nil, placement: NotePlacement? = nil) throws -> StoredNote {
+    public func moveNote(_ id: NoteID, to notebook: NotebookPath? = nil, placement: NotePlacement? = nil,
+                         force: Bool = false) throws -> StoredNote {
         try withWriteLock {
             var stored = try locateNote(id)
             let destination = notebook ?? stored.notebook
+            if destination != stored.notebook { try requireNotOpen(id, title: stored.note.title, force: force) }
             switch placement {
             case .before(let other), .after(let other):
                 guard other != id else { throw StoreError.invalid("a note cannot be placed before or after itself") }
@@ -151,12 +155,41 @@ extension Library {
     /// Reads every page of a note, in order, wherever the note is now (it may have moved since it
     /// was listed); a damaged page throws (``check()`` reports what is salvageable).
     public func pages(of stored: StoredNote) throws -> [Page] {
+        try decodedPages(of: stored).map(\.page)
+    }
+
+    /// Every page of a note as ``pages(of:)`` reads it, with the id past every stroke its file ever
+    /// held (those since erased or undone too): what a new stroke on it is numbered from, so that an
+    /// id never names two strokes of a page. A page file ending in a torn append (a crash inside a
+    /// save) is first cut back to its whole chunks, as the next append would; other damage throws.
+    public func pagesForWriting(of stored: StoredNote) throws -> (pages: [Page], nextStrokeIDs: [PageID: StrokeID]) {
+        let decoded: [DecodedPage]
+        do {
+            decoded = try decodedPages(of: stored)
+        } catch StoreError.damagedPage {
+            try withWriteLock {
+                let current = try locateNote(stored.note.id)
+                for id in current.note.pages {
+                    _ = try DurableFile.cutTornTail(pageURL(id, in: current.folder), whole: PageCodec.wholeLength)
+                }
+            }
+            decoded = try decodedPages(of: stored)
+        }
+        var next: [PageID: StrokeID] = [:]
+        for page in decoded {
+            let highest = max(page.page.strokes.map(\.id.rawValue).max() ?? 0, page.removedStrokes.keys.map(\.rawValue).max() ?? 0)
+            next[page.page.id] = StrokeID(highest &+ 1)
+        }
+        return (decoded.map(\.page), next)
+    }
+
+    private func decodedPages(of stored: StoredNote) throws -> [DecodedPage] {
         try readingNote(stored) { current in
             try stored.note.pages.map { id in
                 let url = pageURL(id, in: current.folder)
                 let decoded = try readPage(url, id: id)
                 if let problem = decoded.problems.first(where: \.isDamage) { throw StoreError.damagedPage(url, problem) }
-                return decoded.page
+                return decoded
             }
         }
     }

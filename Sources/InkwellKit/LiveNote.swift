@@ -140,15 +140,19 @@ public actor LiveNote {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// True once the session has let go of the note.
     public private(set) var isClosed = false
+    /// The id each page's next stroke takes: past every id the page's file or a session of the note
+    /// gave, so an id never names two strokes (a later session is given these back).
+    public private(set) var nextStrokeIDs: [PageID: StrokeID]
 
     /// Opens `note` of `workspace` for writing, with `config`'s timings, first replaying and saving
     /// what its journal holds (a run that stopped before saving left it). With `recognition`, saved
     /// pages are read in the background and their hashtags become tags.
     /// `acceptedKeys` are strokes an earlier live session of the note already took (a browser that
     /// reconnects resends them; they are not drawn twice). `clock` is the session's clock (the
-    /// machine's, unless a test drives its own).
+    /// machine's, unless a test drives its own). `nextStrokeIDs` are an earlier session's
+    /// (``nextStrokeIDs``): a stroke it drew and undid before saving is on no page file.
     public init(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?,
-                acceptedKeys: Set<String> = [], clock: any LiveClock = SystemLiveClock()) throws {
+                acceptedKeys: Set<String> = [], nextStrokeIDs: [PageID: StrokeID] = [:], clock: any LiveClock = SystemLiveClock()) throws {
         id = note
         lease = try? workspace.library.leaseNote(note)
         replayed = try workspace.library.replayJournal(of: note)
@@ -159,7 +163,8 @@ public actor LiveNote {
         started = clock.now
         runner = SessionRunner(config: config)
         let stored = try workspace.library.note(matching: note.rawValue)
-        var pages = try workspace.library.pages(of: stored)
+        let onDisk = try workspace.library.pagesForWriting(of: stored)
+        var pages = onDisk.pages
         if pages.isEmpty {
             // A new note gets its first page stored at once: an empty page is nothing to save, so
             // leaving a note nobody wrote in never asks about unsaved changes.
@@ -168,9 +173,11 @@ public actor LiveNote {
             pages = [first]
         }
         told = pages
+        self.nextStrokeIDs = onDisk.nextStrokeIDs.merging(nextStrokeIDs) { max($0, $1) }
         backgrounds = workspace.library.backgroundDocuments(of: stored)
         self.recognition = recognition
-        runner.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags, at: 0)) { _, _ in nil }
+        runner.send(.enterNote(note, pages: pages, tags: stored.note.tags, removedTags: stored.note.removedTags,
+                               nextStrokeIDs: self.nextStrokeIDs, at: 0)) { _, _ in nil }
     }
 
     /// Seconds since the note was opened: the session's clock.
@@ -378,6 +385,10 @@ public actor LiveNote {
             return carryOut(effect)
         }
         forgetEndedStrokes(drawn: changes)
+        for change in changes {
+            guard let highest = change.added.map(\.stroke.id).max() else { continue }
+            nextStrokeIDs[change.page] = max(nextStrokeIDs[change.page] ?? highest, StrokeID(highest.rawValue &+ 1))
+        }
         journal(changes)
         let saving = savingState()
         if saving != lastSaving {

@@ -177,6 +177,15 @@ extension NoteReplayer {
         /// unfilled strokes on one layer, the recording's strokes keep theirs when saved.
         var placements: [PageID: [StrokeID: (layer: UInt16, fill: UInt8?, dash: [Float]?)]] = [:]
 
+        /// The runner, moved out (an empty one left in its place) so that the session's pages have one
+        /// owner while effects are carried out: a copy left here made every page added copy them all,
+        /// which made a 10,000-page import quadratic.
+        private mutating func takeRunner() -> SessionRunner {
+            let runner = self.runner
+            self.runner = SessionRunner(config: runner.session.config)
+            return runner
+        }
+
         /// The stroke the pen just began is on `pen`'s layer of its page, with its fill and dash.
         mutating func placeStrokeInProgress(_ pen: RecordedPen) {
             guard pen.layer != 0 || pen.fill != nil || pen.dash != nil, let stroke = runner.state.note?.strokeInProgress else { return }
@@ -184,7 +193,7 @@ extension NoteReplayer {
         }
 
         mutating func fireTimers(until time: Double) throws {
-            var runner = self.runner
+            var runner = takeRunner()
             defer { self.runner = runner }
             try runner.fireTimers(until: time) { try apply($0, at: $1) }
         }
@@ -199,7 +208,7 @@ extension NoteReplayer {
             default:
                 break
             }
-            var runner = self.runner
+            var runner = takeRunner()
             defer { self.runner = runner }
             try runner.send(event) { try apply($0, at: $1) }
         }

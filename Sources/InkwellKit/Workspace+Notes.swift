@@ -139,8 +139,9 @@ extension Workspace {
     }
 
     /// Moves a note to another notebook (created if missing), to a place in its notebook's order, or both.
-    public func moveNote(_ id: NoteID, to notebook: NotebookPath?, place: NotePlace?) throws -> NoteEntry {
-        NoteEntry(try library.moveNote(id, to: notebook, placement: place?.placement))
+    /// Moving a note a server has open for writing to another notebook is refused unless `force`.
+    public func moveNote(_ id: NoteID, to notebook: NotebookPath?, place: NotePlace?, force: Bool = false) throws -> NoteEntry {
+        NoteEntry(try library.moveNote(id, to: notebook, placement: place?.placement, force: force))
     }
 
     /// Moves a note to the trash, with its journal. A note a server has open for writing is refused

@@ -157,6 +157,7 @@ struct NoteCommand: ParsableCommand {
         @Flag(help: "At the bottom of the notebook.") var last = false
         @Flag(help: "Create the destination notebook when it does not exist (else a name not found is refused, with the names near it).")
         var create = false
+        @Flag(help: "Even while `inkwell serve` has it open for writing.") var force = false
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -179,7 +180,7 @@ struct NoteCommand: ParsableCommand {
                 placement = first ? .first : last ? .last : nil
             }
             let moved = try workspace.moveNote(id, to: try notebook.map { try existingNotebook($0, in: workspace, create: create) },
-                                               place: placement)
+                                               place: placement, force: force)
             if output.json { return try printJSON(NoteRow(moved)) }
             let place = before.map { " above \"\($0)\"" } ?? after.map { " below \"\($0)\"" }
                 ?? (first ? " at the top" : last ? " at the bottom" : "")

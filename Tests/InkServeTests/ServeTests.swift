@@ -273,6 +273,27 @@ import InkStore
         }
     }
 
+    @Test func aRequestNamingItsHostTwiceIsRefusedAndChangesNothing() async throws {
+        // The test client sends Host: localhost first; a second Host names another server.
+        let twice: HTTPFields = [HTTPField.Name("Host")!: "attacker.example"]
+        let before = try snapshot()
+        try await app().test(.live) { client in
+            try await client.execute(uri: "/api/library", method: .get, headers: twice) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("more than once"))
+            }
+            var headers = twice
+            headers[.contentType] = "application/json"
+            try await client.execute(uri: "/api/notes", method: .post, headers: headers, body: try body(["title": "Sneaky"])) { response in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/api/library", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        #expect(try snapshot() == before)
+    }
+
     // MARK: The live note
 
     @Test func penInputOverTheSocketIsSavedWhenTheLastWriterLeaves() async throws {
@@ -449,6 +470,58 @@ import InkStore
         }
     }
 
+    @Test func aStrokeUndoneAndANewOneAfterTheNoteClosedNeverShareAnID() async throws {
+        let stored = try workspace.library.createNote(title: "Ids")
+        let library = workspace.library
+        try await app().test(.live) { client in
+            func drawn(_ key: String, undo: Bool) async throws -> Int {
+                let given = Given()
+                try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
+                    var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                    let hello = try await Self.next(&messages)
+                    let page = try #require((hello["pages"] as? [[String: Any]])?.first?["id"] as? String)
+                    try await outbound.write(.text(##"{"t":"down","k":"\##(key)","page":"\##(page)","pt":[10,10,0.2],"tool":"pen","color":"#000000","w":3}"##))
+                    try await outbound.write(.text(#"{"t":"move","k":"\#(key)","pts":[[20,20,0.5]]}"#))
+                    try await outbound.write(.text(#"{"t":"up","k":"\#(key)"}"#))
+                    let (added, _) = try await Self.nextInk(&messages)
+                    let id = try #require((added["add"] as? [[String: Any]])?.first?["id"] as? Int)
+                    await given.set(id)
+                    if undo {
+                        try await outbound.write(.text(#"{"t":"undo"}"#))
+                        let (undone, _) = try await Self.nextInk(&messages)
+                        #expect(undone["remove"] as? [Int] == [id])
+                    }
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+                // The last browser left: the note is saved and let go before the next one opens it.
+                try await Self.eventually { library.leaseHolder(of: stored.note.id) == nil }
+                return await given.id
+            }
+            let undone = try await drawn("w1:1", undo: true)
+            let next = try await drawn("w1:2", undo: false)
+            #expect(next > undone, "stroke \(undone) was undone; the next stroke took id \(next)")
+        }
+    }
+
+    @Test func aNoteOpenForWritingIsNotMovedToAnotherNotebookAndNothingChanges() async throws {
+        let stored = try workspace.library.createNote(title: "Open")
+        try workspace.library.save([PageDelta(pageID: .random(), isNew: true)], to: stored.note.id)
+        let before = try snapshot()
+        let change = try body(["notebook": "Archive", "title": "Moved"])
+        try await app().test(.live) { client in
+            try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                _ = try await Self.next(&messages)  // the hello: the note is open for writing
+                try await client.execute(uri: "/api/notes/\(stored.note.id)", method: .patch,
+                                         headers: [.contentType: "application/json"], body: change) { response in
+                    #expect(response.status == .conflict)
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+        #expect(try snapshot() == before, "neither moved nor renamed")
+    }
+
     @Test func aMalformedMessageClosesThatSocketWithTheReasonAndChangesNothing() async throws {
         let stored = try workspace.library.createNote(title: "Careful")
         try workspace.library.save([PageDelta(pageID: .random(), isNew: true, addedStrokes: [
@@ -474,6 +547,29 @@ import InkStore
                 #expect(close?.closeCode == .unacceptableData, "\(message)")
                 #expect(close?.reason?.isEmpty == false, "\(message)")
             }
+        }
+        #expect(try snapshot() == before)
+        #expect(try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue)) == pagesBefore)
+    }
+
+    @Test func aMessageOverTheLimitInOneFrameIsClosedWith1003AndChangesNothing() async throws {
+        let stored = try workspace.library.createNote(title: "Big")
+        try workspace.library.save([PageDelta(pageID: .random(), isNew: true)], to: stored.note.id)
+        let before = try snapshot()
+        let pagesBefore = try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue))
+        // 300 KB of points in one frame, as a browser sends a message (the limit is 256 KB).
+        let points = Array(repeating: "[10,10,0.5]", count: 300 * 1024 / 12).joined(separator: ",")
+        let message = #"{"t":"move","k":"w:1","pts":[\#(points)]}"#
+        #expect(message.utf8.count > ClientMessage.maxBytes)
+        try await app().test(.live) { client in
+            let close = try await client.ws("/api/notes/\(stored.note.id)/live", configuration: .init(maxFrameSize: 1 << 20)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                _ = try await Self.next(&messages)
+                try await outbound.write(.text(message))
+                while try await messages.next() != nil {}
+            }
+            #expect(close?.closeCode == .unacceptableData)
+            #expect(close?.reason?.contains("at most \(ClientMessage.maxBytes)") == true, "\(String(describing: close?.reason))")
         }
         #expect(try snapshot() == before)
         #expect(try workspace.library.pages(of: workspace.library.note(matching: stored.note.id.rawValue)) == pagesBefore)
@@ -517,6 +613,12 @@ import InkStore
             #expect(message["t"] as? String != "page", "a whole page where a change of strokes was due")
             if message["t"] as? String == "ink" { return (message, text.utf8.count) }
         }
+    }
+
+    /// A stroke id the socket's closure saw.
+    actor Given {
+        var id = 0
+        func set(_ id: Int) { self.id = id }
     }
 
     static func eventually(_ condition: () throws -> Bool) async throws {

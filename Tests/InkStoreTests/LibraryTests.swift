@@ -100,6 +100,28 @@ struct LibraryTests {
         #expect(throws: StoreError.self) { try library.updateNote(note.note.id) { $0.title = "  " } }
     }
 
+    @Test("a staged note's pages and page list, written unsynced as it is built, are all in the library once committed")
+    func stagedPagesCommitWhole() throws {
+        let library = try library()
+        var staged = try library.stage(title: "Long", in: .inbox, created: Date(), source: "test")
+        // Past the files synced one by one: the commit syncs the file system at once.
+        let pages = (0..<(DurableFile.filesSyncedOneByOne + 8)).map { i in
+            Page(id: PageID.random(), strokes: i % 3 == 0 ? [Stroke(id: StrokeID(1), points: [InkPoint(x: Float(i), y: 2)])] : [])
+        }
+        for page in pages {
+            try staged.apply(PageDelta(pageID: page.id, size: page.size, template: page.template, isNew: true, addedStrokes: page.strokes))
+        }
+        // A stroke appended to a page already written.
+        let more = Stroke(id: StrokeID(2), points: [InkPoint(x: 5, y: 5)])
+        try staged.apply(PageDelta(pageID: pages[0].id, size: pages[0].size, template: pages[0].template, isNew: false, addedStrokes: [more]))
+        let committed = try library.commit([staged])[0]
+        let stored = try library.note(matching: committed.note.id.rawValue)
+        #expect(stored.note.pages == pages.map(\.id), "note.json lists every page, in order")
+        var expected = pages
+        expected[0].strokes.append(more)
+        #expect(try library.pages(of: stored) == expected)
+    }
+
     @Test("delete moves to the trash and restore brings everything back")
     func trashRoundTrip() throws {
         let library = try library()

@@ -126,6 +126,22 @@ struct ImportRemarkableTests {
         #expect(try cli.snapshot() == before)
     }
 
+    @Test("a document listing more pages than the limit is refused naming the file, the count and the limit; the library is unchanged")
+    func tooManyPages() throws {
+        try cli.ok(["init"])
+        let before = try cli.snapshot()
+        let count = 10_001
+        let pages = (0..<count).map { String(format: #"{"id":"%08d-0000-4000-8000-000000000000","idx":{"timestamp":"1:2","value":"a%06d"}}"#, $0, $0) }
+        let path = try cli.write("11111111-2222-3333-4444-555555555555.content",
+                                 #"{"fileType":"notebook","formatVersion":2,"cPages":{"pages":["# + pages.joined(separator: ",") + "]}}")
+        let refused = try cli.run(["import", path, "--no-recognize"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(path) && refused.stderr.contains("lists 10001 pages, more than the 10000 a document may have"),
+                "\(refused.stderr)")
+        #expect(try cli.snapshot() == before)
+        #expect(((try cli.json(["note", "list"]) as? [Any]) ?? [1]).isEmpty)
+    }
+
     /// A tablet's backup written from corpus pages: folders Work and Work/Meetings (and Work/Someday, empty;
     /// Binned, empty, in the trash); Standup (pinned, tagged, a lined page, a damaged page, a v5 page on
     /// dots) in Meetings; Paper (a PDF, its first page highlighted, a page inserted after it) in Work; Old

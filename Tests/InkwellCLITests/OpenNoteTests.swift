@@ -52,6 +52,24 @@ struct OpenNoteTests {
         try cli.ok(["trash", "empty", "--yes"])
     }
 
+    @Test("note move to another notebook refuses a note a server holds, naming its pid; a place in its own notebook is allowed; --force goes ahead")
+    func moveRefused() throws {
+        try cli.ok(["init"])
+        try cli.ok(["notebook", "create", "Work"])
+        let id = try #require((try cli.json(["note", "create", "Plan", "--notebook", "Work"]) as? [String: Any])?["id"] as? String)
+        let library = try Library(opening: cli.library)
+        let lease = try library.leaseNote(NoteID(rawValue: id))
+        func notebook() throws -> String? { ((try cli.json(["note", "list"]) as? [[String: Any]])?.first)?["notebook"] as? String }
+        let refused = try cli.run(["note", "move", id, "Archive", "--create"])
+        #expect(refused.status == 1 && refused.stderr.contains("is open for writing in serve, pid \(getpid()); close it or use --force"),
+                "\(refused.stderr)")
+        #expect(try notebook() == "Work", "the note stayed")
+        try cli.ok(["note", "move", id, "--first"])
+        try cli.ok(["note", "move", id, "Archive", "--create", "--force"])
+        #expect(try notebook() == "Archive")
+        withExtendedLifetime(lease) {}
+    }
+
     @Test("a note's journal goes into the trash with it and comes back on restore; emptying the trash leaves no orphan journal")
     func journalTravels() async throws {
         try cli.ok(["init"])

@@ -209,6 +209,62 @@ import InkStore
         await live.close()
     }
 
+    @Test func aStrokeIDIsNeverGivenAgainAfterAnUndo() async throws {
+        let note = try workspace.library.createNote(title: "Ids").note.id
+        let config = SessionConfig(autosaveDelay: 0.2)
+        let first = try LiveNote(note, in: workspace, config: config, recognition: nil, clock: clock)
+        await first.start()
+        let page = try #require(await first.pages.first?.id)
+        await write(first, key: "a:1", from: "a", page: page, x: 10)
+        await write(first, key: "a:2", from: "a", page: page, x: 100)
+        clock.advance(by: 0.3)
+        await first.settled()
+        #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1), StrokeID(2)], "saved before the undo")
+        await first.undo()
+        await first.close()
+        #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1)])
+        // A later session (another server, after a restart: nothing passed on) numbers past the undone stroke.
+        let second = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        await write(second, key: "a:3", from: "a", page: page, x: 200)
+        #expect(await second.pages.first?.strokes.map(\.id) == [StrokeID(1), StrokeID(3)])
+        await second.close()
+    }
+
+    @Test func aStrokeUndoneBeforeItWasSavedKeepsItsIDFromTheNextSession() async throws {
+        let note = try workspace.library.createNote(title: "Unsaved ids").note.id
+        let first = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let page = try #require(await first.pages.first?.id)
+        await write(first, key: "a:1", from: "a", page: page, x: 10)
+        await write(first, key: "a:2", from: "a", page: page, x: 100)
+        await first.undo()
+        await first.close()
+        #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1)], "stroke 2 never reached the page file")
+        let second = try LiveNote(note, in: workspace, recognition: nil, acceptedKeys: await first.acceptedKeys,
+                                  nextStrokeIDs: await first.nextStrokeIDs, clock: clock)
+        await write(second, key: "a:3", from: "a", page: page, x: 200)
+        #expect(await second.pages.first?.strokes.map(\.id) == [StrokeID(1), StrokeID(3)])
+        await second.close()
+    }
+
+    @Test func aPageWithATornTailOpensCutBackToItsWholeChunks() async throws {
+        let note = try workspace.library.createNote(title: "Torn").note.id
+        let page = PageID.random()
+        let stroke = Stroke(id: StrokeID(1), points: [InkPoint(x: 10, y: 10), InkPoint(x: 50, y: 60)])
+        try workspace.library.save([PageDelta(pageID: page, isNew: true, addedStrokes: [stroke])], to: note)
+        let stored = try workspace.library.note(matching: note.rawValue)
+        let url = workspace.library.pageURL(page, in: stored.folder)
+        let whole = try DurableFile.read(url)
+        // A save that a crash cut short: half of a stroke's chunk at the end of the file.
+        let torn = try PageCodec.encode([.stroke(Stroke(id: StrokeID(2), points: [InkPoint(x: 70, y: 70)]))])
+        try DurableFile.replace(url, with: whole + torn.prefix(torn.count / 2))
+        #expect(throws: StoreError.self) { try workspace.library.pages(of: stored) }
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        #expect(try DurableFile.read(url) == whole, "cut back to the whole chunks on opening")
+        await write(live, key: "a:1", from: "a", page: page, x: 100)
+        await live.close()
+        #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1), StrokeID(2)])
+    }
+
     @Test func aWholeStrokeEraserRemovesWhatItCrossesAndUndoBringsItBack() async throws {
         let note = try workspace.library.createNote(title: "Erase").note.id
         let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
