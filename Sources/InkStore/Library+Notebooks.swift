@@ -31,19 +31,24 @@ extension Library {
         }
     }
 
-    /// Gives a notebook a new name in the same parent.
-    public func renameNotebook(_ path: NotebookPath, to name: String) throws -> NotebookPath {
-        try moveNotebook(path, to: path.parent.appending(name))
+    /// Gives a notebook a new name in the same parent (refused, as ``moveNotebook(_:to:force:)`` is,
+    /// while a server has one of its notes open for writing, unless `force`).
+    public func renameNotebook(_ path: NotebookPath, to name: String, force: Bool = false) throws -> NotebookPath {
+        try moveNotebook(path, to: path.parent.appending(name), force: force)
     }
 
-    /// Moves a notebook (with everything in it) to `destination`, a full path.
-    public func moveNotebook(_ path: NotebookPath, to destination: NotebookPath) throws -> NotebookPath {
+    /// Moves a notebook (with everything in it) to `destination`, a full path. Moving the folder of a
+    /// note a server has open for writing would take its pages from under it: refused unless `force`.
+    public func moveNotebook(_ path: NotebookPath, to destination: NotebookPath, force: Bool = false) throws -> NotebookPath {
         guard !path.isRoot, !destination.isRoot else { throw StoreError.invalid("the library root cannot be moved") }
         guard !destination.isWithin(path) else {
             throw StoreError.invalid("cannot move notebook \"\(path)\" into itself (\"\(destination)\")")
         }
         try withWriteLock {
             try requireNotebook(path)
+            for stored in try notesUnlocked(in: path, recursive: true) {
+                try requireNotOpen(stored.note.id, title: stored.note.title, force: force)
+            }
             guard !FileManager.default.fileExists(atPath: folder(of: destination).path) else {
                 throw StoreError.notebookExists(destination)
             }

@@ -152,14 +152,15 @@ extension Workspace {
 
     public func createNotebook(_ path: NotebookPath) throws { try library.createNotebook(path) }
 
-    /// Renames a notebook in place; its new path.
-    public func renameNotebook(_ path: NotebookPath, to name: String) throws -> NotebookPath {
-        try library.renameNotebook(path, to: name)
+    /// Renames a notebook in place; its new path. Refused while a server has one of its notes open
+    /// for writing (the server's own included: the note's pages would move from under it).
+    public func renameNotebook(_ path: NotebookPath, to name: String, force: Bool = false) throws -> NotebookPath {
+        try library.renameNotebook(path, to: name, force: force)
     }
 
-    /// Moves a notebook, with its notes, to a new path; its new path.
-    public func moveNotebook(_ path: NotebookPath, to destination: NotebookPath) throws -> NotebookPath {
-        try library.moveNotebook(path, to: destination)
+    /// Moves a notebook, with its notes, to a new path; its new path. Refused as a rename is.
+    public func moveNotebook(_ path: NotebookPath, to destination: NotebookPath, force: Bool = false) throws -> NotebookPath {
+        try library.moveNotebook(path, to: destination, force: force)
     }
 
     /// Moves a notebook and everything in it to the trash; refused while a server has one of its

@@ -60,12 +60,13 @@ struct NotebookCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook to rename.") var path: String
         @Argument(help: "Its new name (one path component).") var name: String
+        @Flag(help: "Even while `inkwell serve` has one of its notes open for writing.") var force = false
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             do { try NotebookPath.validate(name: name) } catch { throw ValidationError("\(error)") }
             let old = try notebookPath(path)
-            let renamed = try library.open().renameNotebook(old, to: name)
+            let renamed = try library.open().renameNotebook(old, to: name, force: force)
             if output.json { return try printJSON(ChangedNotebook(path: renamed.description, from: old.description)) }
             print("renamed notebook \(path) to \(renamed)")
         }
@@ -76,11 +77,12 @@ struct NotebookCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Argument(help: "The notebook to move.") var path: String
         @Argument(help: "Its new full path, e.g. Archive/2026/Meetings.") var destination: String
+        @Flag(help: "Even while `inkwell serve` has one of its notes open for writing.") var force = false
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let old = try notebookPath(path)
-            let moved = try library.open().moveNotebook(old, to: try notebookPath(destination))
+            let moved = try library.open().moveNotebook(old, to: try notebookPath(destination), force: force)
             if output.json { return try printJSON(ChangedNotebook(path: moved.description, from: old.description)) }
             print("moved notebook \(path) to \(moved)")
         }

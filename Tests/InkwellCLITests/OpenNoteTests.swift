@@ -70,6 +70,28 @@ struct OpenNoteTests {
         withExtendedLifetime(lease) {}
     }
 
+    @Test("a notebook holding a note open for writing is neither renamed nor moved (its folder is the note's), unless --force")
+    func notebookMoveRefused() throws {
+        try cli.ok(["init"])
+        try cli.ok(["notebook", "create", "Work/Projects"])
+        let id = try #require((try cli.json(["note", "create", "Plan", "--notebook", "Work/Projects"]) as? [String: Any])?["id"] as? String)
+        let library = try Library(opening: cli.library)
+        let lease = try library.leaseNote(NoteID(rawValue: id))
+        func notebook() throws -> String? { ((try cli.json(["note", "list"]) as? [[String: Any]])?.first)?["notebook"] as? String }
+        for arguments in [["notebook", "rename", "Work", "Jobs"], ["notebook", "move", "Work/Projects", "Archive/Projects"],
+                          ["notebook", "rename", "Work/Projects", "Plans"]] {
+            let refused = try cli.run(arguments)
+            #expect(refused.status == 1 && refused.stderr.contains("is open for writing in serve, pid \(getpid()); close it or use --force"),
+                    "\(arguments): \(refused.stderr)")
+            #expect(try notebook() == "Work/Projects", "\(arguments) left the note where it was")
+        }
+        try cli.ok(["notebook", "create", "Other"])
+        try cli.ok(["notebook", "rename", "Other", "Elsewhere"])
+        try cli.ok(["notebook", "rename", "Work", "Jobs", "--force"])
+        #expect(try notebook() == "Jobs/Projects")
+        withExtendedLifetime(lease) {}
+    }
+
     @Test("a note's journal goes into the trash with it and comes back on restore; emptying the trash leaves no orphan journal")
     func journalTravels() async throws {
         try cli.ok(["init"])
