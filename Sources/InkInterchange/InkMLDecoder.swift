@@ -385,7 +385,12 @@ private struct InkMLReader {
             }
         }
         if transparency > 0 { brush.color.alpha = UInt8(255 - transparency.rounded()) }
-        if rasterOp == "maskPen" || (tip == "rectangle" && transparency > 0) { brush.tool = .highlighter }
+        if rasterOp == "maskPen" || (tip == "rectangle" && transparency > 0) {
+            brush.tool = .highlighter
+        } else if let tip, tip != "ellipse" {
+            // An opaque rectangle (a chisel pen) or another tip: Inkwell's strokes have round ends.
+            brush.unknown.insert("tip \"\(tip.prefix(40))\"")
+        }
         return brush
     }
 
@@ -604,9 +609,14 @@ private struct InkMLReader {
             recording.warnings.append("\(file): \(unmatchedContinuations) continuation trace\(unmatchedContinuations == 1 ? "" : "s") whose priorRef names no earlier trace on the page: kept as \(unmatchedContinuations == 1 ? "a stroke" : "strokes") of \(unmatchedContinuations == 1 ? "its" : "their") own")
         }
         for (unknown, count) in unknownBrush.sorted(by: { $0.key < $1.key }) {
+            let traces = "\(file): \(count) trace\(count == 1 ? "" : "s") with a brush \(unknown)"
+            if unknown.hasPrefix("tip") {
+                recording.warnings.append("\(traces), drawn with a round tip (Inkwell's strokes have round ends)")
+                continue
+            }
             let drawn = unknown.hasPrefix("tool") ? "drawn with the tool it has without it (the pen by default)"
                 : "drawn in the colour it has without it (black by default)"
-            recording.warnings.append("\(file): \(count) trace\(count == 1 ? "" : "s") with a brush \(unknown), which Inkwell does not know, \(drawn)")
+            recording.warnings.append("\(traces), which Inkwell does not know, \(drawn)")
         }
         if skippedHover > 0 {
             recording.warnings.append("\(file): \(skippedHover) hover trace\(skippedHover == 1 ? "" : "s") (type=\"penUp\") skipped: they are not ink")

@@ -167,6 +167,18 @@ struct InkMLDecoderTests {
         ])
     }
 
+    @Test("an opaque rectangle tip (a chisel pen) is drawn round and reported; a see-through one is a highlighter; an ellipse is kept")
+    func penTips() throws {
+        let extra = #"""
+            <brush xml:id="chisel"><brushProperty name="tip" value="rectangle"/></brush>
+            <brush xml:id="marker"><brushProperty name="tip" value="rectangle"/><brushProperty name="transparency" value="128"/></brush>
+            <brush xml:id="round"><brushProperty name="tip" value="ellipse"/></brush>
+            """#
+        let r = try decode(pixels(xy, ##"<trace brushRef="#chisel">1 1, 2 2</trace><trace brushRef="#marker">3 3, 4 4</trace><trace brushRef="#round">5 5, 6 6</trace>"##, extra: extra))
+        #expect(r.strokes.map(\.pen.tool) == [.pen, .highlighter, .pen])
+        #expect(r.warnings == ["test.inkml: 1 trace with a brush tip \"rectangle\", drawn with a round tip (Inkwell's strokes have round ends)"])
+    }
+
     @Test("timestamps: trace timeOffset against the context's timestamp, ordered and gapped as recorded")
     func timestamps() throws {
         let doc = #"""
