@@ -1,10 +1,12 @@
 extension SessionState {
     /// Leaves at once when everything is stored; otherwise asks first. A stroke in progress is finished.
     mutating func requestLeave(_ step: inout Step) {
-        guard note != nil, note!.leaveStage != .savingThenLeaving else { return }
-        note!.finishAllStrokes(&step)
-        if note!.hasUnsavedChanges {
-            note!.leaveStage = .awaitingAnswer
+        guard note?.leaveStage != .savingThenLeaving, let asks = withNote({ note in
+            note.finishAllStrokes(&step)
+            if note.hasUnsavedChanges { note.leaveStage = .awaitingAnswer }
+            return note.hasUnsavedChanges
+        }) else { return }
+        if asks {
             step.effects.append(.confirmLeave)
         } else {
             closeNote(&step)
@@ -17,19 +19,21 @@ extension SessionState {
         guard note?.leaveStage == .awaitingAnswer else { return }
         switch answer {
         case .stay:
-            note!.leaveStage = .editing
+            withNote { $0.leaveStage = .editing }
         case .discard:
             closeNote(&step)
         case .saveAndLeave:
-            note!.finishAllStrokes(&step)
-            note!.leaveStage = .savingThenLeaving
+            withNote { note in
+                note.finishAllStrokes(&step)
+                note.leaveStage = .savingThenLeaving
+            }
         }
     }
 
     /// Lets go of the note, with whatever it held that wasn't saved, and of its save in flight.
     mutating func closeNote(_ step: inout Step) {
-        note?.recognizeDeferredPages(&step)
-        note = nil
+        withNote { $0.recognizeDeferredPages(&step) }
+        phase = .noNote
         step.effects.append(.leave)
     }
 }

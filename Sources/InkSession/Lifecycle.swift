@@ -7,7 +7,7 @@ extension SessionState {
         guard note == nil, background == nil else { return }
         var opened = OpenNote(id: id, pages: pages, tags: tags, removedTags: removedTags, nextStrokeIDs: nextStrokeIDs, at: step.now)
         opened.showNavigation(for: step.config.navigationHideAfterEnter, &step)
-        note = opened
+        phase = .open(opened)
     }
 
     /// Freezes the session: no timer but the draft's fires, and pen input and taps are ignored,
@@ -24,7 +24,7 @@ extension SessionState {
         guard let background else { return }
         self.background = nil
         if background.isDraftFinalized {
-            note?.showNavigation(for: step.config.navigationHideAfterEnter, &step)
+            withNote { $0.showNavigation(for: step.config.navigationHideAfterEnter, &step) }
         }
     }
 
@@ -33,16 +33,15 @@ extension SessionState {
     /// ``SessionEffect/finaliseDraft(_:)`` after the save request.
     mutating func finalizeDraft(_ step: inout Step) {
         background?.draftDeadline = nil
-        guard note != nil else { return }
+        guard let draft = withNote({ note in
+            note.finishAllStrokes(&step)
+            note.undoStack.removeAll()
+            note.redoStack.removeAll()
+            if note.isSaving { note.flushRequested = true }
+            return (id: note.id, isSaving: note.isSaving)
+        }) else { return }
         background?.isDraftFinalized = true
-        note!.finishAllStrokes(&step)
-        note!.undoStack.removeAll()
-        note!.redoStack.removeAll()
-        if note!.isSaving {
-            note!.flushRequested = true
-        } else {
-            startSave(&step)
-        }
-        step.effects.append(.finalizeDraft(note!.id))
+        if !draft.isSaving { startSave(&step) }
+        step.effects.append(.finalizeDraft(draft.id))
     }
 }

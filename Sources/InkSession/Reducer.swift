@@ -47,11 +47,11 @@ extension SessionState {
         case .foreground:
             enterForeground(&step)
         case let .saveFinished(id, _):
-            note?.saveFinished(id, &step)
+            withNote { $0.saveFinished(id, &step) }
         case let .saveFailed(id, reason, _):
-            note?.saveFailed(id, reason: reason, &step)
+            withNote { $0.saveFailed(id, reason: reason, &step) }
         case let .recognitionFinished(page, hashtags, _):
-            note?.recognitionFinished(page, hashtags: hashtags, &step)
+            withNote { $0.recognitionFinished(page, hashtags: hashtags, &step) }
         case let .recognitionFailed(page, reason, _):
             step.effects.append(.debugLog("recognition failed for page \(page): \(reason)"))
         case .tick:
@@ -63,7 +63,7 @@ extension SessionState {
     /// or the note is being saved to leave.
     mutating func edit(_ step: inout Step, _ body: (inout OpenNote, inout Step) -> Void) {
         guard background == nil, let stage = note?.leaveStage, stage != .savingThenLeaving else { return }
-        body(&note!, &step)
+        withNote { body(&$0, &step) }
     }
 
     /// After the event: fires timers it unblocked, and continues a flush or a save-and-leave.
@@ -77,7 +77,7 @@ extension SessionState {
                 closeNote(&step)
             }
         } else if note?.flushRequested == true {
-            note?.flushRequested = false
+            withNote { $0.flushRequested = false }
             startSave(&step)
         }
     }

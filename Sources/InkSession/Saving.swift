@@ -4,7 +4,8 @@ extension SessionState {
     /// Saves every unsaved change of the open note, which has no save in flight; clears the autosave
     /// and retry timers either way.
     mutating func startSave(_ step: inout Step, atCeiling: Bool = false) {
-        if note?.startSave(id: SaveRequestID(nextRequestID), atCeiling: atCeiling, &step) == true { nextRequestID += 1 }
+        let id = SaveRequestID(nextRequestID)
+        if withNote({ $0.startSave(id: id, atCeiling: atCeiling, &step) }) == true { nextRequestID += 1 }
     }
 }
 

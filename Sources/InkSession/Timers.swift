@@ -11,8 +11,8 @@ extension SessionState {
         while let timer = dueTimer(at: step.now) {
             switch timer {
             case .draftFinalization: finalizeDraft(&step)
-            case .navigationHide: note?.hideNavigation(&step)
-            case .strokeStall: note?.endStalledStrokes(&step)
+            case .navigationHide: withNote { $0.hideNavigation(&step) }
+            case .strokeStall: withNote { $0.endStalledStrokes(&step) }
             case .autosave:
                 // Sooner than the delay after the last change: the ceiling, while writing goes on.
                 let writing = note?.lastChange.map { step.now < $0 + step.config.autosaveDelay } ?? false

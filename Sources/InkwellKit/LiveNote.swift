@@ -118,19 +118,10 @@ public actor LiveNote {
     private var tagWritesInFlight = 0
     /// The note's journal: every change is synced to it before a writer is told it is kept.
     private let journal: NoteJournal
-    /// The session's changes handed to the journal, oldest first, each with the append's outcome once
-    /// it is known: they are told to the observers in this order (an append's outcome may come back
-    /// before an older one's), and `appendsTold` have been.
-    private var journaling: [(changes: [InkChange], outcome: Result<Void, StoreError>?)] = []
-    private var appendsTold = 0
+    /// When the writers' strokes may be confirmed: the rule, fed the journal's and the saves' events.
+    private var confirmations = Confirmations()
     /// The pages as the observers were told of them: the pages when opened, with every change told since.
     private var told: [Page]
-    /// Keys of strokes whose journal append failed: on disk, and confirmed, only once a save holds them.
-    private var unjournaled: [PageID: Set<String>] = [:]
-    /// The journal's last entry when the save in flight started (the entries that save holds), and
-    /// the unjournaled keys it holds.
-    private var savingThrough: UInt64 = 0
-    private var savingUnjournaled: [PageID: Set<String>] = [:]
     /// What replaying the journal a previous run left did when the note was opened.
     public nonisolated let replayed: JournalReplay
     /// The note's lease while it is open here: other processes refuse to delete or rewrite it. A
@@ -230,7 +221,7 @@ public actor LiveNote {
 
     private var isBusy: Bool {
         let due = !isClosed && (session.state.nextDeadline.map { $0 <= now } ?? false)
-        return due || !journaling.isEmpty || savesInFlight > 0 || recognitionsInFlight > 0 || tagWritesInFlight > 0
+        return due || confirmations.isJournaling || savesInFlight > 0 || recognitionsInFlight > 0 || tagWritesInFlight > 0
     }
 
     /// Lets the callers of ``settled()`` look again.
@@ -252,9 +243,9 @@ public actor LiveNote {
         case let .down(_, page, point, tool, color, width):
             guard !accepted.contains(key) else {
                 // Sent again (after a reconnect or a reload, the confirmation lost): confirmed again once
-                // it is on disk (a key still being journaled is confirmed when that append completes).
-                if !open, !isUndurable(key), let shown = pages.first(where: { $0.id == page })?.id ?? pages.first?.id {
-                    emit(.confirmed(shown, strokeKeys: [key]))
+                // it is on disk (the rule of ``Confirmations``); one still in progress, when it ends.
+                if !open, let shown = pages.first(where: { $0.id == page })?.id ?? pages.first?.id {
+                    tell(confirmations.sentAgain(key, on: shown))
                 }
                 return
             }
@@ -358,7 +349,7 @@ public actor LiveNote {
                 send(.leaveRequested(at: now))
                 if !isClosed { send(.leaveAnswered(.saveAndLeave, at: now)) }
             }
-            while !journaling.isEmpty || savesInFlight > 0 || tagWritesInFlight > 0 {
+            while confirmations.isJournaling || savesInFlight > 0 || tagWritesInFlight > 0 {
                 await withCheckedContinuation { waiters.append($0) }
             }
             if isClosed { break }
@@ -404,10 +395,9 @@ public actor LiveNote {
     private func forgetEndedStrokes(drawn changes: [InkChange]) {
         guard !inProgress.isEmpty else { return }
         let open = session.state.note?.sharedStrokes ?? [:]
-        for (key, stroke) in inProgress where open[key] == nil {
-            inProgress[key] = nil
-            if !changes.contains(where: { $0.key == key }) { emit(.confirmed(stroke.page, strokeKeys: [key])) }
-        }
+        let ended = inProgress.filter { open[$0.key] == nil }.map { (key: $0.key, page: $0.value.page) }.sorted { $0.key < $1.key }
+        for stroke in ended { inProgress[stroke.key] = nil }
+        tell(confirmations.letGo(ended, drawing: changes))
     }
 
     /// Carries out one effect; blocking work goes to ``BlockingExecutor/shared`` and its outcome
@@ -418,8 +408,7 @@ public actor LiveNote {
             lastSaving = .saving
             emit(.saving(.saving))
             savesInFlight += 1
-            savingThrough = journal.lastSequence
-            savingUnjournaled = unjournaled
+            confirmations.saveStarted(through: journal.lastSequence)
             let library = workspace.library
             Task {
                 let outcome = await BlockingExecutor.shared.run { Result { try library.save(request.pages, to: request.noteID) } }
@@ -452,14 +441,12 @@ public actor LiveNote {
         savesInFlight -= 1
         switch outcome {
         case .success:
-            journal.compact(through: savingThrough)
-            for (page, keys) in savingUnjournaled {
-                unjournaled[page]?.subtract(keys)
-                if unjournaled[page]?.isEmpty == true { unjournaled[page] = nil }
-                emit(.confirmed(page, strokeKeys: keys.sorted()))
-            }
-            savingUnjournaled = [:]
-        case .failure(let error): lastFailure = "\(error)"
+            let (confirmed, compactThrough) = confirmations.saveFinished()
+            if let compactThrough { journal.compact(through: compactThrough) }
+            tell(confirmed)
+        case .failure(let error):
+            confirmations.saveFailed()
+            lastFailure = "\(error)"
         }
         if isClosed { wake() } else { send(SessionRunner.saved(request, outcome, at: now)) }
     }
@@ -531,8 +518,7 @@ public actor LiveNote {
     /// Hands one event's changes to the journal, as one entry; they are told once it is on disk.
     private func journal(_ changes: [InkChange]) {
         guard !changes.isEmpty else { return }
-        let number = appendsTold + journaling.count
-        journaling.append((changes, nil))
+        let number = confirmations.handed(changes)
         let entry = JournalEntry(pages: changes.map {
             JournalPageChange(page: $0.page, size: $0.size, template: $0.template, added: $0.added.map(\.stroke), removed: $0.removed)
         }, keys: changes.compactMap(\.key))
@@ -542,44 +528,26 @@ public actor LiveNote {
         }
     }
 
-    /// The journal append `number` is on disk (or failed): the changes of every append up to the
-    /// first whose outcome has not come back are told, in order.
+    /// The journal append `number` is on disk (or failed): tells the observers what that lets go out.
     private func journaled(_ number: Int, _ outcome: Result<Void, StoreError>) {
-        journaling[number - appendsTold].outcome = outcome
-        while let first = journaling.first, let outcome = first.outcome {
-            journaling.removeFirst()
-            appendsTold += 1
-            tell(first.changes, outcome)
-        }
+        tell(confirmations.appended(number, outcome))
         wake()
     }
 
-    /// Tells the observers of changes the journal kept (their strokes are confirmed) or could not keep
-    /// (they are not, until the next completed save holds them).
-    private func tell(_ changes: [InkChange], _ outcome: Result<Void, StoreError>) {
-        for change in changes {
-            if let index = told.firstIndex(where: { $0.id == change.page }) {
-                told[index].apply(change)
-            } else {
-                var page = Page(id: change.page, size: change.size, template: change.template)
-                page.apply(change)
-                told.append(page)
+    /// Tells the observers `updates`, in order, keeping the pages as told of them.
+    private func tell(_ updates: [LiveUpdate]) {
+        for update in updates {
+            if case .changed(let change, _) = update {
+                if let index = told.firstIndex(where: { $0.id == change.page }) {
+                    told[index].apply(change)
+                } else {
+                    var page = Page(id: change.page, size: change.size, template: change.template)
+                    page.apply(change)
+                    told.append(page)
+                }
             }
-            let keys = change.key.map { [$0] } ?? []
-            switch outcome {
-            case .success: emit(.changed(change, confirming: keys))
-            case .failure:
-                unjournaled[change.page, default: []].formUnion(keys)
-                emit(.changed(change, confirming: []))
-            }
+            emit(update)
         }
-        if case .failure(let error) = outcome { emit(.error("Couldn't keep the change safe on disk: \(error)")) }
-    }
-
-    /// Whether the stroke with `key` is not on disk yet: its journal append is under way, or failed
-    /// and no save holds it yet.
-    private func isUndurable(_ key: String) -> Bool {
-        journaling.contains { $0.changes.contains { $0.key == key } } || unjournaled.values.contains { $0.contains(key) }
     }
 }
 

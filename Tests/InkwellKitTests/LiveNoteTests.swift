@@ -192,6 +192,23 @@ import InkStore
         await live.close()
     }
 
+    @Test func aSaveOfChangesTheJournalCouldNotKeepConfirmsNoStrokeWhereNoneWaited() async throws {
+        let note = try workspace.library.createNote(title: "Unjournaled page").note.id
+        // The journal's folder cannot be made: a file has its name.
+        try Data().write(to: root.appendingPathComponent(".journal"))
+        let live = try LiveNote(note, in: workspace, config: SessionConfig(autosaveDelay: 0.2), recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        await live.start()
+        let added = await live.addPage()
+        await live.settled()
+        clock.advance(by: 0.3)
+        await live.settled()
+        #expect(try storedPages(note).map(\.id).contains(added), "the save holds the page the journal could not keep")
+        #expect(!heard.all.contains { if case .confirmed = $0 { true } else { false } }, "a page added has no stroke to confirm")
+        await live.close()
+    }
+
     @Test func aCompletedSaveEmptiesTheJournalOfWhatItHolds() async throws {
         let note = try workspace.library.createNote(title: "Compacted").note.id
         let live = try LiveNote(note, in: workspace, config: SessionConfig(autosaveDelay: 0.2), recognition: nil, clock: clock)
