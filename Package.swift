@@ -47,15 +47,18 @@ let package = Package(
         // Cairo (image and PDF surfaces) and libpng, found with pkg-config.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // What the libraries loaded on first use share: the first of a list of names dlopen can load, and
+        // a table of function pointers filled with dlsym (the targets below).
+        .target(name: "CLoadOnUse", linkerSettings: [.linkedLibrary("dl")]),
         // Tesseract's C API, loaded with dlopen when recognition starts (not linked: it and what it
         // pulls in cost every command ~13 ms at start-up). Needs libtesseract5 and tesseract-ocr-eng at run time.
-        .target(name: "CTesseract", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CTesseract", dependencies: ["CLoadOnUse"]),
         // poppler-glib's C API (PDF pages drawn into Cairo), loaded with dlopen when a PDF is first opened, as
         // Tesseract is. Needs libpoppler-glib8 at run time.
-        .target(name: "CPoppler", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CPoppler", dependencies: ["CLoadOnUse"]),
         // libpq's C API (the PostgreSQL index), loaded with dlopen when a `postgres://` index is first opened,
         // as poppler is: no TLS library or database client is linked into every command. Needs libpq5 at run time.
-        .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CPostgres", dependencies: ["CLoadOnUse"]),
         // ONNX Runtime's C API (the neural line reader's models), loaded with dlopen when recognition first
         // reads a line, as Tesseract is; absent, recognition is Tesseract's alone. From PyPI's onnxruntime
         // wheel (scripts/install-deps.sh), installed under lib/inkwell/.

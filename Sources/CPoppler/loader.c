@@ -1,6 +1,7 @@
 #include "CPoppler.h"
 
-#include <dlfcn.h>
+#include "CLoadOnUse.h"
+
 #include <pthread.h>
 #include <stdio.h>
 
@@ -17,29 +18,20 @@ static const char *const library_names[] = {
 
 static void load(void) {
   static char message[512];
-  void *library = NULL;
-  char first_error[256] = "";
-  for (size_t i = 0; i < sizeof library_names / sizeof *library_names && !library; i++) {
-    library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
-    // The first name's error is the telling one (the others are other systems' names).
-    const char *error = library ? NULL : dlerror();
-    if (i == 0 && error) snprintf(first_error, sizeof first_error, "%s", error);
-  }
+  char first_error[256];
+  void *library = ink_load_first(library_names, sizeof library_names / sizeof *library_names, first_error, sizeof first_error);
   if (!library) {
-    snprintf(message, sizeof message,
-             "poppler is not installed (libpoppler-glib.so.8 cannot be loaded: %s); install libpoppler-glib8", first_error);
+    snprintf(message, sizeof message, "poppler is not installed (libpoppler-glib.so.8 cannot be loaded: %s); install libpoppler-glib8", first_error);
     load_error = message;
     return;
   }
   // dlsym on the handle also searches what it loaded: GLib (g_bytes_*, g_error_free) and GObject.
-#define RESOLVE(field, symbol)                                                                          \
-  do {                                                                                                  \
-    *(void **)(&ink_poppler.field) = dlsym(library, #symbol);                                           \
-    if (!ink_poppler.field) {                                                                           \
-      snprintf(message, sizeof message, "the poppler-glib library has no %s: 0.82 or later is needed", #symbol); \
-      load_error = message;                                                                             \
-      return;                                                                                           \
-    }                                                                                                   \
+#define RESOLVE(field, symbol)                                                                                        \
+  do {                                                                                                                \
+    if (!ink_resolve(library, #symbol, (void **)&ink_poppler.field, "poppler-glib", "0.82 or later is needed", message, sizeof message)) { \
+      load_error = message;                                                                                           \
+      return;                                                                                                         \
+    }                                                                                                                 \
   } while (0)
   RESOLVE(document_new_from_bytes, poppler_document_new_from_bytes);
   RESOLVE(document_get_n_pages, poppler_document_get_n_pages);

@@ -1,6 +1,7 @@
 #include "CPostgres.h"
 
-#include <dlfcn.h>
+#include "CLoadOnUse.h"
+
 #include <pthread.h>
 #include <stdio.h>
 
@@ -16,27 +17,19 @@ static const char *const library_names[] = {
 
 static void load(void) {
   static char message[512];
-  void *library = NULL;
-  char first_error[256] = "";
-  for (size_t i = 0; i < sizeof library_names / sizeof *library_names && !library; i++) {
-    library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
-    // The first name's error is the telling one (the others are other systems' names).
-    const char *error = library ? NULL : dlerror();
-    if (i == 0 && error) snprintf(first_error, sizeof first_error, "%s", error);
-  }
+  char first_error[256];
+  void *library = ink_load_first(library_names, sizeof library_names / sizeof *library_names, first_error, sizeof first_error);
   if (!library) {
     snprintf(message, sizeof message, "libpq is not installed (libpq.so.5 cannot be loaded: %s); install libpq5", first_error);
     load_error = message;
     return;
   }
-#define RESOLVE(field, symbol)                                                                          \
-  do {                                                                                                  \
-    *(void **)(&ink_postgres.field) = dlsym(library, #symbol);                                          \
-    if (!ink_postgres.field) {                                                                          \
-      snprintf(message, sizeof message, "the libpq library has no %s: PostgreSQL 10's or later is needed", #symbol); \
-      load_error = message;                                                                             \
-      return;                                                                                           \
-    }                                                                                                   \
+#define RESOLVE(field, symbol)                                                                                        \
+  do {                                                                                                                \
+    if (!ink_resolve(library, #symbol, (void **)&ink_postgres.field, "libpq", "PostgreSQL 10's or later is needed", message, sizeof message)) { \
+      load_error = message;                                                                                           \
+      return;                                                                                                         \
+    }                                                                                                                 \
   } while (0)
   RESOLVE(connectdb_params, PQconnectdbParams);
   RESOLVE(status, PQstatus);

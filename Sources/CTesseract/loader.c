@@ -1,6 +1,7 @@
 #include "CTesseract.h"
 
-#include <dlfcn.h>
+#include "CLoadOnUse.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,25 +23,19 @@ static void load(void) {
   // its threads fight the caller's own workers and OCR is 2-7x slower on a busy machine; a value the
   // user set is kept.
   setenv("OMP_THREAD_LIMIT", "1", 0);
-  void *library = NULL;
-  for (size_t i = 0; i < sizeof library_names / sizeof *library_names && !library; i++) {
-    library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
-  }
+  char first_error[256];
+  void *library = ink_load_first(library_names, sizeof library_names / sizeof *library_names, first_error, sizeof first_error);
   if (!library) {
-    snprintf(message, sizeof message,
-             "Tesseract is not installed (libtesseract.so.5 cannot be loaded: %s); install libtesseract5 and tesseract-ocr-eng",
-             dlerror());
+    snprintf(message, sizeof message, "Tesseract is not installed (libtesseract.so.5 cannot be loaded: %s); install libtesseract5 and tesseract-ocr-eng", first_error);
     load_error = message;
     return;
   }
-#define RESOLVE(field, symbol)                                                                            \
-  do {                                                                                                    \
-    *(void **)(&ink_tesseract.field) = dlsym(library, #symbol);                                           \
-    if (!ink_tesseract.field) {                                                                           \
-      snprintf(message, sizeof message, "the Tesseract library has no %s: version 5 is needed", #symbol); \
-      load_error = message;                                                                               \
-      return;                                                                                             \
-    }                                                                                                     \
+#define RESOLVE(field, symbol)                                                                                        \
+  do {                                                                                                                \
+    if (!ink_resolve(library, #symbol, (void **)&ink_tesseract.field, "Tesseract", "version 5 is needed", message, sizeof message)) { \
+      load_error = message;                                                                                           \
+      return;                                                                                                         \
+    }                                                                                                                 \
   } while (0)
   RESOLVE(BaseAPICreate, TessBaseAPICreate);
   RESOLVE(BaseAPIDelete, TessBaseAPIDelete);
