@@ -26,13 +26,7 @@ static void load(void) {
     return;
   }
   // dlsym on the handle also searches what it loaded: GLib (g_bytes_*, g_error_free) and GObject.
-#define RESOLVE(field, symbol)                                                                                        \
-  do {                                                                                                                \
-    if (!ink_resolve(library, #symbol, (void **)&ink_poppler.field, "poppler-glib", "0.82 or later is needed", message, sizeof message)) { \
-      load_error = message;                                                                                           \
-      return;                                                                                                         \
-    }                                                                                                                 \
-  } while (0)
+#define RESOLVE(field, symbol) INK_RESOLVE(ink_poppler, field, symbol, "poppler-glib", "0.82 or later is needed")
   RESOLVE(document_new_from_bytes, poppler_document_new_from_bytes);
   RESOLVE(document_get_n_pages, poppler_document_get_n_pages);
   RESOLVE(document_get_page, poppler_document_get_page);

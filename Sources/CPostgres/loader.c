@@ -24,13 +24,7 @@ static void load(void) {
     load_error = message;
     return;
   }
-#define RESOLVE(field, symbol)                                                                                        \
-  do {                                                                                                                \
-    if (!ink_resolve(library, #symbol, (void **)&ink_postgres.field, "libpq", "PostgreSQL 10's or later is needed", message, sizeof message)) { \
-      load_error = message;                                                                                           \
-      return;                                                                                                         \
-    }                                                                                                                 \
-  } while (0)
+#define RESOLVE(field, symbol) INK_RESOLVE(ink_postgres, field, symbol, "libpq", "PostgreSQL 10's or later is needed")
   RESOLVE(connectdb_params, PQconnectdbParams);
   RESOLVE(status, PQstatus);
   RESOLVE(error_message, PQerrorMessage);

@@ -30,13 +30,7 @@ static void load(void) {
     load_error = message;
     return;
   }
-#define RESOLVE(field, symbol)                                                                                        \
-  do {                                                                                                                \
-    if (!ink_resolve(library, #symbol, (void **)&ink_tesseract.field, "Tesseract", "version 5 is needed", message, sizeof message)) { \
-      load_error = message;                                                                                           \
-      return;                                                                                                         \
-    }                                                                                                                 \
-  } while (0)
+#define RESOLVE(field, symbol) INK_RESOLVE(ink_tesseract, field, symbol, "Tesseract", "version 5 is needed")
   RESOLVE(BaseAPICreate, TessBaseAPICreate);
   RESOLVE(BaseAPIDelete, TessBaseAPIDelete);
   RESOLVE(BaseAPIInit4, TessBaseAPIInit4);

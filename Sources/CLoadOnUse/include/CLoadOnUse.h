@@ -17,4 +17,14 @@ void *ink_load_first(const char *const *names, size_t count, char *first_error, 
 int ink_resolve(void *library, const char *symbol, void **slot, const char *label, const char *need, char *message,
                 size_t size);
 
+/// In a loader's load(), with `library`, `message` and `load_error` in scope: looks `symbol` up into
+/// `table.field`, or sets `load_error` to why and returns.
+#define INK_RESOLVE(table, field, symbol, label, need)                                                 \
+  do {                                                                                                 \
+    if (!ink_resolve(library, #symbol, (void **)&table.field, label, need, message, sizeof message)) { \
+      load_error = message;                                                                            \
+      return;                                                                                          \
+    }                                                                                                  \
+  } while (0)
+
 #endif
