@@ -80,45 +80,17 @@ package struct SearchDictionary: Sendable {
                   let size = attributes[.size] as? NSNumber, let modified = attributes[.modificationDate] as? Date else { return nil }
             identity += "\n\(path) \(size) \(modified.timeIntervalSince1970)"
         }
-        // FNV-1a: a stable name for the identity (Swift's hashValue changes from run to run).
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in identity.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return folder.appendingPathComponent("search-words-\(String(hash, radix: 16)).txt")
+        return folder.appendingPathComponent("search-words-\(FNV1a.hex(identity.utf8)).txt")
     }
 
     /// The terms of a word list's lines (see ``init(_:)``).
     private static func terms(of words: some Sequence<String>) -> Set<String> {
-        var terms = Set<String>(minimumCapacity: 131_072)
+        var terms = Set<String>()
         for word in words {
-            if let term = Self.asciiTerm(word) {
-                if !term.isEmpty { terms.insert(term) }
-                continue
-            }
             let ranges = SearchTerms.wordRanges(in: word)
             if ranges.count == 1 { terms.insert(SearchTerms.term(word[ranges[0]])) }
         }
         return terms
-    }
-
-    /// What ``SearchTerms`` makes of an ASCII list word, in one pass over its bytes: its lower-cased
-    /// letters and digits when it is one word, "" when it is none or several (`abbey's`); nil when
-    /// the word is not ASCII. Most list words are, and this is several times quicker than the Unicode walk.
-    private static func asciiTerm(_ word: String) -> String? {
-        var term: [UInt8] = []
-        term.reserveCapacity(word.utf8.count)
-        var runs = 0, inRun = false
-        for byte in word.utf8 {
-            guard byte < 0x80 else { return nil }
-            let lower = byte | 0x20
-            let isLetter = lower >= 0x61 && lower <= 0x7A, isDigit = byte >= 0x30 && byte <= 0x39
-            if isLetter || isDigit {
-                if !inRun { runs += 1; inRun = true }
-                term.append(isLetter ? lower : byte)
-            } else {
-                inRun = false
-            }
-        }
-        return runs == 1 ? String(decoding: term, as: UTF8.self) : ""
     }
 }
 
