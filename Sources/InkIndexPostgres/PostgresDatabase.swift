@@ -57,19 +57,15 @@ final class PostgresDatabase: Sendable {
             return nil
         }
         let connection = try reusable ?? PostgresDatabase.connect(parameters, location)
+        // A connection that broke is dropped (libpq closes it when it is freed); an open one is kept.
+        defer { if connection.isOpen { idle.withLock { $0.append(connection) } } }
         do {
-            let value = try body(connection)
-            idle.withLock { $0.append(connection) }
-            return value
+            return try body(connection)
         } catch let failure as PostgresFailure {
             if failure.connectionLost || !connection.isOpen {
                 throw IndexUnreachable("\(location.description): connection to PostgreSQL lost: \(PostgresDatabase.reason(failure))")
             }
-            if connection.isOpen { idle.withLock { $0.append(connection) } }
             throw PostgresIndexError.server(PostgresDatabase.reason(failure))
-        } catch {
-            if connection.isOpen { idle.withLock { $0.append(connection) } }
-            throw error
         }
     }
 
