@@ -245,6 +245,13 @@ struct VectorTests {
         #expect(try raster(with).difference(try raster(without), threshold: 2).share == 0)
     }
 
+    @Test("a background document is named by the SHA-256 of its bytes, as libraries already store it (FIPS 180-2 vectors)",
+          .enabled(if: popplerInstalled))
+    func documentIDIsSHA256() throws {
+        #expect(try PDFPages.documentID(of: Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(try PDFPages.documentID(of: Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
     @Test("over a PDF page the text layer stays invisible and findable, beside the page's own text", .enabled(if: popplerInstalled))
     func textLayerOverBackground() throws {
         let paper = TestPDF.vector([(612, 792, "Quarterly plan")])
