@@ -31,8 +31,10 @@ struct OCRRaster {
     var pixels: [UInt8]
     /// Page position of the raster's top-left corner.
     var origin: Vector
-    /// Raster pixels per page pixel.
+    /// Raster pixels per page pixel, upright.
     var scale: Double
+    /// Across, the raster has `scale × stretch` pixels per page pixel: ink widened (or narrowed) for a reader.
+    var stretch = 1.0
     /// The ink was drawn upright: page x became `x - shear * (y - shearOrigin)`.
     var shear = 0.0
     var shearOrigin = 0.0
@@ -42,8 +44,8 @@ struct OCRRaster {
     func pageRect(left: Int, top: Int, right: Int, bottom: Int) -> Rect {
         let minY = origin.y + Double(top) / scale, maxY = origin.y + Double(bottom) / scale
         let shift = shear * ((minY + maxY) / 2 - shearOrigin)
-        return Rect(minX: origin.x + Double(left) / scale + shift, minY: minY,
-                    maxX: origin.x + Double(right) / scale + shift, maxY: maxY)
+        return Rect(minX: origin.x + Double(left) / (scale * stretch) + shift, minY: minY,
+                    maxX: origin.x + Double(right) / (scale * stretch) + shift, maxY: maxY)
     }
 
     /// The bounds of `strokes` after the shear `x - shear * (y - origin)`.
@@ -62,22 +64,26 @@ struct OCRRaster {
     static let maxSide = 16_000
 
     /// Draws `strokes` (indices into `page`) into a raster covering `region` (page pixels) plus
-    /// `padding` raster pixels on every side, at `scale` raster pixels per page pixel.
+    /// `padding` raster pixels on every side, at `scale` raster pixels per page pixel (`scale × stretch` across;
+    /// the pen keeps its width in raster pixels).
     static func draw(_ page: [Stroke], strokes: [Int], region: Rect, scale requested: Double, padding: Int,
-                     pen: OCRPen, antialias: Bool = true, shear: Double = 0, shearOrigin: Double = 0) throws(RecognitionError) -> OCRRaster {
-        guard !region.isNull, region.width.isFinite, region.height.isFinite, requested.isFinite, requested > 0 else {
+                     pen: OCRPen, antialias: Bool = true, shear: Double = 0, shearOrigin: Double = 0,
+                     stretch: Double = 1) throws(RecognitionError) -> OCRRaster {
+        guard !region.isNull, region.width.isFinite, region.height.isFinite, requested.isFinite, requested > 0,
+              stretch.isFinite, stretch > 0 else {
             throw .rasterFailed("no drawable region")
         }
         var scale = requested
-        let longest = max(region.width, region.height) * scale + Double(2 * padding)
+        let longest = max(region.width * stretch, region.height) * scale + Double(2 * padding)
         if longest > Double(maxSide) { scale *= Double(maxSide - 2 * padding) / (longest - Double(2 * padding)) }
         guard scale.isFinite, scale > 0 else { throw .rasterFailed("no drawable region") }
-        let width = Int((region.width * scale).rounded(.up)) + 2 * padding + 1
+        let across = scale * stretch
+        let width = Int((region.width * across).rounded(.up)) + 2 * padding + 1
         let height = Int((region.height * scale).rounded(.up)) + 2 * padding + 1
         guard width > 0, height > 0, width <= maxSide + 1, height <= maxSide + 1 else {
             throw .rasterFailed("raster of \(width)×\(height) pixels")
         }
-        let origin = Vector(x: region.minX - Double(padding) / scale, y: region.minY - Double(padding) / scale)
+        let origin = Vector(x: region.minX - Double(padding) / across, y: region.minY - Double(padding) / scale)
 
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
@@ -87,7 +93,7 @@ struct OCRRaster {
         guard let cr = cairo_create(surface) else { throw .rasterFailed("Cairo cannot draw on its surface") }
         cairo_set_source_rgba(cr, 0, 0, 0, 1)
         cairo_set_antialias(cr, antialias ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
-        func x(_ v: Float, _ w: Float) -> Double { (Double(v) - shear * (Double(w) - shearOrigin) - origin.x) * scale }
+        func x(_ v: Float, _ w: Float) -> Double { (Double(v) - shear * (Double(w) - shearOrigin) - origin.x) * across }
         func y(_ v: Float) -> Double { (Double(v) - origin.y) * scale }
 
         switch pen {
@@ -159,9 +165,9 @@ struct OCRRaster {
                 stroke.width = Float(penWidth / scale)
                 for polygon in StrokeGeometry.outline(of: stroke, style: style, resolution: resolution).polygons {
                     guard let first = polygon.first else { continue }
-                    cairo_move_to(cr, (first.x - shear * (first.y - shearOrigin) - origin.x) * scale, (first.y - origin.y) * scale)
+                    cairo_move_to(cr, (first.x - shear * (first.y - shearOrigin) - origin.x) * across, (first.y - origin.y) * scale)
                     for p in polygon.dropFirst() {
-                        cairo_line_to(cr, (p.x - shear * (p.y - shearOrigin) - origin.x) * scale, (p.y - origin.y) * scale)
+                        cairo_line_to(cr, (p.x - shear * (p.y - shearOrigin) - origin.x) * across, (p.y - origin.y) * scale)
                     }
                     cairo_close_path(cr)
                 }
@@ -180,7 +186,7 @@ struct OCRRaster {
             count = stride * height
         }
         return OCRRaster(width: width, height: height, bytesPerLine: stride, pixels: pixels, origin: origin, scale: scale,
-                         shear: shear, shearOrigin: shearOrigin)
+                         stretch: stretch, shear: shear, shearOrigin: shearOrigin)
     }
 
     /// The raster as a PNG file (for the CLI baseline and for looking at what Tesseract sees).

@@ -56,6 +56,13 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// line is cut around its middle where it is taller), pen as a share of the x-height.
     public var neuralXHeight = 0.4
     public var neuralPen = 0.12
+    /// The neural reader draws each line once per entry, widened that many times across (the pen unchanged),
+    /// each reading a render in the vote worth ``neuralVotes``: the model, trained on printed and wide
+    /// letters, misreads narrow handwriting that it reads widened (docs/recognition.md).
+    public var neuralStretches = [1.4, 1.8]
+    /// With the neural reader voting, Tesseract draws only the first this many of ``renders``: its readings
+    /// rarely outvote the neural ones, and each costs as much CPU as all the neural readings of a line.
+    public var rendersBesideNeural = 1
 
     /// Each line is drawn in each of these ways and read; with several, the readings of each word
     /// slot (strokes apart by more than ``slotGap`` x-heights) vote, and the lexicon decides which

@@ -4,6 +4,8 @@
 /// every word in it is valid, for the reading its words mean (`meaning`: readings that differ only
 /// in what does not count, such as case or how a known tag was misspelt, vote together); the
 /// meaning with the most votes wins, in the words of its most confident render (the earlier on a tie).
+/// With `partlyValidVotes`, a reading with some valid words votes too, its votes times the share of
+/// its words that are valid.
 /// A slot no render reads validly takes the reading with the most valid words in it; on a tie, that
 /// of the render whose whole line holds the most valid words (+0.01 × its mean confidence in
 /// percent). Real script often runs words closer than the slot gap, so one slot may hold several
@@ -15,7 +17,7 @@ enum SlotVote {
     /// each slot (its words joined by spaces; five at most, most voted first).
     /// `weights[r]` multiplies render r's votes (1 for each when empty), and among slots no render
     /// reads validly, the heavier render's reading is taken before the better line's.
-    static func choose<Word>(_ renders: [[Word]], slots: [[Int]], weights: [Double] = [], text: (Word) -> String,
+    static func choose<Word>(_ renders: [[Word]], slots: [[Int]], weights: [Double] = [], partlyValidVotes: Bool = false, text: (Word) -> String,
                              confidence: (Word) -> Float, meaning: (String) -> String = { $0 }, prior: (String) -> Double = { _ in 0 },
                              valid: (String) -> Bool) -> (words: [Word], alternatives: [String]) {
         let weights = weights.isEmpty ? renders.map { _ in 1.0 } : weights
@@ -28,9 +30,11 @@ enum SlotVote {
         for slot in 0..<slotCount {
             let readings = renders.indices.map { r in renders[r].indices.filter { slots[r][$0] == slot }.map { renders[r][$0] } }
             var votes: [String: (votes: Double, render: Int, weight: Double)] = [:]
-            for (r, words) in readings.enumerated() where !words.isEmpty && words.allSatisfy({ valid(text($0)) }) {
+            for (r, words) in readings.enumerated() where !words.isEmpty {
+                let validShare = Double(words.filter { valid(text($0)) }.count) / Double(words.count)
+                guard validShare > 0, validShare == 1 || partlyValidVotes else { continue }
                 let key = words.map { meaning(text($0)) }.joined(separator: " ")
-                let weight = weights[r] * (1 + Double(words.map(confidence).min() ?? 0))
+                let weight = weights[r] * (1 + Double(words.map(confidence).min() ?? 0)) * validShare
                 var entry = votes[key] ?? (0, r, weight)
                 entry.votes += weight
                 if weight > entry.weight { (entry.render, entry.weight) = (r, weight) }

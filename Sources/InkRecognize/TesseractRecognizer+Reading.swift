@@ -110,23 +110,29 @@ extension TesseractRecognizer {
             var perRender: [[Reading]] = []
             var slotsPerRender: [[Int]] = []
             var weights: [Double] = []
-            // The neural reading first: it wins ties, and stands alone when it is the only reader.
+            // The neural readings first: they win ties, and stand alone when they are the only reader.
             if let neural {
-                let raster = try neuralImage(of: ink, shapes: shapes, text: text,
-                                             metrics: metrics ?? LineMetrics(ink, indices: text, strokeHeight: max(lineHeight, 0.5 * textHeight)))
-                if let folder = options.debugImageFolder {
-                    try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber)-neural.png"))
+                for (number, stretch) in options.neuralStretches.enumerated() {
+                    let raster = try neuralImage(of: ink, shapes: shapes, text: text,
+                                                 metrics: metrics ?? LineMetrics(ink, indices: text, strokeHeight: max(lineHeight, 0.5 * textHeight)),
+                                                 stretch: stretch)
+                    if let folder = options.debugImageFolder {
+                        let suffix = options.neuralStretches.count > 1 ? "-n\(number)" : ""
+                        try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber)-neural\(suffix).png"))
+                    }
+                    var lineReadings = try neural.read(raster).map { reading(of: $0, in: raster, line: lineNumber) }
+                    slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
+                    attach(lineMarks, to: &lineReadings, textHeight: textHeight)
+                    for i in lineReadings.indices { lineReadings[i].listNumber = listNumber(lineReadings[i]) }
+                    if options.spellFromChoices { spell(&lineReadings).forEach(keep) }
+                    if !wantAlternatives { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
+                    perRender.append(lineReadings)
+                    weights.append(options.neuralVotes)
                 }
-                var lineReadings = try neural.read(raster).map { reading(of: $0, in: raster, line: lineNumber) }
-                slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
-                attach(lineMarks, to: &lineReadings, textHeight: textHeight)
-                for i in lineReadings.indices { lineReadings[i].listNumber = listNumber(lineReadings[i]) }
-                if options.spellFromChoices { spell(&lineReadings).forEach(keep) }
-                if !wantAlternatives { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
-                perRender.append(lineReadings)
-                weights.append(options.neuralVotes)
             }
-            for (number, image) in images.enumerated() where neural == nil || options.reader != .neural {
+            // Beside the neural readings, a few of Tesseract's renders: the neural ones outweigh the rest.
+            let tesseractImages = neural == nil ? images[...] : images.prefix(options.reader == .neural ? 0 : options.rendersBesideNeural)
+            for (number, image) in tesseractImages.enumerated() {
                 let raster = try image(1)
                 if let folder = options.debugImageFolder {
                     let suffix = images.count > 1 ? "-r\(number)" : ""
@@ -158,7 +164,7 @@ extension TesseractRecognizer {
         for (number, line) in read.enumerated() {
             var lineReadings = renders[number][0]
             if renders[number].count > 1 {
-                let voted = vote(renders[number], slots: line.slots, weights: line.weights) { word in
+                let voted = vote(renders[number], slots: line.slots, weights: line.weights, partlyValid: neural != nil) { word in
                     !word.hasPrefix("#") && pageWords.isRead(word, besides: number) ? options.pageWordVotes : 0
                 }
                 lineReadings = voted.words
@@ -175,8 +181,10 @@ extension TesseractRecognizer {
     /// The neural reader's image of a line's strokes `text`: ``NeuralLineReader/inputHeight`` pixels
     /// high, the x-height ``RecognitionOptions/neuralXHeight`` of that (smaller where the whole line
     /// would not fit otherwise, down to half of it; the line cut around its middle below that), the
-    /// pressure pen ``RecognitionOptions/neuralPen`` of the x-height, as written (not stood upright).
-    func neuralImage(of ink: [Stroke], shapes: [StrokeShape], text: [Int], metrics: LineMetrics) throws(RecognitionError) -> OCRRaster {
+    /// pressure pen ``RecognitionOptions/neuralPen`` of the x-height, as written (not stood upright), widened
+    /// `stretch` times across.
+    func neuralImage(of ink: [Stroke], shapes: [StrokeShape], text: [Int], metrics: LineMetrics,
+                     stretch: Double) throws(RecognitionError) -> OCRRaster {
         let padding = 2
         // Room for the ink: the model's height less the padding and the pixel the raster adds.
         let room = Double(NeuralLineReader.inputHeight - 2 * padding - 2)
@@ -190,7 +198,8 @@ extension TesseractRecognizer {
             region = Rect(minX: bounds.minX, minY: middle - room / scale / 2, maxX: bounds.maxX, maxY: middle + room / scale / 2)
         }
         return try OCRRaster.draw(ink, strokes: text, region: region, scale: scale, padding: padding,
-                                  pen: .pressure(width: max(1, options.neuralPen * metrics.xHeight * scale)), antialias: options.antialias)
+                                  pen: .pressure(width: max(1, options.neuralPen * metrics.xHeight * scale)), antialias: options.antialias,
+                                  stretch: stretch)
     }
 
     /// A hashtag that is no known tag, or only loosely one, gets a second look: its line drawn again

@@ -10,14 +10,17 @@ extension TesseractRecognizer {
     /// outvote the one render that read the tag right), or, with no known tags, as lexicon words.
     /// Words vote by their letters whatever the case; hashtags by the known tag they read as. `prior`
     /// gives a one-word reading extra votes (``RecognitionOptions/pageWordVotes``); `weights[r]` multiplies render r's.
-    func vote(_ renders: [[Reading]], slots: [[Int]], weights: [Double], prior: (String) -> Double) -> (words: [Reading], alternatives: [String]) {
+    /// `partlyValid` lets a slot's reading with some invalid words vote (``SlotVote``): for the neural reader, whose
+    /// near misses ("diffevent shapes") are likelier right than Tesseract's lexicon words ("lent crepes").
+    func vote(_ renders: [[Reading]], slots: [[Int]], weights: [Double], partlyValid: Bool,
+              prior: (String) -> Double) -> (words: [Reading], alternatives: [String]) {
         func knownTag(_ text: String) -> Tag? {
             guard text.hasPrefix("#"), !snapper.known.isEmpty,
                   let reading = readTag(body: String(text.drop(while: { $0 == "#" })), alternatives: [], next: nil),
                   let distance = reading.relativeDistance, distance <= options.confidentTagDistance else { return nil }
             return reading.tag
         }
-        return SlotVote.choose(renders, slots: slots, weights: weights, text: \.word.text, confidence: \.word.confidence,
+        return SlotVote.choose(renders, slots: slots, weights: weights, partlyValidVotes: partlyValid, text: \.word.text, confidence: \.word.confidence,
                                meaning: { knownTag($0).map { "#" + $0.name } ?? $0.lowercased() }, prior: prior) { text in
             guard text.hasPrefix("#") else { return lexicon.accepts(text) }
             if !snapper.known.isEmpty { return knownTag(text) != nil }

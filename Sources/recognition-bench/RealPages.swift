@@ -148,10 +148,10 @@ private func recognition(ofCLIText text: String) -> PageRecognition {
 /// Reads the transcribed pages of the corpus (`--corpus`, `INKWELL_CORPUS`, or `../shared/corpus` beside
 /// the repository), imported with Inkwell's importers, with the recogniser at each of `qualities` with each
 /// of `chosen` readers (Tesseract's renders, the neural line reader, both voting; the neural reading worth
-/// `neuralVotes` renders when given) and with the `tesseract` CLI; scores the text and searches each reader's own index for the written words.
+/// `neuralVotes` renders and drawn at `neuralStretches` when given) and with the `tesseract` CLI; scores the text and searches each reader's own index for the written words.
 /// INKWELL_REAL_DUMP=folder keeps our line images.
 func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], readers chosen: [RecognitionOptions.Reader],
-             neuralVotes: Double?, scratch: URL, verbose: Bool) throws {
+             neuralVotes: Double?, neuralStretches: [Double]?, scratch: URL, verbose: Bool) throws {
     let candidates = [explicit, ProcessInfo.processInfo.environment["INKWELL_CORPUS"],
                       sourceRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path].compactMap { $0 }
     guard let corpusPath = candidates.first(where: {
@@ -219,6 +219,7 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
             var options = RecognitionOptions(quality: quality)
             options.reader = reader
             if let neuralVotes { options.neuralVotes = neuralVotes }
+            if let neuralStretches, !neuralStretches.isEmpty { options.neuralStretches = neuralStretches }
             let suffix = reader == .tesseract ? "" : ", \(reader.rawValue)"
             variants.append(("ours, \(quality.rawValue)\(suffix)", quality.rawValue + suffix.replacingOccurrences(of: ", ", with: "-"), options))
             if quality == .best, reader == .tesseract {

@@ -11,7 +11,8 @@
 //   recognition-bench calibrate              how every hashtag word was decided, and whether rightly
 //
 // Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR, --quality best|fast and
-// --reader tesseract|neural|both and --neural-votes V (real: what the neural reading of a word counts as).
+// --reader tesseract|neural|both, --neural-votes V (real: what the neural reading of a word counts as) and
+// --neural-stretches 1,1.6 (real: how many times each neural image of a line is widened, one reading each).
 import Foundation
 import InkCore
 import InkRecognize
@@ -34,6 +35,7 @@ let onlyOption = option("--only")
 let qualityOption = option("--quality")
 let readerOption = option("--reader")
 let neuralVotesOption = Double(option("--neural-votes") ?? "")
+let neuralStretchesOption = option("--neural-stretches").map { $0.split(separator: ",").compactMap { Double($0) } }
 let section = arguments.first ?? "accuracy"
 
 let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -196,7 +198,7 @@ case "speed":
 case "real":
     try runReal(corpus: corpusOption, qualities: chosen(RecognitionOptions.Quality.self, by: qualityOption, named: "--quality"),
                 readers: chosen(RecognitionOptions.Reader.self, by: readerOption, named: "--reader"), neuralVotes: neuralVotesOption,
-                scratch: scratch, verbose: arguments.contains("--verbose"))
+                neuralStretches: neuralStretchesOption, scratch: scratch, verbose: arguments.contains("--verbose"))
 
 default:
     FileHandle.standardError.write(Data("unknown section \(section)\n".utf8))

@@ -63,6 +63,28 @@ struct NeuralReaderTests {
         }
     }
 
+    @Test("a line widened for the model is drawn wider, the pen unchanged, and its pixels map back to the page")
+    func widenedLine() throws {
+        // Two vertical bars 40 page pixels apart, drawn 1:1 and widened 1.5 times.
+        let bars = [Stroke(id: StrokeID(1), points: [InkPoint(x: 100, y: 100), InkPoint(x: 100, y: 120)]),
+                    Stroke(id: StrokeID(2), points: [InkPoint(x: 140, y: 100), InkPoint(x: 140, y: 120)])]
+        let region = Rect(minX: 100, minY: 100, maxX: 140, maxY: 120)
+        func inkColumns(_ raster: OCRRaster) -> [Int] {
+            (0..<raster.width).filter { column in (0..<raster.height).contains { raster.pixels[$0 * raster.bytesPerLine + column] < 128 } }
+        }
+        let plain = try OCRRaster.draw(bars, strokes: [0, 1], region: region, scale: 1, padding: 2, pen: .centerline(width: 2))
+        let wide = try OCRRaster.draw(bars, strokes: [0, 1], region: region, scale: 1, padding: 2, pen: .centerline(width: 2), stretch: 1.5)
+        #expect(plain.height == wide.height)
+        #expect(plain.width == 40 + 5 && wide.width == 60 + 5)
+        // Each bar as wide as before (the pen is not stretched), 60 pixels apart instead of 40.
+        let (a, b) = (inkColumns(plain), inkColumns(wide))
+        #expect(a.count == b.count)
+        #expect(b.last! - b.first! == a.last! - a.first! + 20)
+        // The whole raster is the region and its padding, on the page, whatever the stretch.
+        let back = wide.pageRect(left: 2, top: 2, right: wide.width - 3, bottom: wide.height - 3)
+        #expect(abs(back.minX - 100) < 1e-9 && abs(back.maxX - 140) < 1e-9 && abs(back.minY - 100) < 1e-9 && abs(back.maxY - 120) < 1e-9)
+    }
+
     @Test("with INKWELL_ONNXRUNTIME pointing nowhere, the reader is unavailable, saying why and how to install it, and Tesseract reads alone",
           .enabled(if: tesseractAvailable, skipMessage))
     func missingRuntime() throws {

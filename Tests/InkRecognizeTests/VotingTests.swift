@@ -74,6 +74,30 @@ struct VotingTests {
         #expect(even.words.map(\.0) == ["best", "zzk"])
     }
 
+    @Test("with partly valid readings voting, two neural near misses outvote Tesseract's lexicon words; without, they do not")
+    func partlyValidReadings() {
+        // A slot of two words written close together ("different shapes"): two neural readings (worth three
+        // renders each) with one word misread, against three Tesseract renders reading words that are wrong.
+        let renders: [[(String, Float)]] = [
+            [("diffevent", 0.8), ("shapes", 0.9)], [("diffevent", 0.7), ("shapes", 0.8)],
+            [("lent", 0.4), ("crepes", 0.4)], [("lent", 0.3), ("crepes", 0.5)], [("dent", 0.6), ("capes", 0.3)],
+        ]
+        let slots = renders.map { _ in [0, 0] }
+        let valid: (String) -> Bool = { ["shapes", "lent", "crepes", "dent", "capes"].contains($0) }
+        let weights = [3.0, 3, 1, 1, 1]
+        // Each neural reading: 3 × (1 + 0.7 or 0.8) × ½ valid = 2.55 + 2.7; "lent crepes": 1.4 + 1.3.
+        let partly = SlotVote.choose(renders, slots: slots, weights: weights, partlyValidVotes: true, text: \.0, confidence: \.1, valid: valid)
+        #expect(partly.words.map(\.0) == ["diffevent", "shapes"])
+        #expect(partly.alternatives.first == "lent crepes")
+        // Only wholly valid readings vote: Tesseract's words win.
+        let whole = SlotVote.choose(renders, slots: slots, weights: weights, text: \.0, confidence: \.1, valid: valid)
+        #expect(whole.words.map(\.0) == ["lent", "crepes"])
+        // A reading with no valid word never votes, whatever its weight.
+        let none = SlotVote.choose([[("qzx", 0.9)], [("test", 0.1)]], slots: [[0], [0]], weights: [10, 1], partlyValidVotes: true,
+                                   text: \.0, confidence: \.1, valid: { $0 == "test" })
+        #expect(none.words.map(\.0) == ["test"])
+    }
+
     @Test("a word the page's other lines read surely outweighs one more render's reading of it")
     func pageWordsInTheVote() {
         // The "new Cyan" line of a real page: three renders read "yew", two "new"; "new" was read
