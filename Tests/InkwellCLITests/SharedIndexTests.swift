@@ -37,6 +37,9 @@ struct SharedIndexTests {
         return process
     }
 
+    /// The quickest reading (one Tesseract render a line), for tests of the queue and the search, not of reading.
+    static let quick = ["--quality", "fast", "--reader", "tesseract"]
+
     static func count(_ url: String, where condition: String) throws -> Int {
         Int(try PostgresTestServer.psql(url, "SELECT count(*) FROM page WHERE \(condition)")) ?? -1
     }
@@ -54,8 +57,10 @@ struct SharedIndexTests {
     func workersShareTheQueue() throws {
         let cli = try SharedIndexTests.library(notes: 50, pages: 4)
         let url = try PostgresTestServer.newDatabase()
+        // What is tested is the queue, not reading: one Tesseract render a page keeps 200 pages quick.
         let workers = try (0..<4).map {
-            try SharedIndexTests.start(cli, ["index", "--worker", "--index", url, "--jobs", "1", "--lease", "3"], log: "worker-\($0).log")
+            try SharedIndexTests.start(cli, ["index", "--worker", "--index", url, "--jobs", "1", "--lease", "3"] + SharedIndexTests.quick,
+                                       log: "worker-\($0).log")
         }
         defer { for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
         // The first worker to connect creates the schema; until then there is no table to count in.
@@ -87,7 +92,7 @@ struct SharedIndexTests {
         #expect(try PostgresTestServer.psql(url, "SELECT recognitions FROM page WHERE id = '\(edited[0])'") == "2")
 
         // Nothing is stale: a further run finds every page's content recognised, and gives notes their hashtags.
-        let again = try cli.json(["index", "--index", url]) as? [String: Any]
+        let again = try cli.json(["index", "--index", url] + SharedIndexTests.quick) as? [String: Any]
         #expect(again?["recognised"] as? Int == 0)
         #expect(again?["unchanged"] as? Int == 200)
         #expect(!(try cli.json(["tags"]) as? [Any] ?? []).isEmpty)
@@ -112,7 +117,7 @@ struct SharedIndexTests {
         let server = try PostgresTestServer.ownServer()
         defer { server.remove() }
         let workers = try (0..<3).map {
-            try SharedIndexTests.start(cli, ["index", "--worker", "--index", server.url, "--jobs", "1", "--lease", "3", "--quality", "fast"],
+            try SharedIndexTests.start(cli, ["index", "--worker", "--index", server.url, "--jobs", "1", "--lease", "3"] + SharedIndexTests.quick,
                                        log: "worker-\($0).log")
         }
         defer { for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
@@ -148,7 +153,7 @@ struct SharedIndexTests {
         let cli = try SharedIndexTests.library(notes: 12, pages: 2)
         let server = try PostgresTestServer.ownServer()
         defer { server.remove() }
-        let arguments = ["index", "--worker", "--index", server.url, "--jobs", "1", "--quality", "fast", "--give-up-after", "5s"]
+        let arguments = ["index", "--worker", "--index", server.url, "--jobs", "1", "--give-up-after", "5s"] + SharedIndexTests.quick
         var workers = try (0..<3).map { try SharedIndexTests.start(cli, arguments, log: "worker-\($0).log") }
         defer { for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
         try #require(try SharedIndexTests.waitUntil(seconds: 60) {
@@ -215,8 +220,8 @@ struct SharedIndexTests {
         try "# Follow-up\n- [ ] call the caterer about the budget #catering\n".write(to: typed, atomically: true, encoding: .utf8)
         let first = try #require((try cli.json(["note", "list"]) as? [[String: Any]])?.first?["id"] as? String)
         try cli.ok(["note", "text", first, "--set", typed.path])
-        try cli.ok(["index", "--jobs", "2"])
-        try cli.ok(["index", "--index", url, "--jobs", "2"])
+        try cli.ok(["index", "--jobs", "2"] + SharedIndexTests.quick)
+        try cli.ok(["index", "--index", url, "--jobs", "2"] + SharedIndexTests.quick)
 
         // Queries from the words written: whole words, prefixes, one-letter typos, tags, notebooks.
         let samples = cli.root.appendingPathComponent("samples")
