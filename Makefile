@@ -67,9 +67,11 @@ demo: inkwell
 # Two steps run beside another that does not need them, to keep the whole under CI's 25 minutes on
 # two cores: the test-only packages (a browser, a database server, the peers: minutes of apt on a
 # fresh machine) install while the suite compiles, and the release build the package needs compiles
-# while the crash test, which waits on sockets and timers more than it computes, runs. The browser
-# checks, which time the autosave and the toolbar, run with nothing beside them. Each side's output
-# is kept in a log under .build and shown when it ends; either failing fails the target.
+# while the suite, which waits on processes, sockets and timers for a third of its time, runs. The
+# suite's binary is run directly (what `swift test --skip-build` runs), since two SwiftPM commands
+# cannot share .build at once. The crash test and the browser checks, which time the autosave and
+# the toolbar, run with nothing beside them. Each side's output is kept in a log under .build and
+# shown when it ends; either failing fails the target.
 test: deps-run
 	@mkdir -p .build
 	@./scripts/install-deps.sh test > .build/install-deps-test.log 2>&1 & installing=$$!; \
@@ -77,14 +79,15 @@ test: deps-run
 	  wait $$installing; installed=$$?; cat .build/install-deps-test.log >&2; \
 	  [ $$installed -eq 0 ] || echo "make test: installing the test packages failed (.build/install-deps-test.log)" >&2; \
 	  [ $$built -eq 0 ] && [ $$installed -eq 0 ]
-	tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") && \
-	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" $(SWIFT) test --skip-build; status=$$?; rm -rf "$$tmp"; \
-	  [ $$status -eq 0 ] || exit $$status
-	@$(MAKE) --no-print-directory inkwell man > .build/release-build.log 2>&1 & building=$$!; \
-	  /usr/bin/python3 scripts/serve-crash.py $(CURDIR)/.build/debug/inkwell --seconds 30; crashed=$$?; \
+	@suite="$$($(SWIFT) build --show-bin-path)/InkwellPackageTests.xctest"; \
+	  tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") || exit 1; \
+	  $(MAKE) --no-print-directory inkwell man > .build/release-build.log 2>&1 & building=$$!; \
+	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" "$$suite" --testing-library swift-testing; tested=$$?; \
+	  rm -rf "$$tmp"; \
 	  wait $$building; released=$$?; tail -n 20 .build/release-build.log >&2; \
 	  [ $$released -eq 0 ] || echo "make test: the release build failed (.build/release-build.log)" >&2; \
-	  [ $$crashed -eq 0 ] && [ $$released -eq 0 ]
+	  [ $$tested -eq 0 ] && [ $$released -eq 0 ]
+	/usr/bin/python3 scripts/serve-crash.py $(CURDIR)/.build/debug/inkwell --seconds 30
 	/usr/bin/python3 Tests/Browser/browser_test.py $(CURDIR)/.build/debug/inkwell
 	$(MAKE) --no-print-directory deb
 	./scripts/package-test.sh .build/deb/inkwell_*.deb
