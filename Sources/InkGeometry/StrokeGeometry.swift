@@ -86,7 +86,7 @@ public enum StrokeGeometry {
         var pr: [Double] = []
         q.reserveCapacity(points.count)
         pr.reserveCapacity(points.count)
-        let mergeDistance = 0.25 * tolerance
+        let mergeDistance = mergeShare * tolerance
         for (i, point) in points.enumerated() {
             let p = V2(Double(point.x), Double(point.y))
             guard p.x.isFinite, p.y.isFinite else { continue }
@@ -105,8 +105,8 @@ public enum StrokeGeometry {
         for i in 1..<max(1, q.count) { s[i] = s[i - 1] + q[i].distance(to: q[i - 1]) }
         let total = s[q.count - 1]
         var r = [Double](repeating: 0, count: q.count)
-        let taperStart = min(style.taperStart * width, 0.4 * total)
-        let taperEnd = min(style.taperEnd * width, 0.4 * total)
+        let taperStart = min(style.taperStart * width, taperShareLimit * total)
+        let taperEnd = min(style.taperEnd * width, taperShareLimit * total)
         let tip = min(1, max(0, style.taperTip))
         for i in 0..<q.count {
             var radius = style.radius(nominalWidth: width, pressure: pr[i])
@@ -126,7 +126,7 @@ public enum StrokeGeometry {
         }
 
         // Split at sharp corners, then smooth and subdivide each piece on its own.
-        let sigma = max(0, min(1, style.smoothing)) * min(1.5 * width, 6)
+        let sigma = max(0, min(1, style.smoothing)) * min(smoothingWidths * width, smoothingReachLimit)
         var pieces: [Spine] = []
         var start = 0
         for corner in corners(q, s, width: width, maxTurn: style.cornerAngle) + [q.count - 1] where corner > start {
@@ -146,6 +146,29 @@ public enum StrokeGeometry {
     /// swallows its smaller neighbours and the sides have no envelope; raising the small radii to a
     /// slope just under 1 draws (a hair more than) the union of the circles instead of a pinch.
     package static let maximumSlope = 0.85
+    /// Samples closer than this share of the tolerance to the previous kept one are merged into it.
+    package static let mergeShare = 0.25
+    /// A taper is at most this share of the stroke's length.
+    package static let taperShareLimit = 0.4
+    /// The smoothing's σ at full smoothing: this many nominal widths, at most ``smoothingReachLimit`` page units.
+    package static let smoothingWidths = 1.5
+    package static let smoothingReachLimit = 6.0
+    /// A corner's turn is measured between directions over this many nominal widths either side.
+    package static let cornerWindowWidths = 0.5
+    /// A spline piece is cut into steps of at most this many tolerances of deviation, and at most
+    /// ``maximumSteps`` steps.
+    package static let stepBudget = 4.0
+    package static let maximumSteps = 32
+    /// Pressure made up from speed (``pressureSeries(_:width:simulation:)``): full when still, least
+    /// (1 − ``speedPressureDrop``) from ``leastPressureSpeed`` nominal widths a millisecond, eased by
+    /// ``pressureEasing`` a sample; samples without times are ``untimedInterval`` ms apart, none less
+    /// than ``shortestInterval``; a lone point gets ``lonePointPressure``.
+    package static let leastPressureSpeed = 0.25
+    package static let speedPressureDrop = 0.7
+    package static let pressureEasing = 0.35
+    package static let untimedInterval = 8.0
+    package static let shortestInterval = 0.5
+    package static let lonePointPressure = 0.6
 
     package static func limitSlope(_ spine: inout Spine) {
         let p = spine.positions
@@ -171,25 +194,25 @@ public enum StrokeGeometry {
         case .automatic: simulate = constant
         }
         guard simulate else { return constant && first == 0 ? recorded.map { _ in 0.5 } : recorded }
-        guard points.count > 1 else { return [0.6] }
+        guard points.count > 1 else { return [lonePointPressure] }
         // Speed in nominal widths per millisecond; samples without usable times are taken as 8 ms apart.
         let timed = points.last!.time > points.first!.time
         var speeds = [Double](repeating: 0, count: points.count)
         for i in 1..<points.count {
             let d = Double(hypotf(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y))
-            let dt = timed ? max(0.5, Double(points[i].time - points[i - 1].time)) : 8
+            let dt = timed ? max(shortestInterval, Double(points[i].time - points[i - 1].time)) : untimedInterval
             speeds[i] = d / dt / width
         }
         speeds[0] = speeds[1]
         // Full pressure when still, the least at a quarter of the nominal width per millisecond and above.
         func target(_ v: Double) -> Double {
-            let u = min(1, v / 0.25)
-            return 1 - 0.7 * u * u * (3 - 2 * u)
+            let u = min(1, v / leastPressureSpeed)
+            return 1 - speedPressureDrop * u * u * (3 - 2 * u)
         }
         var result = [Double](repeating: 0, count: points.count)
         var p = target(speeds[0])
         for i in 0..<points.count {
-            p += (target(speeds[i]) - p) * 0.35
+            p += (target(speeds[i]) - p) * pressureEasing
             result[i] = p
         }
         return result
@@ -199,7 +222,7 @@ public enum StrokeGeometry {
     /// directions taken over a window (so jitter of a sample or two is not a corner).
     package static func corners(_ q: [V2], _ s: [Double], width: Double, maxTurn: Double) -> [Int] {
         guard q.count > 2, maxTurn < 180 else { return [] }
-        let window = max(0.5 * width, 1e-3)
+        let window = max(cornerWindowWidths * width, 1e-3)
         let limit = cos(maxTurn * .pi / 180)
         // Candidates closer than the window to one another are one corner: keep the sharpest.
         var result: [Int] = []
@@ -281,7 +304,7 @@ public enum StrokeGeometry {
         outR.reserveCapacity(n * 2)
         outP.reserveCapacity(n * 2)
         func turn(_ a: V2, _ b: V2) -> Double { atan2(abs(a.cross(b)), a.dot(b)) }
-        let budget = 8 * 0.5 * tolerance
+        let budget = stepBudget * tolerance
         var turnIn = 0.0  // the turn at p[i], computed as the previous segment's turn out
         for i in 0..<(n - 1) {
             let p1 = p[i], p2 = p[i + 1]
@@ -294,7 +317,7 @@ public enum StrokeGeometry {
             turnIn = turnOut
             let length = d2.length
             let rm = max(r[i], r[i + 1])
-            let steps = min(32, max(1, Int(((length + rm * theta) * theta / budget).squareRoot().rounded(.up))))
+            let steps = min(maximumSteps, max(1, Int(((length + rm * theta) * theta / budget).squareRoot().rounded(.up))))
             if steps > 1 {
                 let t0 = 0.0
                 let t1 = t0 + max(d1.length.squareRoot(), 1e-6)

@@ -14,11 +14,17 @@ public enum PressureCurve: Sendable, Hashable, CustomStringConvertible {
     @inlinable
     public func apply(_ pressure: Double) -> Double {
         let p = min(1, max(0, pressure))
+        return self == .linear ? p : pow(p, exponent)
+    }
+
+    /// The curve as an exponent: `apply(p)` is `p^exponent`.
+    @inlinable
+    public var exponent: Double {
         switch self {
-        case .linear: return p
-        case .soft: return pow(p, 0.55)
-        case .hard: return pow(p, 1.8)
-        case .power(let e): return pow(p, max(0.05, e))
+        case .linear: 1
+        case .soft: 0.55
+        case .hard: 1.8
+        case .power(let e): max(0.05, e)
         }
     }
 

@@ -261,13 +261,11 @@ enum ServerMessage: Equatable, Codable {
     /// The note when a browser connects.
     struct Hello: Equatable, Codable {
         struct Note: Equatable, Codable { var id, title, notebook: String }
-        struct Limits: Equatable, Codable { var message, points: Int }
         var note: Note
         var pages: [PageView]
         var nav: Bool
         var saving: Saving
         var tags: [String]
-        var limits: Limits
     }
 
     /// A page as the browser shows it: the SVG of its paper (PDF page and template, no ink) and each

@@ -189,7 +189,7 @@ actor Room {
         let hello = ServerMessage.Hello(
             note: .init(id: note.note.id.rawValue, title: note.note.title, notebook: note.notebook.description),
             pages: pages.map { view(of: $0) }, nav: now.isNavigationVisible, saving: Self.saving(now.saving, now: now.now),
-            tags: now.tags.map(\.name).sorted(), limits: .init(message: ClientMessage.maxBytes, points: ClientMessage.maxPoints))
+            tags: now.tags.map(\.name).sorted())
         continuation.yield(ServerMessage.hello(hello).json)
         clients[client] = continuation
         // A browser that joins is shown: a session put in the background by the others' hidden tabs

@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// The browser's files (plain HTML, CSS and JavaScript modules, compiled into the program), by name.
+/// The browser's files (plain HTML, CSS and JavaScript modules, compiled into the program), by name; `rules.js`
+/// is written when the server starts (``WebRules``).
 enum WebAssets {
     private static let files: [String: (bytes: [UInt8], type: String)] = [
         "library.html": (PackageResources.library_html, "text/html; charset=utf-8"),
@@ -10,6 +11,7 @@ enum WebAssets {
         "note.js": (PackageResources.note_js, "text/javascript; charset=utf-8"),
         "note-state.js": (PackageResources.note_state_js, "text/javascript; charset=utf-8"),
         "note-connection.js": (PackageResources.note_connection_js, "text/javascript; charset=utf-8"),
+        "note-messages.js": (PackageResources.note_messages_js, "text/javascript; charset=utf-8"),
         "note-canvas.js": (PackageResources.note_canvas_js, "text/javascript; charset=utf-8"),
         "ink-geometry.js": (PackageResources.ink_geometry_js, "text/javascript; charset=utf-8"),
         "note-input.js": (PackageResources.note_input_js, "text/javascript; charset=utf-8"),

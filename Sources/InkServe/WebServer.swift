@@ -153,8 +153,10 @@ public struct WebServer: Sendable {
             _ = try noteID(context)
             return WebAssets.response(named: "note.html")
         }
+        let rules = WebRules(session: options.session)
         router.get("/assets/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
+            if name == WebRules.name { return rules.response }
             guard WebAssets.contains(name) else { throw HTTPError(.notFound, message: "no asset \(name)") }
             return WebAssets.response(named: name)
         }

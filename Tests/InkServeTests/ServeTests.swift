@@ -661,7 +661,7 @@ import InkStore
                                           paper: "<svg/>", ink: [ink], wholeInk: nil, keys: ["w:1"])
         let server: [ServerMessage] = [
             .hello(.init(note: .init(id: "n", title: "T", notebook: "Inbox"), pages: [page], nav: true, saving: .init(state: "saved"),
-                         tags: ["a"], limits: .init(message: 1, points: 2))),
+                         tags: ["a"])),
             .page(page), .ink(.init(page: "8d2h5k0w3q1r", strokes: 1, add: [ink], remove: [4, 5], keys: [])),
             .nav(visible: false), .saving(.init(state: "retrying", in: 3.5, reason: "disk full")), .tags(["x", "y"]),
             .confirmLeave, .left, .error("nope"),

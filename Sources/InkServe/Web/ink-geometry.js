@@ -1,7 +1,7 @@
 // The shape of ink: the rules InkGeometry draws saved strokes with, so that a stroke drawn live is
 // the shape the server's SVG (and the PDF export) draws once it is saved, and nothing changes at pen
 // up. Ports of Sources/InkGeometry/StrokeStyle.swift (the tools' styles, the radius from pressure
-// with the linear curve of InkStyle.standard) and Sources/InkGeometry/StrokeGeometry.swift:
+// through the tool's pressure curve) and Sources/InkGeometry/StrokeGeometry.swift:
 // `pressureSeries` (pressure made up from the pen's speed when every point of a stroke has the same
 // pressure, as a mouse's do), `spines` (close samples merged, eased tapers over the first and last
 // widths, split at sharp corners, Gaussian smoothing over arc length, a centripetal Catmull-Rom
@@ -9,40 +9,30 @@
 // circles along the centreline, which the SVG's stroked runs and filled outlines draw within the
 // tolerance. The looks (opacity, blend, under the ink) are Sources/InkRender/InkStyle.swift's.
 // Erasers erase with their whole nominal width whatever the pressure (Sources/InkGeometry/Erasing.swift).
-// Keep the numbers equal to the Swift ones.
+// Every number comes from the engine: /assets/rules.js, which the server writes from the Swift values
+// (InkwellKit's InkRules: the tools' StrokeStyle and look, StrokeGeometry's constants).
+import { RULES } from "/assets/rules.js";
 
-/** Each tool's StrokeStyle (minWidth and maxWidth are fractions of the nominal width; tapers in
- *  nominal widths; `simulate`: pressure made up from speed when the stroke has none, `.automatic`;
- *  the highlighter's is `.never`). */
-const STYLES = {
-  pen: { minWidth: 0.3, maxWidth: 1.0, smoothing: 0.5, taperStart: 2, taperEnd: 3, taperTip: 0.3, simulate: true, cornerAngle: 90 },
-  fineliner: { minWidth: 0.85, maxWidth: 1.0, smoothing: 0.5, taperStart: 0.6, taperEnd: 0.8, taperTip: 0.6, simulate: true, cornerAngle: 90 },
-  pencil: { minWidth: 0.55, maxWidth: 1.0, smoothing: 0.5, taperStart: 1.5, taperEnd: 2, taperTip: 0.4, simulate: true, cornerAngle: 90 },
-  marker: { minWidth: 0.75, maxWidth: 1.0, smoothing: 0.6, taperStart: 0, taperEnd: 0, taperTip: 0.3, simulate: true, cornerAngle: 90 },
-  highlighter: { minWidth: 1, maxWidth: 1, smoothing: 0.8, taperStart: 0, taperEnd: 0, taperTip: 0.3, simulate: false, cornerAngle: 90 },
-};
+/** Each tool's shape and look (InkRules.ToolRules): minWidth and maxWidth are fractions of the nominal
+ *  width, tapers in nominal widths, `pressureSimulation` automatic, always or never; opacity, the canvas
+ *  blend, painted under all the ink, the pencil's darkness from pressure. */
+const TOOLS = RULES.ink.tools;
+/** StrokeGeometry's constants, by their Swift names. */
+const G = RULES.ink.geometry;
 
-/** Each tool's look (InkStyle.standard): opacity, CSS blend mode, painted under all the ink, and
- *  the pencil's darkness from pressure (mixed with white, 8 steps). */
-const LOOKS = {
-  pen: { opacity: 1, blend: "source-over", under: false },
-  fineliner: { opacity: 1, blend: "source-over", under: false },
-  pencil: { opacity: 1, blend: "darken", under: false, pressureOpacity: [0.3, 0.9] },
-  marker: { opacity: 0.8, blend: "multiply", under: true },
-  highlighter: { opacity: 0.47, blend: "multiply", under: true },
-};
-
-const styleOf = (tool) => STYLES[tool] ?? STYLES.pen;
+const styleOf = (tool) => TOOLS[tool] ?? TOOLS.pen;
 
 /** How `tool`'s ink is painted: `{ opacity, blend, under, pressureOpacity? }`. */
-export const lookOf = (tool) => LOOKS[tool] ?? LOOKS.pen;
+export const lookOf = (tool) => styleOf(tool);
+
+/** The share of the width range pressure `p` (0…1) gives (the style's pressure curve). */
+const curve = (style, p) => Math.pow(Math.min(1, Math.max(0, p)), style.pressureExponent);
 
 /** The width of a stroke of `tool` (a tool name) and nominal `width` at `pressure` (0…1), in page pixels. */
 export function strokeWidth(tool, width, pressure) {
   if (tool === "eraser") return width;
   const style = styleOf(tool);
-  const p = Math.min(1, Math.max(0, pressure));
-  return width * (style.minWidth + (style.maxWidth - style.minWidth) * p);
+  return width * (style.minWidth + (style.maxWidth - style.minWidth) * curve(style, pressure));
 }
 
 /** The pressure InkGeometry draws each point of a stroke with: the recorded one (`[x, y, pressure, …]`),
@@ -52,25 +42,26 @@ export function drawnPressures(tool, width, points, times) {
   const recorded = points.map((point) => Number.isFinite(point[2]) ? Math.min(1, Math.max(0, point[2])) : 0.5);
   const first = recorded[0];
   const constant = recorded.every((p) => Math.abs(p - first) < 1e-4);
-  if (!(constant && styleOf(tool).simulate)) return constant && first === 0 ? recorded.map(() => 0.5) : recorded;
-  if (points.length < 2) return [0.6];
+  const simulation = styleOf(tool).pressureSimulation;
+  if (!(simulation === "always" || (simulation === "automatic" && constant))) return constant && first === 0 ? recorded.map(() => 0.5) : recorded;
+  if (points.length < 2) return [G.lonePointPressure];
   const nominal = Number.isFinite(width) && width > 0 ? width : 1;
   // Speed in nominal widths per millisecond; samples without usable times are taken as 8 ms apart.
   const timed = times[times.length - 1] > times[0];
   const speeds = points.map((point, i) => {
     if (i === 0) return 0;
     const d = Math.hypot(point[0] - points[i - 1][0], point[1] - points[i - 1][1]);
-    const dt = timed ? Math.max(0.5, times[i] - times[i - 1]) : 8;
+    const dt = timed ? Math.max(G.shortestInterval, times[i] - times[i - 1]) : G.untimedInterval;
     return d / dt / nominal;
   });
   speeds[0] = speeds[1];
   // Full pressure when still, the least at a quarter of the nominal width per millisecond and above.
   const target = (v) => {
-    const u = Math.min(1, v / 0.25);
-    return 1 - 0.7 * u * u * (3 - 2 * u);
+    const u = Math.min(1, v / G.leastPressureSpeed);
+    return 1 - G.speedPressureDrop * u * u * (3 - 2 * u);
   };
   let p = target(speeds[0]);
-  return speeds.map((v) => (p += (target(v) - p) * 0.35));
+  return speeds.map((v) => (p += (target(v) - p) * G.pressureEasing));
 }
 
 /** The smoothed, subdivided centreline pieces of a stroke (`StrokeGeometry.spines`): each
@@ -82,7 +73,7 @@ export function spines(tool, width, points, times, tolerance) {
   const pressures = drawnPressures(tool, w, points, times);
   // Samples closer than a quarter of the tolerance to the previous kept one are merged (NaNs dropped).
   const q = [], pr = [];
-  const merge = 0.25 * tolerance;
+  const merge = G.mergeShare * tolerance;
   points.forEach((point, i) => {
     const p = [point[0], point[1]];
     if (!Number.isFinite(p[0]) || !Number.isFinite(p[1])) return;
@@ -100,11 +91,11 @@ export function spines(tool, width, points, times, tolerance) {
   const s = q.map(() => 0);
   for (let i = 1; i < q.length; i++) s[i] = s[i - 1] + Math.hypot(q[i][0] - q[i - 1][0], q[i][1] - q[i - 1][1]);
   const total = s[q.length - 1];
-  const taperStart = Math.min(style.taperStart * w, 0.4 * total);
-  const taperEnd = Math.min(style.taperEnd * w, 0.4 * total);
+  const taperStart = Math.min(style.taperStart * w, G.taperShareLimit * total);
+  const taperEnd = Math.min(style.taperEnd * w, G.taperShareLimit * total);
   const tip = Math.min(1, Math.max(0, style.taperTip));
   const r = q.map((_, i) => {
-    let radius = 0.5 * w * (style.minWidth + (style.maxWidth - style.minWidth) * Math.min(1, Math.max(0, pr[i])));
+    let radius = 0.5 * w * (style.minWidth + (style.maxWidth - style.minWidth) * curve(style, pr[i]));
     if (taperStart > 0 && s[i] < taperStart) {
       const u = s[i] / taperStart;
       radius *= tip + (1 - tip) * u * (2 - u);
@@ -117,7 +108,7 @@ export function spines(tool, width, points, times, tolerance) {
   });
   if (q.length === 1) return [{ p: q, r, pr }];
   // Split at sharp corners, then smooth and subdivide each piece on its own.
-  const sigma = Math.max(0, Math.min(1, style.smoothing)) * Math.min(1.5 * w, 6);
+  const sigma = Math.max(0, Math.min(1, style.smoothing)) * Math.min(G.smoothingWidths * w, G.smoothingReachLimit);
   const pieces = [];
   let start = 0;
   for (const corner of [...corners(q, s, w, style.cornerAngle), q.length - 1]) {
@@ -135,7 +126,7 @@ export function spines(tool, width, points, times, tolerance) {
 /** Indices where the path turns by more than `maxTurn` degrees between directions over a window. */
 function corners(q, s, width, maxTurn) {
   if (q.length <= 2 || maxTurn >= 180) return [];
-  const window = Math.max(0.5 * width, 1e-3);
+  const window = Math.max(G.cornerWindowWidths * width, 1e-3);
   const limit = Math.cos(maxTurn * Math.PI / 180);
   const result = [];
   let groupEnd = -Infinity, bestCos = 2, j = 0, k = 1;
@@ -198,7 +189,7 @@ function subdivide(p, r, pr, tolerance) {
   const length = (a) => Math.hypot(a[0], a[1]);
   const turn = (a, b) => Math.atan2(Math.abs(a[0] * b[1] - a[1] * b[0]), a[0] * b[0] + a[1] * b[1]);
   const mix = (a, wa, b, wb) => [a[0] * wa + b[0] * wb, a[1] * wa + b[1] * wb];
-  const budget = 8 * 0.5 * tolerance;
+  const budget = G.stepBudget * tolerance;
   let turnIn = 0;
   for (let i = 0; i < n - 1; i++) {
     const p1 = p[i], p2 = p[i + 1];
@@ -211,7 +202,7 @@ function subdivide(p, r, pr, tolerance) {
     turnIn = turnOut;
     const l = length(d2);
     const rm = Math.max(r[i], r[i + 1]);
-    const steps = Math.min(32, Math.max(1, Math.ceil(Math.sqrt((l + rm * theta) * theta / budget))));
+    const steps = Math.min(G.maximumSteps, Math.max(1, Math.ceil(Math.sqrt((l + rm * theta) * theta / budget))));
     if (steps > 1) {
       const t0 = 0, t1 = t0 + Math.max(Math.sqrt(length(d1)), 1e-6);
       const t2 = t1 + Math.max(Math.sqrt(l), 1e-6), t3 = t2 + Math.max(Math.sqrt(length(d3)), 1e-6);
@@ -234,12 +225,12 @@ function subdivide(p, r, pr, tolerance) {
   return { p: out, r: outR, pr: outP };
 }
 
-/** The radius changes at most 0.85 a unit along the centreline (`StrokeGeometry.maximumSlope`). */
+/** The radius changes at most `StrokeGeometry.maximumSlope` a unit along the centreline. */
 function limitSlope(spine) {
   const { p, r } = spine;
   const lengths = p.map((v, i) => (i ? Math.hypot(v[0] - p[i - 1][0], v[1] - p[i - 1][1]) : 0));
-  for (let i = 1; i < p.length; i++) r[i] = Math.max(r[i], r[i - 1] - 0.85 * lengths[i]);
-  for (let i = p.length - 2; i >= 0; i--) r[i] = Math.max(r[i], r[i + 1] - 0.85 * lengths[i + 1]);
+  for (let i = 1; i < p.length; i++) r[i] = Math.max(r[i], r[i - 1] - G.maximumSlope * lengths[i]);
+  for (let i = p.length - 2; i >= 0; i--) r[i] = Math.max(r[i], r[i + 1] - G.maximumSlope * lengths[i + 1]);
 }
 
 /** Adds to `path` the area a spine covers, `scale` device pixels a page pixel: the circles along it

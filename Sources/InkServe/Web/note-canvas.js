@@ -6,6 +6,7 @@
 import { el } from "/assets/api.js";
 import { lookOf, mixWithWhite, outline } from "/assets/ink-geometry.js";
 import { confirmed, send } from "/assets/note-connection.js";
+import { sendPage } from "/assets/note-messages.js";
 import { TOOLS, state } from "/assets/note-state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -75,7 +76,7 @@ export function updatePage(message) {
 export function applyInk(message) {
   const view = state.pages.find((p) => p.id === message.page);
   if (!view) {
-    send({ t: "sendPage", page: message.page });
+    send(sendPage(message.page));
     settle(message.keys);
     return;
   }

@@ -6,7 +6,9 @@
 // the top, and each use of it tells the session, which keeps it up (it alone decides when it hides).
 import { addPoints, clearCanvas, sizeCanvas } from "/assets/note-canvas.js";
 import { send, sendStroke } from "/assets/note-connection.js";
+import { eraseAlong, navigation, redo, strokeDown, strokeMove, strokeUp, tap, undo } from "/assets/note-messages.js";
 import { state, writer } from "/assets/note-state.js";
+import { RULES } from "/assets/rules.js";
 
 /** Touch is a palm while a pen is down and this long (ms) after it lifts. */
 const PALM_AFTER_PEN = 500;
@@ -14,7 +16,7 @@ const PALM_AFTER_PEN = 500;
 const TOP_EDGE = 24;
 /** A pen contact starting this close to the top of the screen (page pixels, the session's band) may be
  *  the first of a double tap: it is sent only once it moves, lasts, or no second tap follows. */
-const TOP_BAND = 120;
+const TOP_BAND = RULES.ink.topEdgeBand;
 const TAP_MS = 300;
 const DOUBLE_TAP_MS = 400;
 const TAP_SLOP = 12;
@@ -42,7 +44,7 @@ export function listenForInput(pages) {
   }, { passive: false });
   document.addEventListener("keydown", (event) => {
     // With Shift held, `key` is "Z".
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") send({ t: event.shiftKey ? "redo" : "undo" });
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") send(event.shiftKey ? redo() : undo());
     if (event.key === "Escape") wantNavigation(true);
   });
   // The navigation: hovering at the top edge, its handle, and any use of it keep it up.
@@ -68,7 +70,7 @@ function wantNavigation(now) {
   if (!now && !hidden && at - navAskedAt < 1000) return;
   if (!now && hidden && at - navAskedAt < 250) return;
   navAskedAt = at;
-  send({ t: "nav" });
+  send(navigation());
 }
 
 let pensDown = 0;
@@ -182,7 +184,7 @@ function onPointerDown(event) {
   };
   state.current = stroke;
   if (tool.erase === "stroke") return; // a stroke eraser sends its path when it lifts
-  const down = { t: "down", k: key, page: view.id, pt: point, tool: tool.name, color: stroke.color, w: width };
+  const down = strokeDown(key, view.id, point, tool.name, stroke.color, width);
   const k = view.width / view.node.getBoundingClientRect().width;
   if (event.pointerType === "pen" && event.clientY * k < TOP_BAND) {
     stroke.held = [down]; // maybe a tap: sent once it is clearly a stroke
@@ -237,11 +239,11 @@ function onPointerMove(event) {
     // The server ended it (no move for its stall time) and confirmed it: the pen goes on in a new stroke.
     const key = `${writer}:${++state.sequence}`;
     Object.assign(stroke, { key, points: [points[0]], times: [0], start: performance.now() });
-    sendStroke(key, { t: "down", k: key, page: stroke.page.id, pt: points[0], tool: stroke.tool.name, color: stroke.color, w: stroke.width });
+    sendStroke(key, strokeDown(key, stroke.page.id, points[0], stroke.tool.name, stroke.color, stroke.width));
   }
   addPoints(stroke, points);
   if (stroke.tool.erase === "stroke") return;
-  const move = { t: "move", k: stroke.key, pts: points };
+  const move = strokeMove(stroke.key, points);
   if (!stroke.held) {
     sendStroke(stroke.key, move);
     return;
@@ -278,13 +280,13 @@ function onPointerUp(event) {
     release(stroke);
   }
   if (stroke.tool.erase === "stroke") {
-    for (let i = 0; i < stroke.points.length; i += 4000) {
-      send({ t: "eraseAlong", page: stroke.page.id, pts: stroke.points.slice(i, i + 4000).map((p) => p.slice(0, 3)), r: stroke.width / 2 });
+    for (let i = 0; i < stroke.points.length; i += RULES.limits.points) {
+      send(eraseAlong(stroke.page.id, stroke.points.slice(i, i + RULES.limits.points).map((p) => p.slice(0, 3)), stroke.width / 2));
     }
     clearCanvas(stroke.page);
     return;
   }
-  if (!endedByServer(stroke)) sendStroke(stroke.key, { t: "up", k: stroke.key });
+  if (!endedByServer(stroke)) sendStroke(stroke.key, strokeUp(stroke.key));
 }
 
 /** Whether the server has confirmed a stroke whose pen is still down: it ended it, as its stall rule
@@ -305,11 +307,11 @@ function penTapped(stroke, event) {
     clearCanvas(stroke.page);
     const rect = stroke.page.node.getBoundingClientRect();
     const k = stroke.page.width / rect.width;
-    send({ t: "tap", x: (event.clientX - rect.left) * k, y: event.clientY * k, n: 2 });
+    send(tap((event.clientX - rect.left) * k, event.clientY * k, 2));
     return;
   }
   flushPenTap();
-  stroke.held.push({ t: "up", k: stroke.key });
+  stroke.held.push(strokeUp(stroke.key));
   penTap = { stroke, at: event.timeStamp, x: event.clientX, y: event.clientY, timer: setTimeout(flushPenTap, DOUBLE_TAP_MS) };
 }
 
@@ -322,5 +324,5 @@ function tapped(event) {
   const now = event.timeStamp;
   const double = lastTap && now - lastTap.at < 400 && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 40;
   lastTap = double ? null : { at: now, x: event.clientX, y: event.clientY };
-  send({ t: "tap", x: (event.clientX - rect.left) * k, y: event.clientY * k, n: double ? 2 : 1 });
+  send(tap((event.clientX - rect.left) * k, event.clientY * k, double ? 2 : 1));
 }

@@ -10,6 +10,7 @@ import { applyInk, othersStroke, showPages, updatePage } from "/assets/note-canv
 import { connect, loadKept, resendUnconfirmed, send, showConnection, unconfirmedCount } from "/assets/note-connection.js";
 import { download } from "/assets/note-download.js";
 import { listenForInput } from "/assets/note-input.js";
+import { addPage, answer, leave, redo, undo, visibility } from "/assets/note-messages.js";
 import { replay } from "/assets/note-replay.js";
 import { COLORS, TOOLS, WIDTHS, state } from "/assets/note-state.js";
 
@@ -88,18 +89,17 @@ function markPressed(container, selector, index) {
 async function start() {
   buildToolbar();
   listenForInput(document.getElementById("pages"));
-  document.getElementById("undo").onclick = () => send({ t: "undo" });
-  document.getElementById("redo").onclick = () => send({ t: "redo" });
-  document.getElementById("add-page").onclick = () => send({ t: "addPage", template: document.getElementById("template").value });
-  document.getElementById("back").onclick = () => send({ t: "leave" });
+  document.getElementById("undo").onclick = () => send(undo());
+  document.getElementById("redo").onclick = () => send(redo());
+  document.getElementById("add-page").onclick = () => send(addPage(document.getElementById("template").value));
+  document.getElementById("back").onclick = () => send(leave());
   document.getElementById("replay").onclick = () => replay().catch((e) => toast(e.message, "error"));
   const exporter = document.getElementById("export");
   exporter.onchange = () => { download(exporter.value); exporter.value = ""; };
   document.getElementById("leave").addEventListener("close", (event) => {
-    const answer = event.target.returnValue || "stay";
-    send({ t: "answer", a: answer });
+    send(answer(event.target.returnValue || "stay"));
   });
-  document.addEventListener("visibilitychange", () => send({ t: "visibility", hidden: document.hidden }));
+  document.addEventListener("visibilitychange", () => send(visibility(document.hidden)));
   window.addEventListener("beforeunload", (event) => {
     // Strokes not yet on the server's disk, or changes it has not saved: closing now may lose them.
     if ((unconfirmedCount() > 0 || state.saving.state !== "saved") && !state.leaving) event.preventDefault();
