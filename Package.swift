@@ -231,21 +231,18 @@ let package = Package(
         ),
         .testTarget(
             name: "InkServeTests",
-            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkRender",
+            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkRender", "ServeTestSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-                           .product(name: "WSClient", package: "swift-websocket"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "InkwellCLITests",
-            dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "CCairo",
+            dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "ServeTestSupport", "CCairo",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )
