@@ -80,7 +80,8 @@ public struct TestClient: Sendable {
 
     /// Sends a request and hands the whole response to `check`. The request names its host as
     /// `Host: localhost` before `headers` (which may name another: a second Host header), and gives
-    /// its body's length. A response must come within 20 s.
+    /// its body's length. There is no time limit: with the suite's other tests holding every thread
+    /// of the process, a response may take minutes.
     @discardableResult
     public func execute<Value>(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil,
                                _ check: (TestResponse) async throws -> Value) async throws -> Value {
@@ -95,8 +96,6 @@ public struct TestClient: Sendable {
                     return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
                 }
             }
-        let deadline = connection.channel.eventLoop.scheduleTask(in: .seconds(20)) { connection.channel.close(promise: nil) }
-        defer { deadline.cancel() }
         let response = try await connection.executeThenClose { inbound, outbound in
             try await outbound.write(.head(head))
             if let body { try await outbound.write(.body(.byteBuffer(body))) }
@@ -114,7 +113,7 @@ public struct TestClient: Sendable {
                     if let response { return response }
                 }
             }
-            throw ClientError("\(method) \(uri): the connection closed (or 20 s passed) before the whole response came")
+            throw ClientError("\(method) \(uri): the connection closed before the whole response came")
         }
         return try await check(response)
     }
