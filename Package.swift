@@ -34,7 +34,7 @@ let package = Package(
         // InkServe builds responses from NIO's byte buffers and HTTP field names, and closes sockets with NIO's codes, beside Hummingbird.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
-        // The WebSocket client the web notebook's tests talk to it with.
+        // WSCore (already under hummingbird-websocket): the WebSocket sessions of the web notebook's test client.
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.0.0"),
         // Hummingbird's own service runner: `inkwell serve` triggers its graceful shutdown itself, once open notes are saved.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
@@ -156,6 +156,23 @@ let package = Package(
         ),
         // What several test targets share: the throwaway PostgreSQL server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What the web notebook's tests share: the server run on a port of its own, and a small HTTP/1.1 and
+        // WebSocket client over the NIO pieces the server is built on (not HummingbirdTesting and WSClient,
+        // which bring BoringSSL, AsyncHTTPClient and HTTP/2 into every test build).
+        .target(
+            name: "ServeTestSupport",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOWebSocket", package: "swift-nio"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "WSCore", package: "swift-websocket")],
+            path: "Tests/ServeTestSupport"
+        ),
         .testTarget(
             name: "InkCoreTests",
             dependencies: ["InkCore"]
@@ -214,21 +231,18 @@ let package = Package(
         ),
         .testTarget(
             name: "InkServeTests",
-            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkRender",
+            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkRender", "ServeTestSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-                           .product(name: "WSClient", package: "swift-websocket"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "InkwellCLITests",
-            dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "CCairo",
+            dependencies: ["inkwell", "InkwellKit", "InkStore", "InkInterchange", "InkPDF", "TestSupport", "ServeTestSupport", "CCairo",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

@@ -1,20 +1,19 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
-import HummingbirdWSTesting
 @testable import InkServe
 import HummingbirdWebSocket
 @testable import InkwellKit
 import Logging
 import NIOCore
+import ServeTestSupport
 import Testing
-import WSClient
 import InkRender
 import InkStore
 
-/// Every route of `inkwell serve` through Hummingbird's test client: what a browser (or a hostile
-/// page or program) gets back, and that refused requests leave the library exactly as it was.
+/// Every route of `inkwell serve`, run on a port of its own, through a small test client: what a
+/// browser (or a hostile page or program) gets back, and that refused requests leave the library
+/// exactly as it was.
 @Suite struct ServeTests {
     let folder: URL
     let workspace: Workspace
@@ -47,7 +46,7 @@ import InkStore
     // MARK: Pages and assets
 
     @Test func pagesAndAssetsComeWithTheSecurityHeaders() async throws {
-        try await app().test(.router) { client in
+        try await app().test { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
@@ -71,7 +70,7 @@ import InkStore
     // MARK: The library
 
     @Test func notesAreCreatedRenamedPinnedTaggedMovedDeletedAndRestored() async throws {
-        try await app().test(.router) { client in
+        try await app().test { client in
             let id = try await client.execute(uri: "/api/notes", method: .post, body: try body(["title": "Groceries"])) { response in
                 #expect(response.status == .created)
                 return try #require(try json(response.body)["id"] as? String)
@@ -105,7 +104,7 @@ import InkStore
     }
 
     @Test func pagesOfOtherSitesCannotChangeTheLibrary() async throws {
-        try await app().test(.router) { client in
+        try await app().test { client in
             try await client.execute(uri: "/api/notes", method: .post, headers: [.origin: "http://attacker.example"],
                                      body: try body(["title": "planted"])) { response in
                 #expect(response.status == .forbidden)
@@ -122,7 +121,7 @@ import InkStore
         let source = Page(id: PageID(rawValue: "8d2h5k0w3q1r"), size: .a4Points,
                           strokes: [Stroke(id: StrokeID(1), width: 8, points: [InkPoint(x: 100, y: 100), InkPoint(x: 400, y: 300)])])
         let pdf = try Renderer().pdf([source, source])
-        try await app().test(.router) { client in
+        try await app().test { client in
             // Another format saying %PDF- early (a Xournal++ document naming a file on the server) is not read as that format.
             let disguised = #"<xournal creator="%PDF-"><page width="100" height="100"><background type="pdf" domain="absolute" filename="/etc/secret.pdf" pageno="1"/><layer/></page></xournal>"#
             for (bytes, reason) in [(Array("not a pdf".utf8), "not a PDF"), (Array("%PDF-1.7 and then nothing".utf8), "could not be imported"),
@@ -158,7 +157,7 @@ import InkStore
     @Test func dragToReorderWritesTheNotebooksOrder() async throws {
         let first = try workspace.library.createNote(title: "First")
         let second = try workspace.library.createNote(title: "Second")
-        try await app().test(.router) { client in
+        try await app().test { client in
             try await client.execute(uri: "/api/notes/\(first.note.id)", method: .patch,
                                      body: try body(["place": "after:\(second.note.id)"])) { response in
                 #expect(response.status == .ok)
@@ -170,7 +169,7 @@ import InkStore
     @Test func badRequestsSayWhyAndChangeNothing() async throws {
         let note = try workspace.library.createNote(title: "Keep me")
         let before = try snapshot()
-        try await app().test(.router) { client in
+        try await app().test { client in
             let cases: [(String, HTTPRequest.Method, ByteBuffer?, HTTPResponse.Status, String)] = [
                 ("/api/notes", .post, ByteBuffer(string: "{not json"), .badRequest, "JSON"),
                 ("/api/notes", .post, try body(["title": 42]), .badRequest, "title"),
@@ -204,7 +203,7 @@ import InkStore
         try workspace.library.save([PageDelta(pageID: .random(), isNew: true, addedStrokes: [
             Stroke(id: StrokeID(1), points: [InkPoint(x: 100, y: 100), InkPoint(x: 400, y: 300)]),
         ])], to: stored.note.id)
-        try await app().test(.router) { client in
+        try await app().test { client in
             try await client.execute(uri: "/api/notes/\(stored.note.id)/export?format=pdf", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/pdf")
@@ -230,7 +229,7 @@ import InkStore
 
     @Test func aTokenGuardsEveryRequestAndMovesIntoAnHttpOnlyCookie() async throws {
         let token = "0123456789abcdef0123456789abcdef"
-        try await app(token: token).test(.router) { client in
+        try await app(token: token).test { client in
             try await client.execute(uri: "/api/library", method: .get) { response in
                 #expect(response.status == .unauthorized)
             }
@@ -277,7 +276,7 @@ import InkStore
         // The test client sends Host: localhost first; a second Host names another server.
         let twice: HTTPFields = [HTTPField.Name("Host")!: "attacker.example"]
         let before = try snapshot()
-        try await app().test(.live) { client in
+        try await app().test { client in
             try await client.execute(uri: "/api/library", method: .get, headers: twice) { response in
                 #expect(response.status == .badRequest)
                 #expect(String(buffer: response.body).contains("more than once"))
@@ -298,7 +297,7 @@ import InkStore
 
     @Test func penInputOverTheSocketIsSavedWhenTheLastWriterLeaves() async throws {
         let stored = try workspace.library.createNote(title: "Live")
-        try await app().test(.live) { client in
+        try await app().test { client in
             try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                 let hello = try await Self.next(&messages)
@@ -333,7 +332,7 @@ import InkStore
     @Test(.timeLimit(.minutes(1)))
     func aPenHeldDownOnOneSocketBlocksNoOtherWritersStrokesErasuresOrUndo() async throws {
         let stored = try workspace.library.createNote(title: "Held")
-        try await app().test(.live) { client in
+        try await app().test { client in
             try await client.ws("/api/notes/\(stored.note.id)/live") { holderInbound, holder, _ in
                 var held = holderInbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                 let hello = try await Self.next(&held)
@@ -365,7 +364,7 @@ import InkStore
     @Test(.timeLimit(.minutes(1)))
     func aBrowserJoiningWhileEveryOtherTabIsHiddenCanWrite() async throws {
         let stored = try workspace.library.createNote(title: "Hidden tabs")
-        try await app().test(.live) { client in
+        try await app().test { client in
             try await client.ws("/api/notes/\(stored.note.id)/live") { hiddenInbound, hidden, _ in
                 var first = hiddenInbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                 let hello = try await Self.next(&first)
@@ -399,7 +398,7 @@ import InkStore
         let plain = try workspace.library.createNote(title: "Plain")
         let page = try #require(try workspace.library.pages(of: workspace.library.note(matching: id.rawValue)).first)
         let address = WebServer.backgroundAddress(note: id, page: page, try #require(page.template.background))
-        try await app().test(.live) { client in
+        try await app().test { client in
             try await client.ws("/api/notes/\(id)/live") { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                 let hello = try await Self.next(&messages)
@@ -430,7 +429,7 @@ import InkStore
             return Stroke(id: StrokeID(UInt64(i)), width: 3, points: points)
         }
         try workspace.library.save([PageDelta(pageID: pageID, isNew: true, addedStrokes: strokes)], to: stored.note.id)
-        try await app().test(.live) { client in
+        try await app().test { client in
             // (The hello carries the 1,500 strokes: bigger than the test client's default frame.)
             try await client.ws("/api/notes/\(stored.note.id)/live", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
@@ -473,7 +472,7 @@ import InkStore
     @Test func aStrokeUndoneAndANewOneAfterTheNoteClosedNeverShareAnID() async throws {
         let stored = try workspace.library.createNote(title: "Ids")
         let library = workspace.library
-        try await app().test(.live) { client in
+        try await app().test { client in
             func drawn(_ key: String, undo: Bool) async throws -> Int {
                 let given = Given()
                 try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
@@ -508,7 +507,7 @@ import InkStore
         try workspace.library.save([PageDelta(pageID: .random(), isNew: true)], to: stored.note.id)
         let before = try snapshot()
         let change = try body(["notebook": "Archive", "title": "Moved"])
-        try await app().test(.live) { client in
+        try await app().test { client in
             try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                 _ = try await Self.next(&messages)  // the hello: the note is open for writing
@@ -537,7 +536,7 @@ import InkStore
             #"{"t":"teleport"}"#,
         ]
         for message in bad {
-            try await app().test(.live) { client in
+            try await app().test { client in
                 let close = try await client.ws("/api/notes/\(stored.note.id)/live") { inbound, outbound, _ in
                     var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                     _ = try await Self.next(&messages)
@@ -561,7 +560,7 @@ import InkStore
         let points = Array(repeating: "[10,10,0.5]", count: 300 * 1024 / 12).joined(separator: ",")
         let message = #"{"t":"move","k":"w:1","pts":[\#(points)]}"#
         #expect(message.utf8.count > ClientMessage.maxBytes)
-        try await app().test(.live) { client in
+        try await app().test { client in
             let close = try await client.ws("/api/notes/\(stored.note.id)/live", configuration: .init(maxFrameSize: 1 << 20)) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                 _ = try await Self.next(&messages)
@@ -577,7 +576,7 @@ import InkStore
 
     @Test func socketsOfOtherOriginsAndUnknownNotesAreRefused() async throws {
         let stored = try workspace.library.createNote(title: "Mine")
-        try await app().test(.live) { client in
+        try await app().test { client in
             await #expect(throws: (any Error).self) {
                 try await client.ws("/api/notes/\(stored.note.id)/live",
                                     configuration: .init(additionalHeaders: [.origin: "http://attacker.example"])) { _, _, _ in }

@@ -2,8 +2,8 @@ import Foundation
 import InkStore
 import InkwellKit
 import Logging
+import ServeTestSupport
 import Testing
-import WSClient
 
 /// `inkwell serve` told to stop (SIGTERM from a supervisor, Ctrl-C) while browsers have a note open
 /// (issue 29): it tells them, saves the note, closes the sockets and exits 0 in bounded time, even
