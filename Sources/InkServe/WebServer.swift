@@ -47,6 +47,7 @@ public struct WebServer: Sendable {
     let thumbnails = ThumbnailCache()
     let backgroundImages = BackgroundImageCache()
     let uploads = UploadGate()
+    let sockets = OpenSockets()
 
     public init(workspace: Workspace, options: ServeOptions) {
         self.workspace = workspace
@@ -119,8 +120,11 @@ public struct WebServer: Sendable {
             case .signal:
                 onStopping(await rooms.openCount)
                 let rooms = rooms
+                let sockets = sockets
                 stopping = Task {
                     await rooms.stop()
+                    // Each socket says "going away" (1001) itself before the graceful shutdown closes what is left.
+                    await sockets.waitUntilAllSaidGoodbye(within: .seconds(3))
                     await services.triggerGracefulShutdown()
                 }
                 let bound = options.stopWithin
@@ -167,6 +171,7 @@ public struct WebServer: Sendable {
     private func addLive(to router: Router<BasicWebSocketRequestContext>) {
         let rooms = rooms
         let workspace = workspace
+        let sockets = sockets
         router.ws("/api/notes/:id/live") { request, context in
             guard AccessGuard<BasicWebSocketRequestContext>.sameOrigin(request) else { return .dontUpgrade }
             guard let id = try? noteID(context), (try? await BlockingExecutor.shared.run({ try workspace.note(id: id) })) != nil else {
@@ -180,6 +185,8 @@ public struct WebServer: Sendable {
                 return
             }
             let client = UUID()
+            await sockets.opened(client)
+            defer { Task { await sockets.saidGoodbye(client) } }
             let room: Room
             do {
                 room = try await rooms.join(id)
@@ -202,6 +209,7 @@ public struct WebServer: Sendable {
                 let first = await group.next() ?? .browserLeft(reason: nil)
                 if case .serverStopping = first {
                     try? await outbound.close(.goingAway, reason: "server stopping")
+                    await sockets.saidGoodbye(client)
                     // A browser answers the close at once, which ends the reading; one that does not
                     // (asleep, or its network gone) is not waited for long.
                     group.addTask {
@@ -300,3 +308,20 @@ public struct ServeError: Error, CustomStringConvertible {
     }
 }
 
+/// The note sockets being served, until each has said goodbye (closed, or sent "going away" as the
+/// server stops): stopping waits for them, so that the graceful shutdown, which closes what is still
+/// open with a plain 1000, comes after their 1001.
+actor OpenSockets {
+    private var open: Set<UUID> = []
+
+    func opened(_ client: UUID) { open.insert(client) }
+    func saidGoodbye(_ client: UUID) { open.remove(client) }
+
+    /// Returns when every socket has said goodbye, or after `bound`.
+    func waitUntilAllSaidGoodbye(within bound: Duration) async {
+        let deadline = ContinuousClock.now + bound
+        while !open.isEmpty, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
