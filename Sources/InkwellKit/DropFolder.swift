@@ -175,6 +175,9 @@ public final class DropFolder {
             return try LibraryLock(url: folder.appendingPathComponent(".lock")).withExclusive(timeout: lockTimeout) {
                 try finishInterruptedImport()
                 var waiting: [String] = []
+                // A burst is counted by when files arrived (first seen), not when they were read: reading
+                // a burst can take longer than the burst window on a busy machine.
+                var newestArrival: Date?
                 var current: [String: FileSignature] = [:]
                 for name in try candidates() {
                     if let signature = FileSignature.of(folder.appendingPathComponent(name)) { current[name] = signature }
@@ -200,11 +203,12 @@ public final class DropFolder {
                         waiting.append(name)
                     } else {
                         observed[name] = nil
-                        burst.record(event.claimedSource ?? "unknown", at: time)
+                        burst.record(event.claimedSource ?? "unknown", at: previous.since)
+                        newestArrival = max(newestArrival ?? previous.since, previous.since)
                     }
                     report(event)
                 }
-                if let (count, sources) = burst.check(at: now()) {
+                if let (count, sources) = burst.check(at: newestArrival ?? now()) {
                     var warning = DropEvent(kind: .burst)
                     warning.count = count
                     warning.sources = sources

@@ -214,6 +214,22 @@ struct DropFolderTests {
         #expect(warnings.first?.line.contains("\"Acme Scanner 2\" (60)") == true)
     }
 
+    @Test("a burst is counted by when the files arrived: 60 files read 2 s apart (two minutes of reading) still warn once")
+    func burstReadSlowly() throws {
+        let fixture = try DropFixture()
+        let header = #"{"type":"header","version":1,"source":"Acme Scanner 2"}"#
+        for i in 0..<60 { try fixture.write("a\(i).jsonl", replayLog("A \(i)", strokes: 1, header: header)) }
+        try fixture.look()  // all 60 seen at once
+        // Each file's reading takes 2 s of the clock: the last is read two minutes after the burst came.
+        fixture.clock += 2
+        var clock = fixture.clock
+        _ = try fixture.drop.look(now: { clock += 2; return clock }) { fixture.events.append($0) }
+        let warnings = fixture.events.filter { $0.kind == .burst }
+        #expect(fixture.events.filter { $0.kind == .imported }.count == 60)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.count == 60)
+    }
+
     @Test("the burst monitor warns again only after the rate fell back")
     func burstMonitor() {
         var monitor = BurstMonitor(limit: 50, window: 60)
