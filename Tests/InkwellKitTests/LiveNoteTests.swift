@@ -382,7 +382,7 @@ extension LiveNoteTests {
 
 /// A save that waits for the library's lock must not hold up anyone's pen.
 @Suite struct LiveNoteLockTests {
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(20)))
     func penRepliesComeWhileAnotherProcessHoldsTheLibraryLock() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-live-lock-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
