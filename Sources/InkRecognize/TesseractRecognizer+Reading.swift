@@ -112,10 +112,9 @@ extension TesseractRecognizer {
             var weights: [Double] = []
             // The neural readings first: they win ties, and stand alone when they are the only reader.
             if let neural {
+                let lineMetrics = metrics ?? LineMetrics(ink, indices: text, strokeHeight: max(lineHeight, 0.5 * textHeight))
                 for (number, stretch) in options.neuralStretches.enumerated() {
-                    let raster = try neuralImage(of: ink, shapes: shapes, text: text,
-                                                 metrics: metrics ?? LineMetrics(ink, indices: text, strokeHeight: max(lineHeight, 0.5 * textHeight)),
-                                                 stretch: stretch)
+                    let raster = try neuralImage(of: ink, shapes: shapes, text: text, metrics: lineMetrics, stretch: stretch)
                     if let folder = options.debugImageFolder {
                         let suffix = options.neuralStretches.count > 1 ? "-n\(number)" : ""
                         try raster.writePNG(to: (folder as NSString).appendingPathComponent("line-\(lineNumber)-neural\(suffix).png"))

@@ -9,6 +9,16 @@ public enum BlendMode: Sendable, Hashable {
     case multiply
     /// Keeps the darker of the two colours (pencil): overlapping graphite never turns lighter.
     case darken
+
+    /// The blend's CSS name (SVG's `mix-blend-mode`, a canvas's `globalCompositeOperation`); nil for
+    /// ordinary painting.
+    public var cssName: String? {
+        switch self {
+        case .normal: nil
+        case .multiply: "multiply"
+        case .darken: "darken"
+        }
+    }
 }
 
 /// How one tool looks: its stroke shape and how its paint is applied.

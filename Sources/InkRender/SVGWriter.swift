@@ -186,11 +186,7 @@ struct SVGWriter {
             case let .fill(contours, color, alpha, blend):
                 text("<path fill=\"\(hex(color))\"")
                 if alpha < 1 { text(" fill-opacity=\"\(opacity(alpha))\"") }
-                switch blend {
-                case .normal: break
-                case .multiply: text(" style=\"mix-blend-mode:multiply\"")
-                case .darken: text(" style=\"mix-blend-mode:darken\"")
-                }
+                if let name = blend.cssName { text(" style=\"mix-blend-mode:\(name)\"") }
                 text(" d=\"")
                 path(contours, close: true, into: &out)
                 text("\"/>\n")

@@ -42,7 +42,7 @@ public struct InkRules: Sendable, Encodable, Equatable {
                 pressureExponent: shape.pressureCurve.exponent, minWidth: shape.minWidth, maxWidth: shape.maxWidth,
                 smoothing: shape.smoothing, taperStart: shape.taperStart, taperEnd: shape.taperEnd, taperTip: shape.taperTip,
                 cornerAngle: shape.cornerAngle, pressureSimulation: shape.pressureSimulation.name, opacity: look.opacity,
-                blend: look.blend.compositeOperation, under: look.underInk,
+                blend: look.blend.cssName ?? "source-over", under: look.underInk,
                 pressureOpacity: look.pressureOpacity.map { [$0.lowerBound, $0.upperBound] })
         }
         self.tools = tools
@@ -65,16 +65,6 @@ private extension PressureSimulation {
         case .automatic: "automatic"
         case .always: "always"
         case .never: "never"
-        }
-    }
-}
-
-private extension BlendMode {
-    var compositeOperation: String {
-        switch self {
-        case .normal: "source-over"
-        case .multiply: "multiply"
-        case .darken: "darken"
         }
     }
 }

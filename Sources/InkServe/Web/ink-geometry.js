@@ -46,7 +46,7 @@ export function drawnPressures(tool, width, points, times) {
   if (!(simulation === "always" || (simulation === "automatic" && constant))) return constant && first === 0 ? recorded.map(() => 0.5) : recorded;
   if (points.length < 2) return [G.lonePointPressure];
   const nominal = Number.isFinite(width) && width > 0 ? width : 1;
-  // Speed in nominal widths per millisecond; samples without usable times are taken as 8 ms apart.
+  // Speed in nominal widths per millisecond; samples without usable times are taken as G.untimedInterval ms apart.
   const timed = times[times.length - 1] > times[0];
   const speeds = points.map((point, i) => {
     if (i === 0) return 0;
