@@ -218,21 +218,22 @@ struct ServeStopTests {
           .timeLimit(.minutes(20)))
     func secondSignalExitsAtOnce() async throws {
         let (library, note) = try makeNote()
-        let server = try Server(library: cli.library)
+        // No bound of its own: while the lock is held only the second signal can end the server.
+        let server = try Server(library: cli.library, arguments: ["--stop-within", "3600"])
         let writer = Self.writer(note: note.rawValue, port: server.port, inProgress: false)
         var ready = writer.ready.makeAsyncIterator()
         _ = await ready.next()
-        // Saving waits for the library's lock (another program holds it): the stop is slow.
+        // Saving waits for the library's lock (another program holds it until the server is gone).
         let lock = holdWriteLock(try Library(opening: cli.library))
         server.signal(SIGTERM)
         try await server.waitForStderr("stopping: saving 1 open note")
         let start = ContinuousClock.now
         server.signal(SIGTERM)
-        let took = server.exitTime(within: 15, since: start)
+        // Exiting at all while the lock is held is exiting at once (how soon depends on the machine's load).
+        let took = server.exitTime(within: 60, since: start)
         lock.release.signal()
         writer.done.cancel()
-        let time = try #require(took, "did not exit within 15 s of the second signal: \(server.stderr)")
-        #expect(time < 2, "exited \(time) s after the second signal")
+        _ = try #require(took, "did not exit within 60 s of the second signal, the library's lock held: \(server.stderr)")
         #expect(server.process.terminationStatus == 1)
         #expect(server.stderr.contains("stopped at once (a second signal), before saving \(note.rawValue)") && server.stderr.contains("journals"),
                 "\(server.stderr)")
@@ -254,11 +255,13 @@ struct ServeStopTests {
         let lock = holdWriteLock(try Library(opening: cli.library))
         let start = ContinuousClock.now
         server.signal(SIGTERM)
-        let took = server.exitTime(within: 15, since: start)
+        // The lock is held until the server is gone: exiting at all is the bound at work, not the save
+        // finishing (how soon after the bound depends on the machine's load).
+        let took = server.exitTime(within: 60, since: start)
         lock.release.signal()
         writer.done.cancel()
-        let time = try #require(took, "did not exit within 15 s: \(server.stderr)")
-        #expect(time >= 1 && time < 4, "exited \(time) s after the signal")
+        let time = try #require(took, "did not exit within 60 s, the library's lock held: \(server.stderr)")
+        #expect(time >= 1, "exited \(time) s after the signal, before the 1 s bound")
         #expect(server.process.terminationStatus == 1)
         #expect(server.stderr.contains("not done in 1 s, before saving \(note.rawValue)"), "\(server.stderr)")
         #expect(library.notesWithJournal() == [note])
