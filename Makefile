@@ -41,11 +41,12 @@ deps:
 build: deps-run
 	$(SWIFT) build
 
-# The Swift runtime and Foundation linked statically: a command starts in ~13 ms instead of ~22 ms,
-# the difference being the dynamic loader's symbol lookups (docs/benchmarks.md, cold start).
-# `release` builds every product (the benchmarks too); `inkwell` only the command, which is all that
-# the demo, the man pages and the package need (two static links of ~200 MB fewer).
-RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib
+# The release build (scripts/swift-release.sh, the flags the benchmark scripts share): the Swift
+# runtime and Foundation linked statically (a command starts in ~13 ms instead of ~22 ms, the
+# difference being the dynamic loader's symbol lookups: docs/benchmarks.md, cold start), without debug
+# information (stripped at install anyway; a tenth off the build). `release` builds every product (the
+# benchmarks too); `inkwell` only the command, which is all that the man pages and the package need.
+RELEASE_BUILD = SWIFT="$(SWIFT)" ./scripts/swift-release.sh
 release: deps-run
 	$(RELEASE_BUILD)
 
@@ -68,14 +69,15 @@ demo: deps-run
 # the Debian package: built, checked by lintian, installed with dpkg -i and used as installed
 # (version, a render of a real file, man page, bash completion; scripts/package-test.sh).
 #
-# Two steps run beside another that does not need them, to keep the whole under CI's 25 minutes on
-# two cores: the test-only packages (a browser, a database server, the peers: minutes of apt on a
-# fresh machine) install while the suite compiles, and the release build the package needs compiles
-# while the suite, which waits on processes, sockets and timers for a third of its time, runs. The
-# suite's binary is run directly (what `swift test --skip-build` runs), since two SwiftPM commands
-# cannot share .build at once. The crash test (a minute of kills, mostly waiting on sockets) runs
-# beside the browser checks (three minutes, mostly waiting on timers). Each side's output is kept in a
-# log under .build and shown when it ends; either failing fails the target.
+# Steps run beside others that do not need them, to keep the whole under CI's 25 minutes on two cores:
+# the test-only packages (a browser, a database server, the peers: minutes of apt on a fresh machine)
+# install while the suite compiles; the release build the package needs compiles at the lowest
+# priority (nice 19) from the start of the suite to its end: it takes what the suite, the crash test
+# (a minute of kills) and the browser checks (three minutes), which mostly wait on processes, sockets
+# and timers, leave of the two cores, and takes nothing they want, so their waits are not stretched.
+# The suite's binary is run directly (what `swift test --skip-build` runs), since two SwiftPM commands
+# cannot share .build at once. Each side's output is kept in a log under .build and shown when it
+# ends; any failing fails the target, after the others have run.
 test: deps-run
 	@mkdir -p .build
 	@./scripts/install-deps.sh test > .build/install-deps-test.log 2>&1 & installing=$$!; \
@@ -85,17 +87,18 @@ test: deps-run
 	  [ $$built -eq 0 ] && [ $$installed -eq 0 ]
 	@suite="$$($(SWIFT) build --show-bin-path)/InkwellPackageTests.xctest"; \
 	  tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") || exit 1; \
-	  $(MAKE) --no-print-directory inkwell man > .build/release-build.log 2>&1 & building=$$!; \
+	  nice -n 19 $(MAKE) --no-print-directory inkwell man > .build/release-build.log 2>&1 & building=$$!; \
 	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" "$$suite" --testing-library swift-testing; tested=$$?; \
 	  rm -rf "$$tmp"; \
-	  wait $$building; released=$$?; tail -n 20 .build/release-build.log >&2; \
-	  [ $$released -eq 0 ] || echo "make test: the release build failed (.build/release-build.log)" >&2; \
-	  [ $$tested -eq 0 ] && [ $$released -eq 0 ]
-	@/usr/bin/python3 scripts/serve-crash.py $(CURDIR)/.build/debug/inkwell --seconds 30 > .build/serve-crash.log 2>&1 & crashing=$$!; \
+	  /usr/bin/python3 scripts/serve-crash.py $(CURDIR)/.build/debug/inkwell --seconds 30 > .build/serve-crash.log 2>&1 & crashing=$$!; \
 	  /usr/bin/python3 Tests/Browser/browser_test.py $(CURDIR)/.build/debug/inkwell; browsed=$$?; \
 	  wait $$crashing; crashed=$$?; cat .build/serve-crash.log >&2; \
+	  wait $$building; released=$$?; tail -n 20 .build/release-build.log >&2; \
+	  [ $$tested -eq 0 ] || echo "make test: the suite failed (its output above)" >&2; \
 	  [ $$crashed -eq 0 ] || echo "make test: the crash test failed (.build/serve-crash.log)" >&2; \
-	  [ $$browsed -eq 0 ] && [ $$crashed -eq 0 ]
+	  [ $$browsed -eq 0 ] || echo "make test: the browser checks failed (their output above)" >&2; \
+	  [ $$released -eq 0 ] || echo "make test: the release build failed (.build/release-build.log)" >&2; \
+	  [ $$tested -eq 0 ] && [ $$crashed -eq 0 ] && [ $$browsed -eq 0 ] && [ $$released -eq 0 ]
 	$(MAKE) --no-print-directory deb
 	./scripts/package-test.sh .build/deb/inkwell_*.deb
 
@@ -108,8 +111,8 @@ man: inkwell
 install: deps-package inkwell man
 	@$(MAKE) --no-print-directory install-files
 
-# What `install` copies, from what `inkwell` and `man` made: the binary stripped of its symbols and
-# debug information (198 MB → 93 MB, a third of it the ICU data Foundation links in), the
+# What `install` copies, from what `inkwell` and `man` made: the binary stripped of its symbols
+# (about 93 MB left, a third of it the ICU data Foundation links in), the
 # completions written by the binary itself (bash's without the #! line the generator puts first:
 # the file is sourced, never run), and the neural reader's library and model (their licences are in
 # packaging/debian/copyright; ONNX Runtime's notices of what it bundles go beside them).
