@@ -18,8 +18,8 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--notes N] [--pages P] [--peer K] [--keep DIR]" >&2; exit 64 ;;
     esac
 done
-swift build -c release --static-swift-stdlib --product inkwell-bench >&2
-swift build -c release --static-swift-stdlib --product inkwell >&2
+./scripts/swift-release.sh --product inkwell-bench >&2
+./scripts/swift-release.sh --product inkwell >&2
 inkwell=.build/release/inkwell
 dir="${keep:-$(mktemp -d /tmp/inkwell-export-bench.XXXXXX)}"
 mkdir -p "$dir"

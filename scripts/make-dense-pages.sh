@@ -7,5 +7,5 @@
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 64; }
 cd "$(dirname "$0")/.."
-swift build -c release --static-swift-stdlib --product inkwell-bench >&2
+./scripts/swift-release.sh --product inkwell-bench >&2
 .build/release/inkwell-bench make-dense-pages "$1"

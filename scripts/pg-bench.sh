@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 worker_pages=${1:-200}
 search_pages=${2:-100000}
 
-swift build -c release --static-swift-stdlib --product inkwell >&2
-swift build -c release --static-swift-stdlib --product inkwell-bench >&2
+./scripts/swift-release.sh --product inkwell >&2
+./scripts/swift-release.sh --product inkwell-bench >&2
 inkwell=$PWD/.build/release/inkwell
 
 server=$(scripts/pg-test-server.sh start)

@@ -23,8 +23,8 @@ command -v tesseract >/dev/null || { echo "the tesseract command is missing (apt
 
 scratch=()
 [ -n "${SCRATCH:-}" ] && scratch=(--scratch-path "$SCRATCH")
-swift build -c release --static-swift-stdlib -j "${JOBS:-1}" "${scratch[@]}" --product recognition-bench >&2
-bin="$(swift build -c release --static-swift-stdlib "${scratch[@]}" --show-bin-path)/recognition-bench"
+./scripts/swift-release.sh -j "${JOBS:-1}" "${scratch[@]}" --product recognition-bench >&2
+bin="$(./scripts/swift-release.sh "${scratch[@]}" --show-bin-path)/recognition-bench"
 
 if [ $# -eq 0 ]; then
     "$bin" accuracy --pages 20

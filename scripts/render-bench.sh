@@ -6,6 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v xournalpp >/dev/null || echo "xournalpp is not installed (apt-get install -y xournalpp): its columns stay empty" >&2
-swift build -c release --static-swift-stdlib --product inkwell-bench
-swift build -c release --static-swift-stdlib --product inkwell
+./scripts/swift-release.sh --product inkwell-bench
+./scripts/swift-release.sh --product inkwell
 .build/release/inkwell-bench render --inkwell .build/release/inkwell "$@"

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 editors=${1:-20}
 seconds=${2:-60}
-swift build -c release --static-swift-stdlib -j 2 >/dev/null
+./scripts/swift-release.sh -j 2 >/dev/null
 inkwell=$PWD/.build/release/inkwell
 work=$(mktemp -d /tmp/inkwell-serve-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
