@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 purpose="${1:-test}"
 run_packages=(pkg-config zlib1g-dev libcairo2-dev libpng-dev libtesseract-dev libleptonica-dev
-              tesseract-ocr-eng libzip-dev libsqlite3-dev libpoppler-glib8 wamerican wbritish fonts-dejavu-core
+              tesseract-ocr-eng libzip-dev libsqlite3-dev libpoppler-glib8 wamerican wamerican-large wbritish fonts-dejavu-core
               libpq5 python3-pip unzip)
 package_packages=(binutils dpkg-dev lintian man-db)
 test_packages=(poppler-utils unzip cmark-gfm strace python3 python3-venv python3-numpy python3-pil librsvg2-bin

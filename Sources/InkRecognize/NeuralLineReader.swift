@@ -14,6 +14,8 @@ public final class NeuralLineReader: Sendable {
     public static let inputHeight = 48
     /// Characters by the model's class index: 0 is CTC's blank.
     let characters: [String]
+    /// For each class, the letter a–z it is (``LetterSteps/index(of:)``), or nil.
+    let letterOfClass: [Int?]
     let model: OnnxModel
     /// What reads: the model's file and ONNX Runtime's version.
     public let description: String
@@ -28,6 +30,7 @@ public final class NeuralLineReader: Sendable {
                 + NeuralFiles.installHint)
         }
         characters = [""] + list.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [" "]
+        letterOfClass = Self.letters(of: characters)
         description = "\((modelPath as NSString).lastPathComponent) on ONNX Runtime \(model.runtimeVersion)"
     }
 
@@ -72,18 +75,28 @@ public final class NeuralLineReader: Sendable {
         guard shape.count == 3, shape[0] == 1, shape[2] == characters.count, shape[1] > 0 else {
             throw .neuralReadFailed("an output of shape \(shape) for \(characters.count) characters")
         }
-        return Self.decode(scores, steps: shape[1], characters: characters, stepWidth: Double(width) / Double(shape[1]),
-                           height: raster.height)
+        return Self.decode(scores, steps: shape[1], characters: characters, letters: letterOfClass,
+                           stepWidth: Double(width) / Double(shape[1]), height: raster.height)
     }
 
     /// How many other characters are kept for each character read.
     static let alternativesKept = 6
 
+    /// The letter a–z each of `characters` is, in either case, or nil.
+    static func letters(of characters: [String]) -> [Int?] {
+        characters.map { $0.count == 1 ? LetterSteps.index(of: $0.first!) : nil }
+    }
+
     /// Greedy CTC decoding of `scores` (`steps` × `characters.count` probabilities): the likeliest class
     /// at each step, repeats merged, blanks dropped, words split at spaces. A character's confidence is
     /// its best probability over its steps; its alternatives the likeliest classes over those steps
-    /// (blank and space aside). `stepWidth` is the image pixels a step covers.
-    static func decode(_ scores: [Float], steps: Int, characters: [String], stepWidth: Double, height: Int) -> [OCRWord] {
+    /// (blank and space aside). A word of letters (punctuation around them aside) keeps the steps from
+    /// the end of what was read before it to the start of what was read after, folded to letters
+    /// (``LetterSteps``; `letters` is ``letters(of:)`` of `characters`). `stepWidth` is the image pixels a
+    /// step covers.
+    static func decode(_ scores: [Float], steps: Int, characters: [String], letters: [Int?]? = nil,
+                       stepWidth: Double, height: Int) -> [OCRWord] {
+        let letters = letters ?? Self.letters(of: characters)
         let classes = characters.count
         let space = classes - 1
         struct Read { var index: Int; var first: Int; var last: Int }
@@ -104,8 +117,23 @@ public final class NeuralLineReader: Sendable {
             }
             previous = best
         }
+        /// The steps from the end of the read before `first` to the start of the read after `last`, folded to letters.
+        func letterSteps(reads first: Int, through last: Int) -> LetterSteps {
+            let from = first > 0 ? reads[first - 1].last + 1 : 0
+            let to = last + 1 < reads.count ? reads[last + 1].first - 1 : steps - 1
+            var folded = [Float](repeating: 0, count: (to - from + 1) * LetterSteps.width)
+            scores.withUnsafeBufferPointer { all in
+                for step in from...to {
+                    let base = step * classes, row = (step - from) * LetterSteps.width
+                    folded[row] = all[base]
+                    for k in 1..<classes { if let letter = letters[k] { folded[row + 1 + letter] += all[base + k] } }
+                }
+            }
+            return LetterSteps(likelihoods: folded)
+        }
         var words: [OCRWord] = []
-        var current: [(choices: [OCRChoice], first: Int, last: Int)] = []
+        // The word being read: its characters and the index in `reads` of each.
+        var current: [(choices: [OCRChoice], first: Int, last: Int, read: Int)] = []
         func finish() {
             defer { current = [] }
             guard !current.isEmpty else { return }
@@ -113,10 +141,17 @@ public final class NeuralLineReader: Sendable {
             let confidence = current.reduce(0) { $0 + $1.choices[0].confidence } / Float(current.count)
             let left = Int((Double(current[0].first) * stepWidth).rounded(.down))
             let right = Int((Double(current[current.count - 1].last + 1) * stepWidth).rounded(.up))
-            words.append(OCRWord(text: text, left: left, top: 0, right: right, bottom: height, confidence: confidence, line: 0,
-                                 alternatives: current.map(\.choices)))
+            var word = OCRWord(text: text, left: left, top: 0, right: right, bottom: height, confidence: confidence, line: 0,
+                               alternatives: current.map(\.choices))
+            // Its letters: one run, punctuation before and after aside.
+            let isLetter = current.map { letters[reads[$0.read].index] != nil }
+            if let firstLetter = isLetter.firstIndex(of: true), let lastLetter = isLetter.lastIndex(of: true),
+               isLetter[firstLetter...lastLetter].allSatisfy({ $0 }) {
+                word.letterSteps = letterSteps(reads: current[firstLetter].read, through: current[lastLetter].read)
+            }
+            words.append(word)
         }
-        for read in reads {
+        for (number, read) in reads.enumerated() {
             if read.index == space {
                 finish()
                 continue
@@ -137,7 +172,7 @@ public final class NeuralLineReader: Sendable {
                 if top.count > alternativesKept { top.removeLast() }
             }
             let choices = ([read.index] + top).map { OCRChoice(text: characters[$0], confidence: best[$0] * 100) }
-            current.append((choices, read.first, read.last))
+            current.append((choices, read.first, read.last, number))
         }
         finish()
         return words

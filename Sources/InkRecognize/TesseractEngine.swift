@@ -14,6 +14,8 @@ public struct OCRWord: Sendable, Hashable {
     /// For each character, what else it might be (best first, the reading itself included), when
     /// asked for; Tesseract gives them with `lstm_choice_mode` 2.
     public var alternatives: [[OCRChoice]] = []
+    /// For a word the neural reader read: its output over the word's steps, for spelling whole words.
+    public var letterSteps: LetterSteps?
 }
 
 /// One reading of a character and Tesseract's confidence in it (0…100).

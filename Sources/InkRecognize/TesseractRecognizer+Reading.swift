@@ -273,7 +273,7 @@ extension TesseractRecognizer {
         Reading(word: RecognizedWord(text: RecognizedText.normalized(word.text),
                                      box: raster.pageRect(left: word.left, top: word.top, right: word.right, bottom: word.bottom),
                                      confidence: min(1, max(0, word.confidence / 100)), line: line),
-                alternatives: word.alternatives)
+                alternatives: word.alternatives, letterSteps: word.letterSteps)
     }
 
     /// Puts each `#` back on the word that follows it: the nearest word starting right of the mark's

@@ -2,24 +2,35 @@ import Foundation
 import InkCore
 import InkGeometry
 
-// Spelling: misread words spelled as lexicon words from Tesseract's letter choices.
+// Spelling: misread words spelled as lexicon words, from the neural reader's output over the word or
+// from Tesseract's letter choices.
 extension TesseractRecognizer {
-    /// Words no lexicon holds, spelled again from Tesseract's other choices for their letters
-    /// (``LexiconLattice``) when a lexicon word is close enough; returns what stays searchable beside
-    /// them: the readings replaced and the next closest spellings. Left alone: hashtags (matched to
-    /// known tags later), look-alikes of one whose `#` was read as a letter, and readings with digits
-    /// (`10th`, `5am`). A spelled word's confidence is Tesseract's times `exp(−cost)`, so in the vote a
-    /// word read as it is outweighs the same word spelled.
+    /// Words no lexicon holds, spelled again when a lexicon word is close enough: a neural reading on
+    /// the model's output over its steps (``CTCSpelling``), a Tesseract reading from its other choices
+    /// for each letter (``LexiconLattice``); returns what stays searchable beside them: the readings
+    /// replaced and the next closest spellings. Left alone: hashtags (matched to known tags later),
+    /// look-alikes of one whose `#` was read as a letter, and readings with digits (`10th`, `5am`). A
+    /// spelled word's confidence is the reader's times `exp(−cost)`, so in the vote a word read as it is
+    /// outweighs the same word spelled.
     func spell(_ readings: inout [Reading]) -> [String] {
         var searchable: [String] = []
         for index in readings.indices {
             let text = readings[index].word.text
+            let steps = readings[index].letterSteps
+            readings[index].letterSteps = nil
             guard !text.hasPrefix("#"), !readings[index].alternatives.isEmpty, !text.contains(where: \.isNumber),
                   !lexicon.accepts(text), lookalikeHashtag(text) == nil else { continue }
-            if spelling == nil { spelling = LexiconLattice(lexicon: lexicon) }
             let letters = text.filter(\.isLetter).count
-            let spelled = spelling!.spellings(of: text, choices: readings[index].alternatives,
+            let spelled: [(text: String, cost: Double)]
+            if let steps {
+                if ctcSpelling == nil { ctcSpelling = CTCSpelling(lexicon: lexicon) }
+                spelled = ctcSpelling!.spellings(of: text, steps: steps, limit: options.neuralSpellingAllowance * Double(letters),
+                                                 count: max(1, options.spellings))
+            } else {
+                if spelling == nil { spelling = LexiconLattice(lexicon: lexicon) }
+                spelled = spelling!.spellings(of: text, choices: readings[index].alternatives,
                                               limit: options.spellingAllowance * Double(letters), count: max(1, options.spellings))
+            }
             guard let best = spelled.first else { continue }
             searchable += [text] + spelled.dropFirst().map(\.text)
             readings[index].word.text = best.text

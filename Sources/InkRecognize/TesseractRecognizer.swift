@@ -26,10 +26,12 @@ public final class TesseractRecognizer: PageRecognizer {
     /// The words readings are checked against when a line's renders vote: the system word list
     /// for the language plus, as the caller adds them, the library's own words.
     public var lexicon: Lexicon {
-        didSet { spelling = nil }
+        didSet { spelling = nil; ctcSpelling = nil }
     }
     /// Spells misread words as lexicon words; made on first use (it indexes the lexicon).
     var spelling: LexiconLattice?
+    /// Spells neural readings, made on first use.
+    var ctcSpelling: CTCSpelling?
     /// The neural line reader that reads each line beside Tesseract's renders (``RecognitionOptions/reader``);
     /// nil for ``RecognitionOptions/Reader/tesseract``, or when it cannot run.
     public let neural: NeuralLineReader?
@@ -126,6 +128,8 @@ public final class TesseractRecognizer: PageRecognizer {
     struct Reading {
         var word: RecognizedWord
         var alternatives: [[OCRChoice]] = []
+        /// The neural reader's output over the word, for spelling it (dropped once spelled).
+        var letterSteps: LetterSteps?
         /// The tag a second look settled on, if one did.
         var decided: TagReading?
         /// For a letter and a full stop or bracket (`Q.`) whose letter Tesseract also took for a digit:

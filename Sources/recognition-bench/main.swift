@@ -13,6 +13,7 @@
 // Options: --pages N (per cell), --seed S, --out DIR (keep images), --corpus DIR, --quality best|fast and
 // --reader tesseract|neural|both, --neural-votes V (real: what the neural reading of a word counts as) and
 // --neural-stretches 1,1.6 (real: how many times each neural image of a line is widened, one reading each).
+// --neural-spelling 0.5 (real: how much less likely a letter, natural log, a lexicon word spelled from a neural reading may be).
 import Foundation
 import InkCore
 import InkRecognize
@@ -36,6 +37,7 @@ let qualityOption = option("--quality")
 let readerOption = option("--reader")
 let neuralVotesOption = Double(option("--neural-votes") ?? "")
 let neuralStretchesOption = option("--neural-stretches").map { $0.split(separator: ",").compactMap { Double($0) } }
+let neuralSpellingOption = Double(option("--neural-spelling") ?? "")
 let section = arguments.first ?? "accuracy"
 
 let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -198,7 +200,7 @@ case "speed":
 case "real":
     try runReal(corpus: corpusOption, qualities: chosen(RecognitionOptions.Quality.self, by: qualityOption, named: "--quality"),
                 readers: chosen(RecognitionOptions.Reader.self, by: readerOption, named: "--reader"), neuralVotes: neuralVotesOption,
-                neuralStretches: neuralStretchesOption, scratch: scratch, verbose: arguments.contains("--verbose"))
+                neuralStretches: neuralStretchesOption, neuralSpelling: neuralSpellingOption, scratch: scratch, verbose: arguments.contains("--verbose"))
 
 default:
     FileHandle.standardError.write(Data("unknown section \(section)\n".utf8))

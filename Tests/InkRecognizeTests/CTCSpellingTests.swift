@@ -1,0 +1,75 @@
+import Foundation
+@testable import InkRecognize
+import Testing
+
+@Suite("Spelling neural readings as lexicon words on the model's own output")
+struct CTCSpellingTests {
+    let spelling = CTCSpelling(lexicon: Lexicon(["stroke", "strokes", "style", "workspaces", "tool"]))
+
+    /// Steps as the model gives them: each step's letters with their likelihoods, the rest on the blank.
+    func steps(_ letters: [[(Character, Float)]]) -> LetterSteps {
+        var likelihoods: [Float] = []
+        for step in letters {
+            var row = [Float](repeating: 0, count: LetterSteps.width)
+            for (letter, p) in step { row[1 + LetterSteps.index(of: letter)!] += p }
+            row[0] = max(0, 1 - step.reduce(0) { $0 + $1.1 })
+            likelihoods += row
+        }
+        return LetterSteps(likelihoods: likelihoods)
+    }
+
+    @Test("CTC's sum over alignments: repeats need a blank between, and steps too few for a word hold none")
+    func logLikelihood() throws {
+        // "a" then "b", a step each: one way to read "ab" (0.9 × 0.8).
+        let ab = steps([[("a", 0.9)], [("b", 0.8)]])
+        let read = try #require(ab.logLikelihood(of: [0, 1]))
+        #expect(abs(read - log(0.9 * 0.8)) < 1e-6)
+        // "aa" needs a, blank, a: two steps cannot hold it.
+        #expect(steps([[("a", 0.9)], [("a", 0.9)]]).logLikelihood(of: [0, 0]) == nil)
+        // "a" over two steps: a a, a blank, blank a.
+        let a = try #require(steps([[("a", 0.6)], [("a", 0.5)]]).logLikelihood(of: [0]))
+        #expect(abs(a - log(0.6 * 0.5 + 0.6 * 0.5 + 0.4 * 0.5)) < 1e-6)
+    }
+
+    @Test("a letter the greedy reading left out, and one it added, are spelled back from the steps")
+    func insertionsAndDeletions() throws {
+        // "stroe": the model saw a "k" after the "o" but less than the blank there.
+        let missingK = steps([[("s", 0.9)], [("t", 0.9)], [("r", 0.9)], [("o", 0.9)], [("k", 0.35)], [("e", 0.9)]])
+        let spelled = try #require(spelling.spellings(of: "Stroe,", steps: missingK, limit: 3).first)
+        #expect(spelled.text == "Stroke,")
+        #expect(spelled.cost < 1)
+        // "toool": one "o" too many, read where the model was unsure between "o" and a blank.
+        let extraO = steps([[("t", 0.9)], [("o", 0.9)], [], [("o", 0.55)], [], [("o", 0.9)], [("l", 0.9)]])
+        #expect(spelling.spellings(of: "toool", steps: extraO, limit: 3).first?.text == "tool")
+    }
+
+    @Test("nothing beyond the limit, nothing for what is already the word, and nothing for readings with more than letters")
+    func limits() {
+        let far = steps([[("s", 0.9)], [("t", 0.9)], [("r", 0.9)], [("o", 0.9)], [("k", 0.01)], [("e", 0.9)]])
+        #expect(spelling.spellings(of: "stroe", steps: far, limit: 1).isEmpty)
+        #expect(!spelling.spellings(of: "stroe", steps: far, limit: 6).isEmpty)
+        let word = steps([[("t", 0.9)], [("o", 0.9)], [], [("o", 0.9)], [("l", 0.9)]])
+        #expect(spelling.spellings(of: "tool", steps: word, limit: 6).isEmpty)
+        #expect(spelling.spellings(of: "t0ol", steps: word, limit: 6).isEmpty)
+    }
+
+    @Test("decoding keeps a word's steps from the read before it to the read after it, folded to letters")
+    func decodingKeepsLetterSteps() throws {
+        // blank, a, B, b, comma, space: "aB," then "b"; "B" and "b" fold to one letter.
+        let characters = ["", "a", "B", "b", ",", " "]
+        var scores = [Float](repeating: 0, count: 8 * 6)
+        for (t, (k, p)) in [(1, 0.9), (0, 1), (2, 0.6), (4, 0.9), (0, 1), (5, 0.9), (3, 0.9), (0, 1)].enumerated() {
+            scores[t * 6 + k] = Float(p)
+            if k != 0 { scores[t * 6] = Float(1 - p) }
+        }
+        scores[2 * 6 + 3] = 0.3  // the "B" step also thought "b"
+        scores[2 * 6] = 0.1
+        let words = NeuralLineReader.decode(scores, steps: 8, characters: characters, stepWidth: 4, height: 48)
+        #expect(words.map(\.text) == ["aB,", "b"])
+        // "aB" over steps 0–2 (the comma read at step 3); "b" over step 5's end to the last step.
+        let first = try #require(words[0].letterSteps)
+        #expect(first.count == 3)
+        #expect(abs(first.letter(1, 2) - 0.9) < 1e-6)
+        #expect(try #require(words[1].letterSteps).count == 2)
+    }
+}
