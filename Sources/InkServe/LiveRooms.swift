@@ -10,6 +10,9 @@ actor LiveRooms {
     /// One recogniser for every open note (nil: none).
     private let recognition: LiveRecognition?
     private var rooms: [NoteID: (room: Room, clients: Int)] = [:]
+    /// Notes being opened (off the actor: opening may wait for the library's lock): a browser joining
+    /// meanwhile waits for the same opening.
+    private var opening: [NoteID: Task<Room, any Error>] = [:]
     /// Notes being saved and closed: opening one again waits, so it reads what was just saved.
     private var closing: [NoteID: Task<Void, Never>] = [:]
     /// Stroke keys each note's live sessions took, kept across them so a browser reconnecting to a
@@ -28,20 +31,59 @@ actor LiveRooms {
         recognition = recognize ? LiveRecognition(workspace: workspace) : nil
     }
 
-    /// The room of `note`, opened if nobody has it open; counts one more client.
+    /// The room of `note`, opened if nobody has it open; counts one more client. Opening runs off the
+    /// actor (``LiveNote/open(_:in:config:recognition:acceptedKeys:nextStrokeIDs:clock:)``): joining and
+    /// leaving other notes go on while one waits for the library's lock, and browsers joining the note
+    /// meanwhile share that opening.
     func join(_ note: NoteID) async throws -> Room {
-        while let pending = closing[note] { await pending.value }
-        guard !isStopping else { throw ServerStopping() }
-        if let open = rooms[note], !(await open.room.live.isClosed) {
-            rooms[note]?.clients += 1
-            return open.room
+        while true {
+            while let pending = closing[note] { await pending.value }
+            guard !isStopping else { throw ServerStopping() }
+            if let pending = opening[note] {
+                let room = try await pending.value
+                guard rooms[note]?.room === room else { throw ServerStopping() }  // stop() took it meanwhile
+                rooms[note]?.clients += 1
+                return room
+            }
+            guard let open = rooms[note] else { break }
+            if !(await open.room.live.isClosed) {
+                // Counted after the await only if it is still the note's room.
+                guard rooms[note]?.room === open.room else { continue }
+                rooms[note]?.clients += 1
+                return open.room
+            }
+            // Closed by itself (its session let go): opened again below, unless that changed meanwhile.
+            guard rooms[note]?.room === open.room else { continue }
+            break
         }
-        let live = try LiveNote(note, in: workspace, config: config, recognition: recognition, acceptedKeys: accepted[note] ?? [],
-                                nextStrokeIDs: strokeIDs[note] ?? [:])
-        let room = Room(live: live, drawing: workspace.pageDrawing(for: live))
-        rooms[note] = (room, 1)  // before the first await: a second browser joins this room
+        guard !isStopping else { throw ServerStopping() }
+        let (workspace, config, recognition) = (workspace, config, recognition)
+        let (keys, ids) = (accepted[note] ?? [], strokeIDs[note] ?? [:])
+        let task = Task<Room, any Error> {
+            do {
+                let live = try await LiveNote.open(note, in: workspace, config: config, recognition: recognition,
+                                                   acceptedKeys: keys, nextStrokeIDs: ids)
+                let room = Room(live: live, drawing: workspace.pageDrawing(for: live))
+                self.opened(note, room: room)
+                return room
+            } catch {
+                self.opened(note, room: nil)
+                throw error
+            }
+        }
+        opening[note] = task
+        let room = try await task.value
+        guard rooms[note]?.room === room else { throw ServerStopping() }
+        rooms[note]?.clients += 1
         await room.start()
         return room
+    }
+
+    /// An opening ended: its room (nil when opening failed) is the note's, with no clients yet (each
+    /// browser waiting for it counts itself).
+    private func opened(_ note: NoteID, room: Room?) {
+        opening[note] = nil
+        if let room { rooms[note] = (room, 0) }
     }
 
     /// One client of `note` went away; the last closes the note, saving everything (a failed save is
@@ -71,8 +113,8 @@ actor LiveRooms {
     /// The live note of `note` if a browser has it open.
     func openNote(_ note: NoteID) -> LiveNote? { rooms[note]?.room.live }
 
-    /// How many notes are open (or being saved and closed).
-    var openCount: Int { rooms.count + closing.count }
+    /// How many notes are open (or being opened, or saved and closed).
+    var openCount: Int { rooms.count + opening.count + closing.count }
 
     /// The server is stopping: every browser is told, every open note saves what it has (strokes in
     /// progress ended as at pen up) and lets go, then its browsers' message streams end (their
@@ -81,6 +123,8 @@ actor LiveRooms {
     /// not let go yet, for a caller that stops waiting).
     func stop() async {
         isStopping = true
+        // Notes being opened are open notes too: their rooms are stopped with the others.
+        for pending in opening.values { _ = try? await pending.value }
         let open = rooms
         rooms = [:]
         let pendingClosing = closing

@@ -171,6 +171,19 @@ public actor LiveNote {
                                nextStrokeIDs: self.nextStrokeIDs, at: 0)) { _, _ in nil }
     }
 
+    /// Opens `note` as ``init(_:in:config:recognition:acceptedKeys:nextStrokeIDs:clock:)`` does, on
+    /// ``BlockingExecutor/shared``: the journal's replay, the library's listing and the first save wait
+    /// for the library's lock (up to 30 s when another process holds it) there, not on the caller's
+    /// thread, so an actor opening notes keeps answering meanwhile.
+    public static func open(_ note: NoteID, in workspace: Workspace, config: SessionConfig = SessionConfig(), recognition: LiveRecognition?,
+                            acceptedKeys: Set<String> = [], nextStrokeIDs: [PageID: StrokeID] = [:],
+                            clock: any LiveClock = SystemLiveClock()) async throws -> LiveNote {
+        try await BlockingExecutor.shared.run {
+            try LiveNote(note, in: workspace, config: config, recognition: recognition, acceptedKeys: acceptedKeys,
+                         nextStrokeIDs: nextStrokeIDs, clock: clock)
+        }
+    }
+
     /// Seconds since the note was opened: the session's clock.
     public var now: Double { clock.now - started }
 
