@@ -25,7 +25,7 @@ MAN_PAGES = $(CURDIR)/.build/man
 # The date the pages carry: the last commit's, so that rebuilding them changes nothing.
 MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
 
-.PHONY: deps deps-run deps-package build release inkwell demo test bench clean man install install-files uninstall deb
+.PHONY: deps deps-run deps-package build release inkwell demo test bench clean man install install-files uninstall deb deb-files
 
 # Three sets of Debian packages (scripts/install-deps.sh): what building and running need, what packaging adds,
 # and what only the tests use (a browser, a database server, the peers). The demo asks for the first alone.
@@ -62,8 +62,8 @@ demo: deps-run
 
 # Tests write libraries, exports and samples under a temporary folder of their own, removed
 # afterwards whatever the outcome, so repeated runs do not pile folders up in /tmp. The peers the
-# renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH. Then the web
-# notebook in a real browser (headless Chromium against `inkwell serve`, Tests/Browser), and the
+# renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH. Beside it, the
+# web notebook in a real browser (headless Chromium against `inkwell serve`, Tests/Browser), and the
 # server killed with SIGKILL at random moments while a driver writes (about a minute, 30+ kills):
 # every stroke it confirmed must be in the page files exactly once (scripts/serve-crash.py). Last,
 # the Debian package: built, checked by lintian, installed with dpkg -i and used as installed
@@ -71,10 +71,10 @@ demo: deps-run
 #
 # Steps run beside others that do not need them, to keep the whole under CI's 25 minutes on two cores:
 # the test-only packages (a browser, a database server, the peers: minutes of apt on a fresh machine)
-# install while the suite compiles; the release build the package needs compiles at the lowest
-# priority (nice 19) from the start of the suite to its end: it takes what the suite, the crash test
-# (a minute of kills) and the browser checks (three minutes), which mostly wait on processes, sockets
-# and timers, leave of the two cores, and takes nothing they want, so their waits are not stretched.
+# install while the suite compiles. Then four run at once, by priority: the crash test (a minute of
+# kills) and the browser checks (three minutes), which mostly wait on sockets and timers and measure
+# a few of them, at normal priority; the suite, which is designed not to depend on how busy the
+# machine is, at nice 10; the release build the package needs at nice 19, on what the others leave.
 # The suite's binary is run directly (what `swift test --skip-build` runs), since two SwiftPM commands
 # cannot share .build at once. Each side's output is kept in a log under .build and shown when it
 # ends; any failing fails the target, after the others have run.
@@ -88,18 +88,19 @@ test: deps-run
 	@suite="$$($(SWIFT) build --show-bin-path)/InkwellPackageTests.xctest"; \
 	  tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") || exit 1; \
 	  nice -n 19 $(MAKE) --no-print-directory inkwell man > .build/release-build.log 2>&1 & building=$$!; \
-	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" "$$suite" --testing-library swift-testing; tested=$$?; \
-	  rm -rf "$$tmp"; \
 	  /usr/bin/python3 scripts/serve-crash.py $(CURDIR)/.build/debug/inkwell --seconds 30 > .build/serve-crash.log 2>&1 & crashing=$$!; \
-	  /usr/bin/python3 Tests/Browser/browser_test.py $(CURDIR)/.build/debug/inkwell; browsed=$$?; \
+	  /usr/bin/python3 Tests/Browser/browser_test.py $(CURDIR)/.build/debug/inkwell > .build/browser-test.log 2>&1 & browsing=$$!; \
+	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" nice -n 10 "$$suite" --testing-library swift-testing; tested=$$?; \
+	  rm -rf "$$tmp"; \
+	  wait $$browsing; browsed=$$?; cat .build/browser-test.log >&2; \
 	  wait $$crashing; crashed=$$?; cat .build/serve-crash.log >&2; \
 	  wait $$building; released=$$?; tail -n 20 .build/release-build.log >&2; \
 	  [ $$tested -eq 0 ] || echo "make test: the suite failed (its output above)" >&2; \
+	  [ $$browsed -eq 0 ] || echo "make test: the browser checks failed (.build/browser-test.log)" >&2; \
 	  [ $$crashed -eq 0 ] || echo "make test: the crash test failed (.build/serve-crash.log)" >&2; \
-	  [ $$browsed -eq 0 ] || echo "make test: the browser checks failed (their output above)" >&2; \
 	  [ $$released -eq 0 ] || echo "make test: the release build failed (.build/release-build.log)" >&2; \
-	  [ $$tested -eq 0 ] && [ $$crashed -eq 0 ] && [ $$browsed -eq 0 ] && [ $$released -eq 0 ]
-	$(MAKE) --no-print-directory deb
+	  [ $$tested -eq 0 ] && [ $$browsed -eq 0 ] && [ $$crashed -eq 0 ] && [ $$released -eq 0 ]
+	$(MAKE) --no-print-directory deps-package deb-files
 	./scripts/package-test.sh .build/deb/inkwell_*.deb
 
 # generate-manual is swift-argument-parser's tool behind its GenerateManual plugin, built from the
@@ -138,6 +139,11 @@ uninstall:
 # The Debian package: the files of `install` under /usr (zsh's completion where Debian's zsh looks),
 # packed by scripts/build-deb.sh with its Depends computed from the binary (dpkg-shlibdeps).
 deb: deps-package inkwell man
+	@$(MAKE) --no-print-directory deb-files
+
+# The package from what `inkwell` and `man` made (`make test` makes them beside the suite: asking
+# SwiftPM again would relink the binary for nothing, half a minute).
+deb-files:
 	rm -rf .build/deb
 	@$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/.build/deb/debian/inkwell PREFIX=/usr \
 	  ZSH_COMPLETION_DIR=/usr/share/zsh/vendor-completions
