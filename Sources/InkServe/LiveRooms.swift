@@ -41,49 +41,44 @@ actor LiveRooms {
             guard !isStopping else { throw ServerStopping() }
             if let pending = opening[note] {
                 let room = try await pending.value
-                guard rooms[note]?.room === room else { throw ServerStopping() }  // stop() took it meanwhile
+                // Stopped, or closed again by its last browser, meanwhile: the loop says which.
+                guard rooms[note]?.room === room else { continue }
                 rooms[note]?.clients += 1
                 return room
             }
-            guard let open = rooms[note] else { break }
-            if !(await open.room.live.isClosed) {
-                // Counted after the await only if it is still the note's room.
-                guard rooms[note]?.room === open.room else { continue }
-                rooms[note]?.clients += 1
-                return open.room
+            if let open = rooms[note] {
+                let isClosed = await open.room.live.isClosed
+                guard rooms[note]?.room === open.room else { continue }  // changed meanwhile
+                if !isClosed {
+                    rooms[note]?.clients += 1
+                    return open.room
+                }
+                // Closed by itself (its session let go): opened again.
             }
-            // Closed by itself (its session let go): opened again below, unless that changed meanwhile.
-            guard rooms[note]?.room === open.room else { continue }
-            break
+            guard !isStopping else { throw ServerStopping() }
+            opening[note] = startOpening(note)
         }
-        guard !isStopping else { throw ServerStopping() }
+    }
+
+    /// Opens `note` off the actor; once open, its room is the note's (with no clients yet: each
+    /// browser waiting for the opening counts itself) and started.
+    private func startOpening(_ note: NoteID) -> Task<Room, any Error> {
         let (workspace, config, recognition) = (workspace, config, recognition)
         let (keys, ids) = (accepted[note] ?? [], strokeIDs[note] ?? [:])
-        let task = Task<Room, any Error> {
+        return Task {
             do {
                 let live = try await LiveNote.open(note, in: workspace, config: config, recognition: recognition,
                                                    acceptedKeys: keys, nextStrokeIDs: ids)
                 let room = Room(live: live, drawing: workspace.pageDrawing(for: live))
-                self.opened(note, room: room)
+                opening[note] = nil
+                rooms[note] = (room, 0)
+                await room.start()
                 return room
             } catch {
-                self.opened(note, room: nil)
+                opening[note] = nil
                 throw error
             }
         }
-        opening[note] = task
-        let room = try await task.value
-        guard rooms[note]?.room === room else { throw ServerStopping() }
-        rooms[note]?.clients += 1
-        await room.start()
-        return room
-    }
-
-    /// An opening ended: its room (nil when opening failed) is the note's, with no clients yet (each
-    /// browser waiting for it counts itself).
-    private func opened(_ note: NoteID, room: Room?) {
-        opening[note] = nil
-        if let room { rooms[note] = (room, 0) }
     }
 
     /// One client of `note` went away; the last closes the note, saving everything (a failed save is

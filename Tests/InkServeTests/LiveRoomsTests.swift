@@ -30,7 +30,9 @@ import Testing
         defer { if holder.isRunning { holder.terminate() } }
         #expect(output.fileHandleForReading.availableData.starts(with: Array("held".utf8)))
 
-        // Two browsers open the other note: its opening waits for the lock.
+        // Two browsers open the other note: its opening waits for the lock. (Opened inside the actor,
+        // the rooms would not even say how many notes are open until the lock wait ends in failure:
+        // this loop would not end, and the time limit turns that into a failure.)
         let first = Task { try await rooms.join(waiting) }
         while await rooms.openCount < 2 { try await Task.sleep(for: .milliseconds(10)) }
         let second = Task { try await rooms.join(waiting) }
