@@ -10,6 +10,9 @@ struct NoteChange: Decodable {
     var title: String?
     var pinned: Bool?
     var notebook: String?
+    /// True to make `notebook` when it does not exist (as `inkwell note move --create`); otherwise a
+    /// notebook that does not exist is refused (422), naming the notebooks near it.
+    var createNotebook: Bool?
     /// first, last, before:ID or after:ID (in the notebook it ends up in).
     var place: String?
     var addTags: [String]?

@@ -35,6 +35,10 @@ extension WebServer {
                 let title = try change.title.map(Workspace.validTitle)
                 let add = try Set((change.addTags ?? []).map(Self.tag)), remove = try Set((change.removeTags ?? []).map(Self.tag))
                 let notebook = try change.notebook.map(NotebookPath.init)
+                if let notebook, change.createNotebook != true, let near = try workspace.notebookSuggestions(for: notebook) {
+                    let hint = near.isEmpty ? "" : "; did you mean " + near.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+                    throw HTTPError(.unprocessableContent, message: "no notebook \"\(notebook)\"\(hint) (createNotebook makes it)")
+                }
                 let place = try change.place.map(Self.placement)
                 if title != nil || change.pinned != nil { _ = try workspace.updateNote(id, title: title, pinned: change.pinned) }
                 if !add.isEmpty || !remove.isEmpty { _ = try workspace.tagNote(id, add: add, remove: remove) }

@@ -75,8 +75,19 @@ import InkStore
                 #expect(response.status == .created)
                 return try #require(try json(response.body)["id"] as? String)
             }
+            // A notebook that does not exist is made only when asked for (as `note move --create`):
+            // without that the change is refused by name and nothing of it is made.
+            let before = try snapshot(), notebooksBefore = try workspace.library.notebooks()
+            let change: [String: Any] = ["title": "Shopping", "pinned": true, "addTags": ["home"], "notebook": "Errands/Weekly"]
+            try await client.execute(uri: "/api/notes/\(id)", method: .patch, body: try body(change)) { response in
+                #expect(response.status == .unprocessableContent)
+                let message = (try json(response.body)["error"] as? [String: Any])?["message"] as? String
+                #expect(message?.hasPrefix("no notebook \"Errands/Weekly\"") == true, "\(String(describing: message))")
+            }
+            #expect(try snapshot() == before)
+            #expect(try workspace.library.notebooks() == notebooksBefore)
             try await client.execute(uri: "/api/notes/\(id)", method: .patch,
-                                     body: try body(["title": "Shopping", "pinned": true, "addTags": ["home"], "notebook": "Errands"])) { response in
+                                     body: try body(change.merging(["notebook": "Errands", "createNotebook": true]) { $1 })) { response in
                 #expect(response.status == .ok)
             }
             let stored = try workspace.library.note(matching: id)

@@ -1,6 +1,7 @@
 // What both pages share: JSON calls to the server, small DOM helpers and an in-page prompt.
 
-/** Calls the JSON API; throws an Error with the server's message when the answer is not 2xx. */
+/** Calls the JSON API; throws an Error with the server's message (and the answer's `status`) when
+ * the answer is not 2xx. */
 export async function api(method, path, body) {
   const response = await fetch(path, {
     method,
@@ -11,7 +12,9 @@ export async function api(method, path, body) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { error: { message: text } }; }
-  if (!response.ok) throw new Error(data?.error?.message || `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    throw Object.assign(new Error(data?.error?.message || `${response.status} ${response.statusText}`), { status: response.status });
+  }
   return data;
 }
 
@@ -39,7 +42,8 @@ export function ask(label, value = "", confirmText = "OK") {
       el("form", { method: "dialog" },
         el("label", {}, label, input),
         el("menu", {},
-          el("button", { value: "cancel", type: "submit", formnovalidate: true }, "Cancel"),
+          // Not a submit button: Enter in the field submits with the form's first one, which must be OK.
+          el("button", { type: "button", onclick: () => dialog.close("cancel") }, "Cancel"),
           el("button", { value: "ok", type: "submit", class: "primary" }, confirmText))));
     document.body.append(dialog);
     dialog.addEventListener("close", () => {
@@ -49,6 +53,24 @@ export function ask(label, value = "", confirmText = "OK") {
     });
     dialog.showModal();
     input.select();
+  });
+}
+
+/** Asks a yes-or-no question in a dialog; resolves to true when `confirmText` is chosen. */
+export function confirmChoice(message, confirmText) {
+  return new Promise((resolve) => {
+    const dialog = el("dialog", { class: "ask confirm" },
+      el("form", { method: "dialog" },
+        el("p", {}, message),
+        el("menu", {},
+          el("button", { type: "button", onclick: () => dialog.close("cancel") }, "Cancel"),
+          el("button", { value: "ok", type: "submit", class: "primary" }, confirmText))));
+    document.body.append(dialog);
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "ok");
+    });
+    dialog.showModal();
   });
 }
 

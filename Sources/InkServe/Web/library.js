@@ -1,5 +1,5 @@
 // The library view: notebooks, notes (grid or list), tag filters, search, and the note actions.
-import { api, ask, el, toast } from "/assets/api.js";
+import { api, ask, confirmChoice, el, toast } from "/assets/api.js";
 
 const state = {
   listing: { notebooks: [], notes: [] },
@@ -145,7 +145,17 @@ async function retag(note) {
 
 async function move(note) {
   const notebook = await ask("Move to notebook", note.notebook, "Move");
-  if (notebook !== null) await change(note, { notebook, place: "first" });
+  if (notebook === null) return;
+  try {
+    await api("PATCH", `/api/notes/${note.id}`, { notebook, place: "first" });
+  } catch (error) {
+    // A notebook that does not exist is made only when asked for (the server says so with 422).
+    if (error.status !== 422) return toast(error.message, "error");
+    if (!(await confirmChoice(`${error.message.replace(/ \(createNotebook makes it\)$/, "")}. Create it and move “${note.title}” there?`,
+                              "Create and move"))) return;
+    return change(note, { notebook, place: "first", createNotebook: true });
+  }
+  await load();
 }
 
 async function remove(note) {
