@@ -241,6 +241,33 @@ def densify(points, step=4.0):
 # MARK: The checks
 
 
+def check_move_to_new_notebook(tab, failures):
+    """Moving a note to a notebook that does not exist asks before making it (as `note move --create`)."""
+    made = tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                  "body: JSON.stringify({title: 'To move'})}).then(r => r.json()).then(n => n.id)")
+    tab.js("location.reload()")
+    tab.wait_for(f"document.querySelector('.note[data-id=\"{made}\"] button[data-action=move]')", timeout=10)
+    notebooks = "fetch('/api/library').then(r => r.json()).then(l => l.notebooks.filter(n => n.startsWith('Nope')))"
+
+    def move_to(path, confirm):
+        tab.js(f"document.querySelector('.note[data-id=\"{made}\"] button[data-action=move]').click()")
+        tab.wait_for("document.querySelector('dialog.ask input')", timeout=5)
+        tab.js(f"document.querySelector('dialog.ask input').value = {json.dumps(path)}; document.querySelector('dialog.ask button.primary').click()")
+        asked = tab.wait_for("document.querySelector('dialog.confirm')?.open", timeout=5)
+        if asked:
+            button = "button.primary" if confirm else "button:not(.primary)"
+            tab.js(f"document.querySelector('dialog.confirm {button}').click()")
+        return asked
+
+    asked = move_to("Nope/Deep", confirm=False)
+    failures.check("moving a note to a notebook that does not exist asks first, and Cancel makes nothing",
+                   asked and tab.js(notebooks) == [], f"asked {asked}, notebooks {tab.js(notebooks)}")
+    asked = move_to("Nope/Deep", confirm=True)
+    moved = tab.wait_for(f"fetch('/api/library').then(r => r.json()).then(l => l.notes.some(n => n.id === '{made}' && n.notebook === 'Nope/Deep'))",
+                         timeout=5)
+    failures.check("…and “Create and move” makes it and moves the note there", asked and moved, f"notebooks {tab.js(notebooks)}")
+
+
 def main():
     args = sys.argv[1:]
     if not args:
@@ -297,9 +324,14 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     failures.check("the library view loads", tab.wait_for("document.querySelector('#notes') && window.inkwell"))
     tab.js("document.getElementById('new-note').click()")
     tab.wait_for("document.querySelector('dialog.ask input')")
-    tab.js("document.querySelector('dialog.ask input').value = 'Browser notes'; document.querySelector('dialog.ask button.primary').click()")
+    # Typed and confirmed with Enter, as people do (Enter once picked the dialog's first button, Cancel).
+    tab.js("document.querySelector('dialog.ask input').select()")
+    tab.call("Input.insertText", text="Browser notes")
+    for kind in ("keyDown", "keyUp"):
+        tab.call("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter", windowsVirtualKeyCode=13,
+                 **({"text": "\r"} if kind == "keyDown" else {}))
     created = tab.wait_for("location.pathname.startsWith('/notes/')")
-    failures.check("New note opens the note at its own address", created, tab.js("location.pathname"))
+    failures.check("New note, its title typed and Enter pressed, opens the note at its own address", created, tab.js("location.pathname"))
     note_id = tab.js("location.pathname.split('/')[2]")
     entered = time.time()
     failures.check("the editor connects to its session", tab.wait_for("document.body.dataset.connection === 'open'"))
@@ -428,6 +460,7 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     failures.check("a search shows its hits in place of the notes", searched and shown[0] == "none" and shown[1] != "none", str(shown))
     tab.js("(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); })()")
     tab.wait_for("document.getElementById('results').hidden", timeout=5)
+    check_move_to_new_notebook(tab, failures)
     if shots:
         os.makedirs(shots, exist_ok=True)
         with open(os.path.join(shots, "serve-library.png"), "wb") as f:
@@ -874,6 +907,19 @@ def check_live_shape(browser, base, failures):
           "let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 128) n++; return n; })()"
     tab.wait_for("!document.getElementById('player').hidden && document.getElementById('player-play').textContent === 'Play'", timeout=20)
     failures.check("the replay draws the strokes", (tab.js(ink) or 0) > 1000, f"{tab.js(ink)} dark pixels")
+    # On a wide, low screen the page fits above its controls, and Esc closes the player.
+    tab.js("document.getElementById('player-close').click()")
+    tab.call("Emulation.setDeviceMetricsOverride", width=1440, height=900, deviceScaleFactor=1, mobile=False)
+    tab.js("document.getElementById('replay').click()")
+    tab.wait_for("!document.getElementById('player').hidden", timeout=10)
+    fits = tab.js("(() => { const r = document.getElementById('player-close').getBoundingClientRect(); "
+                  "const c = document.getElementById('player-canvas').getBoundingClientRect(); "
+                  "return [c.top, r.bottom, innerHeight]; })()")
+    failures.check("replay on a 1440 × 900 screen: the page and its controls fit the window",
+                   fits and fits[0] >= 0 and fits[1] <= fits[2], f"canvas top, Close's bottom, window height: {fits}")
+    for kind in ("keyDown", "keyUp"):
+        tab.call("Input.dispatchKeyEvent", type=kind, key="Escape", code="Escape", windowsVirtualKeyCode=27)
+    failures.check("…and Esc closes the replay", tab.wait_for("document.getElementById('player').hidden", timeout=3))
 
 
 def vector_pdf(text):

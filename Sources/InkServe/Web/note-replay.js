@@ -15,7 +15,10 @@ export async function replay() {
   const play = document.getElementById("player-play");
   player.hidden = false;
   const ratio = window.devicePixelRatio || 1;
-  const width = Math.min(window.innerWidth - 32, 900);
+  // The page as large as the window holds it with the controls under it (a tall page on a wide,
+  // low screen is as high as the window, not as wide).
+  const controls = player.querySelector(".controls")?.getBoundingClientRect().height || 48;
+  const width = Math.min(window.innerWidth - 32, 900, (window.innerHeight - controls - 48) * data.width / data.height);
   canvas.style.width = `${width}px`;
   canvas.style.height = `${width * data.height / data.width}px`;
   canvas.width = Math.round(width * ratio);
@@ -71,6 +74,13 @@ export async function replay() {
     play.textContent = playing ? "Pause" : "Play";
   };
   scrub.oninput = () => { position = Number(scrub.value) / 1000 * end; };
-  document.getElementById("player-close").onclick = () => { player.hidden = true; };
+  // Closed by its button or by Esc.
+  const close = () => {
+    player.hidden = true;
+    document.removeEventListener("keydown", onKey);
+  };
+  const onKey = (event) => { if (event.key === "Escape") close(); };
+  document.addEventListener("keydown", onKey);
+  document.getElementById("player-close").onclick = close;
   requestAnimationFrame(frame);
 }
