@@ -227,11 +227,12 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellKitTests",
-            dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize", "InkIndex", "InkSamples", "InkRender", "InkGeometry"]
+            dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize", "InkIndex", "InkSamples", "InkRender", "InkGeometry",
+                           "TestSupport"]
         ),
         .testTarget(
             name: "InkServeTests",
-            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkRender", "ServeTestSupport",
+            dependencies: ["InkServe", "InkwellKit", "InkStore", "InkRender", "ServeTestSupport", "TestSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "NIOCore", package: "swift-nio"),

@@ -3,6 +3,7 @@ import Foundation
 @testable import InkwellKit
 import InkStore
 import Testing
+import TestSupport
 
 /// Opening a note for live writing waits for the library's lock (the journal's replay, the first
 /// save); the rooms of the other notes must not wait with it.
@@ -20,15 +21,7 @@ import Testing
         let page = try #require(await openRoom.live.pages.first?.id)
 
         // Another process takes the library's lock and holds it until the test lets it go.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [root.appendingPathComponent(".lock").path, "-c", "echo held; read -r _"]
-        let output = Pipe(), input = Pipe()
-        holder.standardOutput = output
-        holder.standardInput = input
-        try holder.run()
-        defer { if holder.isRunning { holder.terminate() } }
-        #expect(output.fileHandleForReading.availableData.starts(with: Array("held".utf8)))
+        let holder = try LockHolder(library: root)
 
         // Two browsers open the other note: its opening waits for the lock. (Opened inside the actor,
         // the rooms would not even say how many notes are open until the lock wait ends in failure:
@@ -48,12 +41,11 @@ import Testing
         #expect(await openRoom.live.pages.first?.strokes.count == 1)
         await rooms.leave(open)
         // All of that while the lock was held and the other note was still opening.
-        #expect(holder.isRunning, "the lock is still held")
+        #expect(holder.isHolding, "the lock is still held")
         #expect(await rooms.openNote(waiting) == nil, "the waiting note opened without the lock")
 
         // The lock let go, the note opens once for both browsers.
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        try holder.release()
         let (a, b) = (try await first.value, try await second.value)
         #expect(a === b)
         #expect(await rooms.openNote(waiting) === a.live)

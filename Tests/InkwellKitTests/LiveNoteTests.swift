@@ -1,6 +1,7 @@
 import Foundation
 @testable import InkwellKit
 import Testing
+import TestSupport
 import InkStore
 
 /// The live note: the editor session on a clock (the test's: nothing sleeps) with its effects
@@ -396,15 +397,7 @@ extension LiveNoteTests {
         // and holds it until the test lets it go. On a machine busy enough that the strokes below
         // outlast a save's 30 s wait for the lock, the saves fail and are retried: closing finishes
         // them once the lock is free, whatever the note's clock says.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [root.appendingPathComponent(".lock").path, "-c", "echo held; read -r _"]
-        let output = Pipe(), input = Pipe()
-        holder.standardOutput = output
-        holder.standardInput = input
-        try holder.run()
-        defer { if holder.isRunning { holder.terminate() } }
-        #expect(output.fileHandleForReading.availableData.starts(with: Array("held".utf8)))
+        let holder = try LockHolder(library: root)
 
         // Both notes' autosaves come due and wait for the lock.
         func stroke(_ live: LiveNote, _ key: String, _ page: PageID, x: Float) async {
@@ -436,12 +429,11 @@ extension LiveNoteTests {
         // Every reply came while the other process held the lock (it holds it until the test lets it
         // go): none waited for it, however fast or slow the machine. A pen that waited for the lock
         // would never answer; the time limit turns that into a failure.
-        #expect(holder.isRunning, "the lock is still held")
+        #expect(holder.isHolding, "the lock is still held")
         #expect(await (stuck.pages.first?.strokes.count, other.pages.first?.strokes.count) == (n + 1, n + 1))
 
         // Once the lock is let go, both saves go through, with every stroke.
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        try holder.release()
         await stuck.close()
         await other.close()
         let closed = (await stuck.isClosed, await other.isClosed)
