@@ -359,15 +359,19 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
         tab.pen("mouseReleased", rect[0] + x * k, rect[1] + y * k, pressures[-1], buttons=0)
     drawn = len(strokes)
     tab.wait_for("document.body.dataset.saving === 'saved' && window.inkwell.log.some(m => m.t === 'saving' && m.state === 'saving')", timeout=8, step=0.02)
+    # The session's rule: 2 s after the last change, but never more than 10 s after the first change
+    # not yet saved (on a busy machine the strokes above can take that long to send).
     timing = tab.js("""(() => { const log = window.inkwell.log;
-        const lastUp = log.filter(m => m.sent === 'up').at(-1).at;
+        const ups = log.filter(m => m.sent === 'up'), lastUp = ups.at(-1).at, firstUp = ups[0].at;
         const firstDown = log.find(m => m.sent === 'down').at;
         const firstSave = log.find(m => m.t === 'saving' && m.state === 'saving' && m.at > firstDown);
         const saved = log.find(m => m.t === 'saving' && m.state === 'saved' && m.at > lastUp);
-        return [firstSave ? firstSave.at - lastUp : null, saved ? saved.at - lastUp : null]; })()""")
-    started, finished = [(t / 1000 if t is not None else None) for t in timing]
-    failures.check("the autosave starts 2 s (± 0.3 s) after the last stroke, not before",
-                   started is not None and abs(started - 2) <= 0.3, f"{started if started is None else round(started, 3)} s")
+        const due = Math.min(lastUp + 2000, firstUp + 10000);
+        return [firstSave ? firstSave.at - due : null, saved ? saved.at - lastUp : null, (due - lastUp) / 1000]; })()""")
+    started, finished = [(t / 1000 if t is not None else None) for t in timing[:2]]
+    failures.check("the autosave starts 2 s (± 0.3 s) after the last stroke, or 10 s after the first unsaved one if sooner, not before",
+                   started is not None and abs(started) <= 0.3,
+                   f"{started if started is None else round(started, 3)} s from when it was due ({timing[2]:.3f} s after the last stroke)")
     failures.check("the save finishes", finished is not None, f"{finished if finished is None else round(finished, 3)} s")
 
     # 4. The page file holds the strokes with their pressures.
