@@ -23,6 +23,11 @@ public struct LetterSteps: Sendable, Hashable {
     func blank(_ step: Int) -> Double { Double(likelihoods[step * Self.width]) }
     func letter(_ letter: Int, _ step: Int) -> Double { Double(likelihoods[step * Self.width + 1 + letter]) }
 
+    /// The letter index (0 for a … 25 for z) of `text` when it is one letter in either case, else nil.
+    static func index(of text: String) -> Int? {
+        text.count == 1 ? index(of: text.first!) : nil
+    }
+
     /// The letter index (0 for a … 25 for z) of `character` in either case, nil for anything else.
     static func index(of character: Character) -> Int? {
         guard let ascii = character.asciiValue else { return nil }

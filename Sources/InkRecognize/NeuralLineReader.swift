@@ -14,8 +14,8 @@ public final class NeuralLineReader: Sendable {
     public static let inputHeight = 48
     /// Characters by the model's class index: 0 is CTC's blank.
     let characters: [String]
-    /// For each class, the letter a–z it is (``LetterSteps/index(of:)``), or nil.
-    let letterOfClass: [Int?]
+    /// The classes that are letters a–z in either case, each with its letter (``LetterSteps/index(of:)``).
+    let letterClasses: [(class: Int, letter: Int)]
     let model: OnnxModel
     /// What reads: the model's file and ONNX Runtime's version.
     public let description: String
@@ -30,7 +30,7 @@ public final class NeuralLineReader: Sendable {
                 + NeuralFiles.installHint)
         }
         characters = [""] + list.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [" "]
-        letterOfClass = Self.letters(of: characters)
+        letterClasses = Self.letterClasses(of: characters)
         description = "\((modelPath as NSString).lastPathComponent) on ONNX Runtime \(model.runtimeVersion)"
     }
 
@@ -75,16 +75,16 @@ public final class NeuralLineReader: Sendable {
         guard shape.count == 3, shape[0] == 1, shape[2] == characters.count, shape[1] > 0 else {
             throw .neuralReadFailed("an output of shape \(shape) for \(characters.count) characters")
         }
-        return Self.decode(scores, steps: shape[1], characters: characters, letters: letterOfClass,
+        return Self.decode(scores, steps: shape[1], characters: characters, letterClasses: letterClasses,
                            stepWidth: Double(width) / Double(shape[1]), height: raster.height)
     }
 
     /// How many other characters are kept for each character read.
     static let alternativesKept = 6
 
-    /// The letter a–z each of `characters` is, in either case, or nil.
-    static func letters(of characters: [String]) -> [Int?] {
-        characters.map { $0.count == 1 ? LetterSteps.index(of: $0.first!) : nil }
+    /// The indices of `characters` that are letters a–z in either case, each with its letter.
+    static func letterClasses(of characters: [String]) -> [(class: Int, letter: Int)] {
+        characters.indices.compactMap { k in LetterSteps.index(of: characters[k]).map { (k, $0) } }
     }
 
     /// Greedy CTC decoding of `scores` (`steps` × `characters.count` probabilities): the likeliest class
@@ -92,11 +92,11 @@ public final class NeuralLineReader: Sendable {
     /// its best probability over its steps; its alternatives the likeliest classes over those steps
     /// (blank and space aside). A word of letters (punctuation around them aside) keeps the steps from
     /// the end of what was read before it to the start of what was read after, folded to letters
-    /// (``LetterSteps``; `letters` is ``letters(of:)`` of `characters`). `stepWidth` is the image pixels a
-    /// step covers.
-    static func decode(_ scores: [Float], steps: Int, characters: [String], letters: [Int?]? = nil,
+    /// (``LetterSteps``; `letterClasses` is ``letterClasses(of:)`` of `characters`). `stepWidth` is the
+    /// image pixels a step covers.
+    static func decode(_ scores: [Float], steps: Int, characters: [String], letterClasses: [(class: Int, letter: Int)]? = nil,
                        stepWidth: Double, height: Int) -> [OCRWord] {
-        let letters = letters ?? Self.letters(of: characters)
+        let letterClasses = letterClasses ?? Self.letterClasses(of: characters)
         let classes = characters.count
         let space = classes - 1
         struct Read { var index: Int; var first: Int; var last: Int }
@@ -126,7 +126,7 @@ public final class NeuralLineReader: Sendable {
                 for step in from...to {
                     let base = step * classes, row = (step - from) * LetterSteps.width
                     folded[row] = all[base]
-                    for k in 1..<classes { if let letter = letters[k] { folded[row + 1 + letter] += all[base + k] } }
+                    for (k, letter) in letterClasses { folded[row + 1 + letter] += all[base + k] }
                 }
             }
             return LetterSteps(likelihoods: folded)
@@ -144,7 +144,7 @@ public final class NeuralLineReader: Sendable {
             var word = OCRWord(text: text, left: left, top: 0, right: right, bottom: height, confidence: confidence, line: 0,
                                alternatives: current.map(\.choices))
             // Its letters: one run, punctuation before and after aside.
-            let isLetter = current.map { letters[reads[$0.read].index] != nil }
+            let isLetter = current.map { LetterSteps.index(of: $0.choices[0].text) != nil }
             if let firstLetter = isLetter.firstIndex(of: true), let lastLetter = isLetter.lastIndex(of: true),
                isLetter[firstLetter...lastLetter].allSatisfy({ $0 }) {
                 word.letterSteps = letterSteps(reads: current[firstLetter].read, through: current[lastLetter].read)
