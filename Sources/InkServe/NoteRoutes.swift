@@ -37,7 +37,7 @@ extension WebServer {
                 let notebook = try change.notebook.map(NotebookPath.init)
                 if let notebook, change.createNotebook != true, let near = try workspace.notebookSuggestions(for: notebook) {
                     let hint = near.isEmpty ? "" : "; did you mean " + near.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
-                    throw HTTPError(.unprocessableContent, message: "no notebook \"\(notebook)\"\(hint) (createNotebook makes it)")
+                    throw HTTPError(.unprocessableContent, message: "no notebook \"\(notebook)\"\(hint)")
                 }
                 let place = try change.place.map(Self.placement)
                 if title != nil || change.pinned != nil { _ = try workspace.updateNote(id, title: title, pinned: change.pinned) }

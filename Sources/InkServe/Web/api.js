@@ -36,39 +36,32 @@ export function el(tag, attributes = {}, ...children) {
 
 /** Asks for a line of text in a dialog; resolves to the text, or null when cancelled. */
 export function ask(label, value = "", confirmText = "OK") {
-  return new Promise((resolve) => {
-    const input = el("input", { type: "text", value, name: "answer", autocomplete: "off" });
-    const dialog = el("dialog", { class: "ask" },
-      el("form", { method: "dialog" },
-        el("label", {}, label, input),
-        el("menu", {},
-          // Not a submit button: Enter in the field submits with the form's first one, which must be OK.
-          el("button", { type: "button", onclick: () => dialog.close("cancel") }, "Cancel"),
-          el("button", { value: "ok", type: "submit", class: "primary" }, confirmText))));
-    document.body.append(dialog);
-    dialog.addEventListener("close", () => {
-      const answer = dialog.returnValue === "ok" ? input.value : null;
-      dialog.remove();
-      resolve(answer);
-    });
-    dialog.showModal();
-    input.select();
-  });
+  const input = el("input", { type: "text", value, name: "answer", autocomplete: "off" });
+  const answer = choose("ask", el("label", {}, label, input), confirmText, (confirmed) => (confirmed ? input.value : null));
+  input.select();
+  return answer;
 }
 
 /** Asks a yes-or-no question in a dialog; resolves to true when `confirmText` is chosen. */
 export function confirmChoice(message, confirmText) {
+  return choose("ask confirm", el("p", {}, message), confirmText, (confirmed) => confirmed);
+}
+
+/** Shows a modal dialog of `content` with Cancel and `confirmText`; resolves to `answer(confirmed)`
+ * once it closes (Esc cancels). */
+function choose(className, content, confirmText, answer) {
   return new Promise((resolve) => {
-    const dialog = el("dialog", { class: "ask confirm" },
+    const dialog = el("dialog", { class: className },
       el("form", { method: "dialog" },
-        el("p", {}, message),
+        content,
         el("menu", {},
+          // Not a submit button: Enter in a field submits with the form's first one, which must be OK.
           el("button", { type: "button", onclick: () => dialog.close("cancel") }, "Cancel"),
           el("button", { value: "ok", type: "submit", class: "primary" }, confirmText))));
     document.body.append(dialog);
     dialog.addEventListener("close", () => {
       dialog.remove();
-      resolve(dialog.returnValue === "ok");
+      resolve(answer(dialog.returnValue === "ok"));
     });
     dialog.showModal();
   });

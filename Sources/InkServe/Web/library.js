@@ -151,8 +151,7 @@ async function move(note) {
   } catch (error) {
     // A notebook that does not exist is made only when asked for (the server says so with 422).
     if (error.status !== 422) return toast(error.message, "error");
-    if (!(await confirmChoice(`${error.message.replace(/ \(createNotebook makes it\)$/, "")}. Create it and move “${note.title}” there?`,
-                              "Create and move"))) return;
+    if (!(await confirmChoice(`${error.message}. Create it and move “${note.title}” there?`, "Create and move"))) return;
     return change(note, { notebook, place: "first", createNotebook: true });
   }
   await load();
