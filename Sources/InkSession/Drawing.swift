@@ -15,35 +15,6 @@ extension OpenNote {
         if let index = pageIndex[id] { currentPageIndex = index }
     }
 
-    /// Starts a stroke on the current page, first finishing one still in progress (a missed pen up).
-    mutating func penDown(_ point: InkPoint, tool: Tool, color: RGBA, width: Float, _ step: inout Step) {
-        guard let page = currentPageIndex else { return }
-        finishStroke(&step)
-        hideNavigation(&step)
-        var first = point
-        first.time = 0
-        let stroke = Stroke(id: tracking[page].takeStrokeID(), tool: tool, color: color, width: width,
-                            startTime: (step.now - tracking[page].origin) * 1000, points: [first])
-        strokeInProgress = StrokeInProgress(pageID: pages[page].id, stroke: stroke, pageIndex: page,
-                                            startedAt: step.now)
-    }
-
-    mutating func penMove(_ point: InkPoint, _ step: inout Step) {
-        strokeInProgress?.add(point, at: step.now)
-    }
-
-    mutating func penUp(_ point: InkPoint?, _ step: inout Step) {
-        if let point { strokeInProgress?.add(point, at: step.now) }
-        finishStroke(&step)
-    }
-
-    /// Adds the stroke in progress, if any, to its page.
-    mutating func finishStroke(_ step: inout Step) {
-        guard let finished = strokeInProgress else { return }
-        strokeInProgress = nil
-        perform(.draw(page: finished.pageIndex, finished.stroke), &step)
-    }
-
     /// Erases the current page's strokes with these ids; ids not on the page are ignored.
     mutating func erase(_ ids: [StrokeID], _ step: inout Step) {
         guard let page = currentPageIndex else { return }
@@ -81,7 +52,7 @@ extension OpenNote {
     }
 
     /// A new undoable change: applies it, makes it the latest undo step and clears the redo stack.
-    /// `key` names the shared stroke it draws.
+    /// `key` names the stroke it draws.
     mutating func perform(_ edit: Edit, key: String? = nil, _ step: inout Step) {
         apply(edit, key: key, &step)
         undoStack.append(edit)

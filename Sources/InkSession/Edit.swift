@@ -15,7 +15,7 @@ struct ErasedStroke: Sendable, Equatable {
 }
 
 extension OpenNote {
-    /// Does `edit` to the pages, records it as unsaved and emits it; `key` names the shared stroke
+    /// Does `edit` to the pages, records it as unsaved and emits it; `key` names the stroke
     /// it draws.
     mutating func apply(_ edit: Edit, key: String? = nil, _ step: inout Step) {
         switch edit {

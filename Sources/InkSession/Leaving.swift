@@ -1,5 +1,5 @@
 extension SessionState {
-    /// Leaves at once when everything is stored; otherwise asks first. A stroke in progress is finished.
+    /// Leaves at once when everything is stored; otherwise asks first. Strokes in progress are finished.
     mutating func requestLeave(_ step: inout Step) {
         guard note?.leaveStage != .savingThenLeaving, let asks = withNote({ note in
             note.finishAllStrokes(&step)

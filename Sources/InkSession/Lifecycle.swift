@@ -28,7 +28,7 @@ extension SessionState {
         }
     }
 
-    /// The app stayed in the background too long: finishes the stroke in progress, saves every unsaved
+    /// The app stayed in the background too long: finishes the strokes in progress, saves every unsaved
     /// change (once the save in flight is done, if there is one), clears the undo history and emits
     /// ``SessionEffect/finaliseDraft(_:)`` after the save request.
     mutating func finalizeDraft(_ step: inout Step) {

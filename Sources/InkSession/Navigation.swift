@@ -19,7 +19,7 @@ extension OpenNote {
     /// A double tap in the top edge band reveals navigation; other taps, and taps while the pen is
     /// down, do nothing.
     mutating func tap(x: Double, y: Double, count: Int, _ step: inout Step) {
-        guard strokeInProgress == nil, count >= 2, y >= 0, y < step.config.topEdgeBand else { return }
+        guard strokesInProgress.isEmpty, count >= 2, y >= 0, y < step.config.topEdgeBand else { return }
         showNavigation(for: step.config.navigationHideAfterReveal, &step)
     }
 }

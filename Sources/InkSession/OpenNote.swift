@@ -1,10 +1,10 @@
 import InkCore
 
-/// The note open in the session: its pages, tags, stroke in progress, history and save progress.
+/// The note open in the session: its pages, tags, strokes in progress, history and save progress.
 public struct OpenNote: Sendable, Equatable {
     /// The note's identifier.
     public let id: NoteID
-    /// The pages in reading order, as drawn so far (without the stroke in progress).
+    /// The pages in reading order, as drawn so far (without the strokes in progress).
     public internal(set) var pages: [Page]
     /// The note's tags (with those recognition added) and the tags removed by hand, which
     /// recognition never adds back.
@@ -13,10 +13,8 @@ public struct OpenNote: Sendable, Equatable {
     public var tags: Set<Tag> { tagging.tags }
     /// Tags the user removed by hand.
     public var removedTags: Set<Tag> { tagging.removedByHand }
-    /// The stroke being drawn (pen down), not yet on its page.
-    public internal(set) var strokeInProgress: StrokeInProgress?
-    /// The strokes of several writers in progress at once, by their keys, not yet on their pages.
-    public internal(set) var sharedStrokes: [String: SharedStroke] = [:]
+    /// The strokes being drawn (pens down), by their keys, not yet on their pages.
+    public internal(set) var strokesInProgress: [String: StrokeInProgress] = [:]
     /// Whether the navigation chrome is shown.
     public internal(set) var isNavigationVisible = false
     /// Where the note is in being left.
@@ -68,31 +66,10 @@ public struct OpenNote: Sendable, Equatable {
     public var isSaving: Bool { saveInFlight != nil }
     /// True when a change isn't stored yet: unsaved, being saved, or left over by a failed save.
     public var hasUnsavedChanges: Bool { isSaving || tracking.contains { !$0.unsaved.isEmpty } }
-    /// A save (autosave or retry) may start now.
-    var canStartSave: Bool {
-        switch (strokeInProgress, saveInFlight) {
-        case (.none, .none): true
-        default: false
-        }
-    }
-}
-
-/// A stroke being drawn: pen down, not yet up.
-public struct StrokeInProgress: Sendable, Equatable {
-    /// The page it will be added to (where the pen went down).
-    public let pageID: PageID
-    /// The stroke so far: its id, tool, colour, width, start time and points.
-    public internal(set) var stroke: Stroke
-    let pageIndex: Int
-    /// Event time of the pen down, in seconds.
-    let startedAt: Double
-
-    /// Appends `point`, stamped with the milliseconds since the pen went down.
-    mutating func add(_ point: InkPoint, at now: Double) {
-        var sample = point
-        sample.time = Float((now - startedAt) * 1000)
-        stroke.points.append(sample)
-    }
+    /// A save (autosave or retry) may start now: none is out. Pens down do not hold it back, since
+    /// a stroke in progress is not a change until its pen lifts, and a writer who keeps a pen down
+    /// must not keep the others' strokes from the disk.
+    var canStartSave: Bool { saveInFlight == nil }
 }
 
 /// Where the note is in being left.
@@ -113,7 +90,7 @@ public struct Deadlines: Sendable, Equatable {
     public internal(set) var navigationHide: Double?
     /// When a failed save is retried.
     public internal(set) var retry: Double?
-    /// When the shared stroke that moved least recently has gone `strokeStallTimeout` without a move.
+    /// When the stroke in progress that moved least recently has gone `strokeStallTimeout` without a move.
     public internal(set) var strokeStall: Double?
 }
 

@@ -16,12 +16,6 @@ extension SessionState {
             edit(&step) { $0.addPage(id, size: size, template: template, &$1) }
         case let .selectPage(id, _):
             edit(&step) { note, _ in note.selectPage(id) }
-        case let .penDown(point, tool, color, width, _):
-            edit(&step) { $0.penDown(point, tool: tool, color: color, width: width, &$1) }
-        case let .penMove(point, _):
-            edit(&step) { $0.penMove(point, &$1) }
-        case let .penUp(point, _):
-            edit(&step) { $0.penUp(point, &$1) }
         case let .strokeDown(key, page, point, tool, color, width, _):
             edit(&step) { $0.strokeDown(key, page: page, point, tool: tool, color: color, width: width, &$1) }
         case let .strokeMove(key, points, _):

@@ -13,9 +13,9 @@ public struct SessionConfig: Sendable, Equatable {
     public var topEdgeBand: Double
     /// The wait before each retry of a failed save; when they are used up the failure is reported.
     public var retryDelays: [Double]
-    /// How long a shared stroke (``SessionEvent/strokeDown(key:page:_:tool:color:width:at:)``) may go
-    /// without a move before it is ended where it got to: a pen that stays down blocks nobody, but its
-    /// stroke should not stay open for ever.
+    /// How long a stroke in progress (``SessionEvent/strokeDown(key:page:_:tool:color:width:at:)``) may
+    /// go without a move before it is ended where it got to: a pen that stays down blocks nobody, but its
+    /// stroke should not stay open for ever. Infinite for a recording, whose pen always lifts.
     public var strokeStallTimeout: Double
     /// How long a backgrounded session is kept as it is before its draft is finalised.
     public var draftRetention: Double

@@ -14,15 +14,10 @@ public enum SessionEvent: Sendable, Equatable {
     case addPage(PageID, size: PageSize = .remarkable, template: PageTemplate = PageTemplate(), at: Double)
     /// Makes a page of the open note the current page.
     case selectPage(PageID, at: Double)
-    /// The pen touches the current page: a stroke begins. The point's `time` is set by the session.
-    case penDown(InkPoint, tool: Tool = .pen, color: RGBA = .black, width: Float = 2, at: Double)
-    /// The pen moves while touching. The point's `time` is set by the session.
-    case penMove(InkPoint, at: Double)
-    /// The pen lifts, with an optional last point: the stroke is complete.
-    case penUp(InkPoint? = nil, at: Double)
-    /// A pen of one of several writers sharing the note touches `page`: the stroke named `key` begins.
-    /// Strokes with different keys are drawn at the same time, each its own: none waits for another,
-    /// nor for the stroke of ``penDown(_:tool:color:width:at:)``. A key already in progress is ignored.
+    /// A pen touches `page`: the stroke named `key` begins. Strokes with different keys are drawn at
+    /// the same time, each its own, none waiting for another (each writer sharing a note has its keys;
+    /// a replay draws one stroke at a time). A key already in progress is ignored. The point's `time`
+    /// is set by the session.
     case strokeDown(key: String, page: PageID, InkPoint, tool: Tool = .pen, color: RGBA = .black, width: Float = 2, at: Double)
     /// The pen of stroke `key` moves through `points` (their `time` is set by the session).
     case strokeMove(key: String, [InkPoint], at: Double)
@@ -62,7 +57,7 @@ public enum SessionEvent: Sendable, Equatable {
     public var at: Double {
         switch self {
         case .enterNote(_, _, _, _, _, let at), .addPage(_, _, _, let at), .selectPage(_, let at),
-             .penDown(_, _, _, _, let at), .penMove(_, let at), .penUp(_, let at), .erase(_, let at),
+             .erase(_, let at),
              .strokeDown(_, _, _, _, _, _, let at), .strokeMove(_, _, let at), .strokeUp(_, let at), .navigationWanted(let at),
              .undo(let at), .redo(let at), .tap(_, _, _, let at), .leaveRequested(let at),
              .leaveAnswered(_, let at), .background(let at), .foreground(let at), .saveFinished(_, let at),

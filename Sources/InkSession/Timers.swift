@@ -5,7 +5,7 @@ enum DueTimer {
 
 extension SessionState {
     /// Fires, earliest first, every timer due by now that can act now. A due timer that can't act
-    /// (a save while the pen is down or a save is out; anything but the draft while in the background)
+    /// (a save while a save is out; anything but the draft while in the background)
     /// waits, and fires as soon as it can.
     mutating func fireDueTimers(_ step: inout Step) {
         while let timer = dueTimer(at: step.now) {

@@ -251,7 +251,7 @@ public actor LiveNote {
     public func pen(_ input: PenInput, from writer: String) {
         guard !isClosed else { return }
         let key = input.key
-        let open = session.state.note?.sharedStrokes[key] != nil
+        let open = session.state.note?.strokesInProgress[key] != nil
         switch input {
         case let .down(_, page, point, tool, color, width):
             guard !accepted.contains(key) else {
@@ -267,7 +267,7 @@ public actor LiveNote {
             // current page, as a pen down always did: the stroke is kept, not refused without a word.
             let target = pages.contains { $0.id == page } ? page : (session.state.note?.currentPageID ?? page)
             send(.strokeDown(key: key, page: target, point, tool: tool, color: color, width: width, at: now))
-            guard session.state.note?.sharedStrokes[key] != nil else { return }
+            guard session.state.note?.strokesInProgress[key] != nil else { return }
             accepted.insert(key)
             inProgress[key] = (writer, target, 1)
         case let .move(_, points):
@@ -407,7 +407,7 @@ public actor LiveNote {
     /// anything (the note let go of it) is confirmed at once: there is nothing of it to keep.
     private func forgetEndedStrokes(drawn changes: [InkChange]) {
         guard !inProgress.isEmpty else { return }
-        let open = session.state.note?.sharedStrokes ?? [:]
+        let open = session.state.note?.strokesInProgress ?? [:]
         let ended = inProgress.filter { open[$0.key] == nil }.map { (key: $0.key, page: $0.value.page) }.sorted { $0.key < $1.key }
         for stroke in ended { inProgress[stroke.key] = nil }
         tell(confirmations.letGo(ended, drawing: changes))

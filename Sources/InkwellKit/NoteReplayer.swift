@@ -80,7 +80,11 @@ public struct NoteReplayer {
     /// Receives every effect as it happens (nil: no trace).
     public var trace: (@Sendable (TraceRecord) -> Void)?
 
+    /// `config`'s stroke stall timeout is not used: a recorded pen is never gone, its stroke ends where
+    /// the recording lifts it (or ends).
     public init(config: SessionConfig = SessionConfig(), trace: (@Sendable (TraceRecord) -> Void)? = nil) {
+        var config = config
+        config.strokeStallTimeout = .infinity
         self.config = config
         self.trace = trace
     }
@@ -98,24 +102,32 @@ public struct NoteReplayer {
         var run = Run(runner: SessionRunner(config: config), staged: staged, trace: trace)
         let start = recorded.events.first?.time ?? 0
         try run.send(.enterNote(staged.note.id, tags: staged.note.tags, removedTags: staged.note.removedTags, at: start))
-        var hasPage = false
+        var page: PageID?
+        var penIsDown = false
         for event in recorded.events {
             try run.fireTimers(until: event.time)
             switch event {
             case let .newPage(size, template, at):
-                try run.send(.addPage(PageID.random(), size: size, template: template, at: at))
-                hasPage = true
+                let added = PageID.random()
+                try run.send(.addPage(added, size: size, template: template, at: at))
+                page = added
             case let .penDown(point, pen, at):
-                if !hasPage {
-                    try run.send(.addPage(PageID.random(), at: at))
-                    hasPage = true
+                if penIsDown { try run.send(.strokeUp(key: Self.penKey, at: at)) }  // a pen up the recording missed
+                let target = page ?? PageID.random()
+                if page == nil {
+                    try run.send(.addPage(target, at: at))
+                    page = target
                 }
-                try run.send(.penDown(InkPoint(point), tool: pen.tool, color: pen.color, width: pen.width, at: at))
-                run.placeStrokeInProgress(pen)
+                run.placeNextStroke(pen)
+                try run.send(.strokeDown(key: Self.penKey, page: target, InkPoint(point), tool: pen.tool, color: pen.color,
+                                         width: pen.width, at: at))
+                penIsDown = true
             case let .penMove(point, at):
-                try run.send(.penMove(InkPoint(point), at: at))
+                try run.send(.strokeMove(key: Self.penKey, [InkPoint(point)], at: at))
             case let .penUp(point, at):
-                try run.send(.penUp(point.map(InkPoint.init), at: at))
+                if let point { try run.send(.strokeMove(key: Self.penKey, [InkPoint(point)], at: at)) }
+                try run.send(.strokeUp(key: Self.penKey, at: at))
+                penIsDown = false
             case .undo(let at):
                 try run.send(.undo(at: at))
             case .redo(let at):
@@ -128,6 +140,9 @@ public struct NoteReplayer {
         try run.fireTimers(until: end)
         return ReplayInProgress(run: run, end: end)
     }
+
+    /// The key of the replay's strokes: a recording has one pen, so one stroke at a time.
+    static let penKey = "pen"
 }
 
 /// A replay at the end of its recording: everything is saved into ``staged``, and the session still
@@ -175,7 +190,10 @@ extension NoteReplayer {
         var start: Double?
         /// Layers (above layer 0), fills and dashes of strokes, by page and id: the session draws solid,
         /// unfilled strokes on one layer, the recording's strokes keep theirs when saved.
-        var placements: [PageID: [StrokeID: (layer: UInt16, fill: UInt8?, dash: [Float]?)]] = [:]
+        var placements: [PageID: [StrokeID: Placement]] = [:]
+        /// The placement of the stroke in progress, if not the session's own.
+        var nextPlacement: Placement?
+        typealias Placement = (layer: UInt16, fill: UInt8?, dash: [Float]?)
 
         /// The runner, moved out (an empty one left in its place) so that the session's pages have one
         /// owner while effects are carried out: a copy left here made every page added copy them all,
@@ -186,10 +204,10 @@ extension NoteReplayer {
             return runner
         }
 
-        /// The stroke the pen just began is on `pen`'s layer of its page, with its fill and dash.
-        mutating func placeStrokeInProgress(_ pen: RecordedPen) {
-            guard pen.layer != 0 || pen.fill != nil || pen.dash != nil, let stroke = runner.state.note?.strokeInProgress else { return }
-            placements[stroke.pageID, default: [:]][stroke.stroke.id] = (pen.layer, pen.fill, pen.dash)
+        /// The stroke the pen begins next goes on `pen`'s layer of its page, with its fill and dash (its
+        /// id is known when its pen lifts).
+        mutating func placeNextStroke(_ pen: RecordedPen) {
+            nextPlacement = pen.layer != 0 || pen.fill != nil || pen.dash != nil ? (pen.layer, pen.fill, pen.dash) : nil
         }
 
         mutating func fireTimers(until time: Double) throws {
@@ -250,7 +268,12 @@ extension NoteReplayer {
             case .reportError(let message):
                 record(t, "error", message: message)
                 throw ImportError(file: staged.note.title, reason: "saving failed: \(message)")
-            case .inkChanged: break  // the staged note is written from the saves
+            case .inkChanged(let change):
+                // The staged note is written from the saves; a pen up tells the id of the stroke to place.
+                if change.key == NoteReplayer.penKey, let placement = nextPlacement, let drawn = change.added.first {
+                    placements[change.page, default: [:]][drawn.stroke.id] = placement
+                    nextPlacement = nil
+                }
             case .finalizeDraft: record(t, "finaliseDraft")
             case .debugLog(let message): record(t, "debug", message: message)
             }

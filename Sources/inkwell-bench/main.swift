@@ -155,12 +155,19 @@ func hourLongRecording() -> RecordedNote {
 if wanted("session") {
 let hour = hourLongRecording()
 var sessionEvents: [SessionEvent] = [.enterNote(NoteID(rawValue: "benchnote001"), at: 0)]
+var benchPage = PageID.random()
 for event in hour.events {
     switch event {
-    case let .newPage(size, template, at): sessionEvents.append(.addPage(PageID.random(), size: size, template: template, at: at))
-    case let .penDown(p, pen, at): sessionEvents.append(.penDown(InkPoint(x: p.x, y: p.y, pressure: p.pressure), tool: pen.tool, color: pen.color, width: pen.width, at: at))
-    case let .penMove(p, at): sessionEvents.append(.penMove(InkPoint(x: p.x, y: p.y, pressure: p.pressure), at: at))
-    case let .penUp(p, at): sessionEvents.append(.penUp(p.map { InkPoint(x: $0.x, y: $0.y, pressure: $0.pressure) }, at: at))
+    case let .newPage(size, template, at):
+        benchPage = PageID.random()
+        sessionEvents.append(.addPage(benchPage, size: size, template: template, at: at))
+    case let .penDown(p, pen, at):
+        sessionEvents.append(.strokeDown(key: "pen", page: benchPage, InkPoint(x: p.x, y: p.y, pressure: p.pressure),
+                                         tool: pen.tool, color: pen.color, width: pen.width, at: at))
+    case let .penMove(p, at): sessionEvents.append(.strokeMove(key: "pen", [InkPoint(x: p.x, y: p.y, pressure: p.pressure)], at: at))
+    case let .penUp(p, at):
+        if let p { sessionEvents.append(.strokeMove(key: "pen", [InkPoint(x: p.x, y: p.y, pressure: p.pressure)], at: at)) }
+        sessionEvents.append(.strokeUp(key: "pen", at: at))
     default: break
     }
 }

@@ -17,9 +17,10 @@ struct InkChangeTests {
         var t = SessionTester()
         t.enterStoredNote()
         _ = t.changes(.penDown(InkPoint(x: 10, y: 300), at: 1))
-        let first = t.changes(.penUp(InkPoint(x: 20, y: 300), at: 1.5))
+        #expect(t.changes(.penMove(InkPoint(x: 20, y: 300), at: 1.5)) == [])
+        let first = t.changes(.penUp(at: 1.5))
         let drawn = try t.note().pages[0].strokes
-        #expect(first == [change(added: [(0, drawn[0])])])
+        #expect(first == [change(added: [(0, drawn[0])], key: penKey)])
         _ = t.changes(.strokeDown(key: "a:1", page: page1, InkPoint(x: 50, y: 300), at: 2))
         #expect(t.changes(.strokeMove(key: "a:1", [InkPoint(x: 60, y: 300)], at: 2.1)) == [], "a stroke in progress is no change")
         let shared = t.changes(.strokeUp(key: "a:1", at: 2.2))

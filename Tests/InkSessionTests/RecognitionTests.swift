@@ -41,7 +41,7 @@ struct RecognitionTests {
         t.send(.recognitionFailed(page1, reason: "model busy", at: 4.6),
                [.debugLog("recognition failed for page page00000001: model busy")])
         let after = try t.note()
-        #expect(after.strokeInProgress == before.strokeInProgress)
+        #expect(after.strokesInProgress == before.strokesInProgress)
         #expect(after.pages == before.pages)
         t.send(.penMove(InkPoint(x: 3, y: 300), at: 4.75), [])
         t.send(.penUp(at: 5), [])

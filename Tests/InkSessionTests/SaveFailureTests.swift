@@ -55,17 +55,19 @@ struct SaveFailureTests {
         t.send(.tick(at: 3.5), [save(2, delta(added: [second]))])
     }
 
-    @Test("a retry waits for pen up")
-    func retryWaitsForPenUp() throws {
+    @Test("a retry does not wait for a pen: it holds what is drawn, the stroke in progress comes later")
+    func retryDoesNotWaitForAPen() throws {
         var t = SessionTester()
         t.enterStoredNote()
         let first = try t.draw(0.5, 1, down: [.hideNavigation])
         t.send(.tick(at: 3), [save(1, delta(added: [first]))])
         t.send(saveFailed(1, at: 3), [])
         t.send(.penDown(InkPoint(x: 1, y: 300), at: 3.25), [])
-        t.send(.tick(at: 4), [])
+        t.send(.tick(at: 3.5), [save(2, delta(added: [first]))])
+        t.send(saveFinished(2, at: 3.6), [recognize(page1)])
         let second = Stroke(id: StrokeID(2), startTime: 3250, points: [InkPoint(x: 1, y: 300, time: 0)])
-        t.send(.penUp(at: 4.5), [save(2, delta(added: [first, second]))])
+        t.send(.penUp(at: 4.5), [])
+        t.send(.tick(at: 6.5), [save(3, delta(added: [second]))])
     }
 
     @Test("the failure streak resets after a success")

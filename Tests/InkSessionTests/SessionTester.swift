@@ -41,23 +41,42 @@ struct SessionTester {
         send(.enterNote(noteID, pages: pages, at: time), [.showNavigation], sourceLocation: sourceLocation)
     }
 
-    /// Draws a two-point stroke, pen down at `start` and up at `end`, expecting `down` and `up` effects;
-    /// returns the stroke as added to its page.
+    /// Draws a two-point stroke with the test's pen on the current page, pen down at `start` and up at
+    /// `end` (its last point moved to at `end`), expecting `down` and `up` effects; returns the stroke
+    /// as added to its page.
     @discardableResult
     mutating func draw(_ start: Double, _ end: Double, y: Float = 300, down: [SessionEffect] = [],
                        up: [SessionEffect] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> Stroke {
-        send(.penDown(InkPoint(x: 100, y: y), at: start), down, sourceLocation: sourceLocation)
-        let started = try #require(session.state.note?.strokeInProgress, sourceLocation: sourceLocation)
-        send(.penUp(InkPoint(x: 140, y: y + 10), at: end), up, sourceLocation: sourceLocation)
-        let page = try #require(session.state.note?.pages.first { $0.id == started.pageID },
-                                sourceLocation: sourceLocation)
-        return try #require(page.strokes.first { $0.id == started.stroke.id }, sourceLocation: sourceLocation)
+        let page = try #require(session.state.note?.currentPageID, sourceLocation: sourceLocation)
+        send(.penDown(InkPoint(x: 100, y: y), page: page, at: start), down, sourceLocation: sourceLocation)
+        send(.penMove(InkPoint(x: 140, y: y + 10), at: end), [], sourceLocation: sourceLocation)
+        let effects = session.send(.penUp(at: end))
+        #expect(effects.filter { if case .inkChanged = $0 { false } else { true } } == up, sourceLocation: sourceLocation)
+        let drawn = effects.compactMap { if case .inkChanged(let change) = $0, change.key == penKey { change.added.first } else { nil } }
+        return try #require(drawn.first, sourceLocation: sourceLocation).stroke
     }
 
     /// The ids of the strokes on `page`, in page order.
     func strokeIDs(on page: PageID = page1) -> [UInt64] {
         session.state.note?.pages.first { $0.id == page }?.strokes.map(\.id.rawValue) ?? []
     }
+}
+
+/// The key of the tests' one pen.
+let penKey = "pen"
+
+extension SessionEvent {
+    /// The tests' pen touches `page`.
+    static func penDown(_ point: InkPoint, page: PageID = page1, tool: Tool = .pen, color: RGBA = .black,
+                        width: Float = 2, at: Double) -> SessionEvent {
+        .strokeDown(key: penKey, page: page, point, tool: tool, color: color, width: width, at: at)
+    }
+
+    /// The tests' pen moves to `point`.
+    static func penMove(_ point: InkPoint, at: Double) -> SessionEvent { .strokeMove(key: penKey, [point], at: at) }
+
+    /// The tests' pen lifts.
+    static func penUp(at: Double) -> SessionEvent { .strokeUp(key: penKey, at: at) }
 }
 
 /// A save effect for the test note.

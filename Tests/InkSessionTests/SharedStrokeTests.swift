@@ -31,7 +31,7 @@ struct SharedStrokeTests {
         #expect(strokes.map(\.id.rawValue) == [1, 2], "ids follow the order on the page")
         #expect(strokes[1].points.map(\.time) == [0, 600, 1000], "milliseconds since its own pen down")
         #expect(strokes[0].startTime == 1500 && strokes[1].startTime == 1000)
-        #expect(try t.note().sharedStrokes.isEmpty)
+        #expect(try t.note().strokesInProgress.isEmpty)
     }
 
     @Test("undo and an erasure while another writer's pen is down are applied at once")
@@ -46,7 +46,7 @@ struct SharedStrokeTests {
         t.send(.redo(at: 1.5), [])
         t.send(.erase([StrokeID(1)], at: 1.6), [])
         #expect(try t.note().pages[0].strokes.isEmpty)
-        #expect(try t.note().sharedStrokes["b:1"] != nil, "the held stroke goes on")
+        #expect(try t.note().strokesInProgress["b:1"] != nil, "the held stroke goes on")
     }
 
     @Test("a shared stroke in progress does not hold up the autosave")
@@ -72,7 +72,7 @@ struct SharedStrokeTests {
         #expect(t.state.nextDeadline == 14)
         t.send(.tick(at: 4 + after), [])
         let ended = after >= 10
-        #expect(try t.note().sharedStrokes.isEmpty == ended)
+        #expect(try t.note().strokesInProgress.isEmpty == ended)
         #expect(try t.note().pages[0].strokes.map { $0.points.map(\.x) } == (ended ? [[10, 20]] : []))
         #expect(try t.note().deadlines.strokeStall == (ended ? nil : 14))
         // A move after the deadline adds nothing: the timer fires first, whichever event comes.
@@ -89,7 +89,7 @@ struct SharedStrokeTests {
         t.send(move("a:1", x: 20, at: 5), [])
         #expect(try t.note().deadlines.strokeStall == 12)
         t.send(.tick(at: 12), [])
-        #expect(try t.note().sharedStrokes.keys.sorted() == ["a:1"])
+        #expect(try t.note().strokesInProgress.keys.sorted() == ["a:1"])
         #expect(try t.note().deadlines.strokeStall == 15)
     }
 
@@ -101,7 +101,7 @@ struct SharedStrokeTests {
         t.send(down("b:1", x: 500, at: 1.1), [])
         t.send(.leaveRequested(at: 1.5), [.confirmLeave])
         #expect(try t.note().pages[0].strokes.count == 2)
-        #expect(try t.note().sharedStrokes.isEmpty)
+        #expect(try t.note().strokesInProgress.isEmpty)
     }
 
     @Test("a key already in progress, and strokes on pages the note does not have, are ignored")
@@ -113,7 +113,7 @@ struct SharedStrokeTests {
         t.send(.strokeDown(key: "c:1", page: page2, InkPoint(x: 1, y: 1), at: 1.2), [])
         t.send(.strokeUp(key: "a:1", at: 1.3), [])
         #expect(try t.note().pages[0].strokes.map { $0.points.map(\.x) } == [[10]])
-        #expect(try t.note().sharedStrokes.isEmpty)
+        #expect(try t.note().strokesInProgress.isEmpty)
     }
 }
 

@@ -169,7 +169,8 @@ struct SharedIndexTests {
             #expect(ended, "worker \(number) should give up by itself: \(log)")
             #expect(worker.terminationStatus == 1, "worker \(number): \(log)")
             #expect(log.contains("database unreachable, retrying in"), "worker \(number): \(log)")
-            #expect(log.contains("unreachable for 5 s; giving up"), "worker \(number): \(log)")
+            // The seconds it says are those it measured: 5 s or a little more on a busy machine.
+            #expect(log.contains(try Regex(#"unreachable for (5|5\.[0-9]|[6-9](\.[0-9])?) s; giving up"#)), "worker \(number): \(log)")
         }
         #expect(Date().timeIntervalSince(stopped) >= 5, "no worker gives up before the time given")
     }
