@@ -132,7 +132,7 @@ public struct BurstMonitor: Sendable {
 /// notes it is about to add are written to `inbox/.importing.json`, so a crash between the import and
 /// the move to `done/` is finished on the next look instead of importing the file twice.
 public final class DropFolder {
-    public let library: Library
+    package let library: Library
     public let options: DropFolderOptions
     public var replayer = NoteReplayer()
     /// Imports each settled file (its `source` is set per file): the same intake as `inkwell import`.
@@ -141,7 +141,7 @@ public final class DropFolder {
     private var observed: [String: (signature: FileSignature, since: Date)] = [:]
     private var burst: BurstMonitor
 
-    public init(library: Library, options: DropFolderOptions = DropFolderOptions()) {
+    package init(library: Library, options: DropFolderOptions = DropFolderOptions()) {
         self.library = library
         self.options = options
         importer = Importer(library: library)

@@ -7,3 +7,14 @@
 @_exported import InkText
 @_exported import enum InkSession.LeaveAnswer
 @_exported import struct InkSession.SessionConfig
+// The plain values the workspace answers with, by name: front ends print and encode them as they are
+// (no wrapper re-stating their fields), and see nothing else of the modules that make them.
+@_exported import struct InkStore.LibraryStats
+@_exported import struct InkStore.LibraryUpgrade
+@_exported import struct InkStore.TrashItem
+@_exported import struct InkIndex.SearchHit
+@_exported import struct InkIndex.QueueStatus
+@_exported import struct InkExport.ExportReport
+@_exported import struct InkObsidian.ObsidianPushReport
+@_exported import struct InkStore.RoutedNote
+@_exported import struct InkRecognize.RecognitionOptions

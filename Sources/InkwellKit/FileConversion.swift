@@ -18,7 +18,7 @@ public struct ConvertedFile {
     /// What was mended or left out while decoding (as `inkwell import` prints them).
     public var warnings: [String]
     /// The PDFs the pages are drawn on (a `.xopp` annotating a PDF, a PDF), for the renderer.
-    public var backgrounds: BackgroundDocuments
+    package var backgrounds: BackgroundDocuments
 
     /// True when `url` names a file (or a link to one), its name UTF-8 or not (``RawPath``): what
     /// `render` and `export` convert rather than look up in the library.
@@ -49,14 +49,14 @@ public struct ConvertedFile {
 /// batch-convert with rmc or `xournalpp --create-pdf`: each file decoded and replayed in memory, its
 /// outputs named after the file, into a folder or one ZIP archive (all or nothing).
 public struct FileExport {
-    public var format: ExportFormat
+    package var format: ExportFormat
     /// PNG scale: 1, 2 or 3.
     public var scale: Double = 1
-    public var conflicts: ConflictPolicy = .refuse
+    package var conflicts: ConflictPolicy = .refuse
     /// Asked for each existing file under ``ConflictPolicy/ask``: true overwrites it.
     public var ask: (String) -> Bool = { _ in false }
 
-    public init(format: ExportFormat) { self.format = format }
+    package init(format: ExportFormat) { self.format = format }
 
     /// What an export of files did.
     public struct Report: Sendable, Codable, Equatable {
@@ -75,7 +75,7 @@ public struct FileExport {
     }
 
     /// Whether `format` can be made from a file alone (Markdown needs the library's recognised text).
-    public static func supports(_ format: ExportFormat) -> Bool { format != .md }
+    package static func supports(_ format: ExportFormat) -> Bool { format != .md }
 
     /// The files `file` becomes, as name endings after a stem: `.pdf` / `.inkml`, or a PNG or SVG a page
     /// (`-p02.png`).
@@ -112,7 +112,7 @@ public struct FileExport {
     /// path), conflicts settled (`refuse` stops before anything is written), and the outputs written: a
     /// file's outputs all or none, a ZIP all or nothing. A file that cannot be read is reported and the
     /// others are exported; `progress` hears (done, total).
-    public func run(_ files: [URL], to destination: ExportDestination, progress: (Int, Int) -> Void = { _, _ in }) throws -> Report {
+    package func run(_ files: [URL], to destination: ExportDestination, progress: (Int, Int) -> Void = { _, _ in }) throws -> Report {
         var report = Report()
         var destination = destination
         // Several outputs for one path make it a folder, so two outputs never share a path.

@@ -25,14 +25,14 @@ public enum SourceIdentity {
     }
 
     /// The origin of the source `url` names (``of(_:hashes:)``), reading every byte.
-    public static func of(_ url: URL) throws(ImportError) -> NoteOrigin {
+    package static func of(_ url: URL) throws(ImportError) -> NoteOrigin {
         try of(url, hashes: nil)
     }
 
     /// The origin of bytes with no path to know them by (standard input, staged in `url`): keyed by
     /// their hash, so the same bytes again are the same source, and other bytes a new one. It has no
     /// location: the staging file is gone once the import is done.
-    public static func ofContent(_ url: URL) throws(ImportError) -> NoteOrigin {
+    package static func ofContent(_ url: URL) throws(ImportError) -> NoteOrigin {
         let hash = try hash(url, nil)
         return NoteOrigin(kind: .file, key: "stdin:" + hash, hash: hash)
     }
@@ -119,13 +119,13 @@ public enum SourceIdentity {
 }
 
 /// The notes of a library that remember a source, by source (kind and key), taken once per import.
-public struct OriginIndex: Sendable {
+package struct OriginIndex: Sendable {
     private var byKey: [String: StoredNote] = [:]
     private var trashedByKey: [String: TrashItem] = [:]
 
     /// Every note outside the trash with an origin. Should two notes name one source (two libraries
     /// merged by hand), the one imported first is the one kept in step.
-    public init(_ library: Library) throws {
+    package init(_ library: Library) throws {
         for stored in try library.notes().sorted(by: { $0.note.created < $1.note.created }) {
             guard let origin = stored.note.origin else { continue }
             let key = OriginIndex.key(origin)
@@ -138,22 +138,22 @@ public struct OriginIndex: Sendable {
 
     /// The trash entry holding the note imported from `origin`'s source, when the user (or the
     /// source's own trash, or a sync) put it there and no note outside the trash has that source.
-    public func trashed(_ origin: NoteOrigin) -> TrashItem? {
+    package func trashed(_ origin: NoteOrigin) -> TrashItem? {
         byKey[OriginIndex.key(origin)] == nil ? trashedByKey[OriginIndex.key(origin)] : nil
     }
 
     /// The notes imported from sources read at `location` or inside it (a folder).
-    public func notes(under location: String) -> [StoredNote] {
+    package func notes(under location: String) -> [StoredNote] {
         let folder = location.hasSuffix("/") ? location : location + "/"
         return byKey.values.filter { ($0.note.origin?.location).map { $0 == location || $0.hasPrefix(folder) } ?? false }
             .sorted { ($0.note.origin?.location ?? "", $0.note.created) < ($1.note.origin?.location ?? "", $1.note.created) }
     }
 
     /// The note imported from `origin`'s source, if any.
-    public func note(for origin: NoteOrigin) -> StoredNote? { byKey[OriginIndex.key(origin)] }
+    package func note(for origin: NoteOrigin) -> StoredNote? { byKey[OriginIndex.key(origin)] }
 
     /// The notes imported from the source a file's identity names (a file with several notes: all of them).
-    public func notes(forFile origin: NoteOrigin) -> [StoredNote] {
+    package func notes(forFile origin: NoteOrigin) -> [StoredNote] {
         guard let first = note(for: origin) else { return [] }
         guard origin.kind == .file else { return [first] }
         var notes = [first], index = 2

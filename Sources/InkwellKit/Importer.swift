@@ -67,11 +67,11 @@ public struct ImportRecognition: Sendable {
     public var makeRecognizer: RecognizerFactory
     /// Keeps what was read on the pages of a note just committed (the search index). A failure here
     /// is reported and loses nothing but the time spent: `inkwell index` reads the pages again.
-    public var keep: @Sendable (_ note: StoredNote, _ pages: [RecognizedPage]) throws -> Void
+    package var keep: @Sendable (_ note: StoredNote, _ pages: [RecognizedPage]) throws -> Void
 
     /// With `context` left out, the notes' own tags are the only context (a recogniser that needs
     /// no lexicon, in tests).
-    public init(jobs: Int,
+    package init(jobs: Int,
                 context: @escaping @Sendable (_ importing: [NoteWords]) throws -> RecognitionContext = { notes in
                     RecognitionContext(knownTags: Set(notes.flatMap(\.tags)), language: nil)
                 },
@@ -107,7 +107,7 @@ typealias RecognitionPool = WorkerPool<Page, PageRecognition>
 /// Imports recordings into a library: decode every file, replay each note, then commit them all at once.
 /// A file that fails to decode or replay leaves the library exactly as it was.
 public struct Importer {
-    public let library: Library
+    package let library: Library
     /// The notebook for notes whose recording names none.
     public var notebook: NotebookPath = .inbox
     /// The title for notes whose recording names none (default: the file's name).
@@ -119,7 +119,7 @@ public struct Importer {
     /// Called with a file's notes just before they are committed (the drop folder writes its journal
     /// here); throwing stops the commit. Notes that update a note already in the library are not
     /// among them.
-    public var beforeCommit: (([StagedNote]) throws -> Void)?
+    package var beforeCommit: (([StagedNote]) throws -> Void)?
     /// Import every source as new notes, even one imported before (`--as-new`); otherwise a source
     /// already in the library (its ``NoteOrigin``) updates its note, or is skipped when unchanged.
     public var asNew = false
@@ -129,7 +129,7 @@ public struct Importer {
     /// The library's origins and the sources' identities, when a sync plan found them already.
     var basis: SyncBasis?
 
-    public init(library: Library) { self.library = library }
+    package init(library: Library) { self.library = library }
 
     /// The files to import for `paths`: files as given, folders searched for known extensions (names
     /// that are not UTF-8 found and read too, ``RawPath``); a reMarkable document's parts left to its
@@ -155,7 +155,7 @@ public struct Importer {
 
     /// Decodes one file into a recording, naming the file in every error; ink beyond its pages' edges is
     /// reported as not kept.
-    public static func decode(_ url: URL) throws(ImportError) -> Recording {
+    package static func decode(_ url: URL) throws(ImportError) -> Recording {
         let data: Data
         do {
             data = try RawPath.read(url)
@@ -511,7 +511,7 @@ public struct Importer {
     /// With `identity` (the source's ``SourceIdentity``), a source imported before updates its note
     /// (or, unchanged, is left alone) as ``run(_:replayer:keepGoing:progress:)`` does; without, the
     /// notes are new and keep no origin (an upload names no source that could come again).
-    public func importRecording(_ recording: Recording, from url: URL, identity: NoteOrigin? = nil, replayer: NoteReplayer) throws -> FileOutcome {
+    package func importRecording(_ recording: Recording, from url: URL, identity: NoteOrigin? = nil, replayer: NoteReplayer) throws -> FileOutcome {
         let pool = recognitionPool(for: [(url, recording)])
         defer { pool?.close() }
         let origins = asNew || identity == nil ? nil : try OriginIndex(library)

@@ -71,12 +71,12 @@ public struct IndexingReport: Sendable, Codable, Equatable {
 /// hand); on a shared index (a ``PageQueue``) any number of processes on any number of machines
 /// run it together, claiming pages from the queue (``work(_:jobs:lease:adoptTags:only:progress:)``).
 public struct Indexer: Sendable {
-    public let library: Library
-    public let index: any IndexBackend
+    package let library: Library
+    package let index: any IndexBackend
     /// Makes one recogniser per worker thread.
     public let makeRecognizer: @Sendable () throws -> any PageRecognizer
 
-    public init(library: Library, index: any IndexBackend, makeRecognizer: @escaping @Sendable () throws -> any PageRecognizer) {
+    package init(library: Library, index: any IndexBackend, makeRecognizer: @escaping @Sendable () throws -> any PageRecognizer) {
         self.library = library
         self.index = index
         self.makeRecognizer = makeRecognizer

@@ -33,7 +33,7 @@ public struct InkRules: Sendable, Encodable, Equatable {
     /// The session's top band, in page units (``SessionConfig/topEdgeBand``).
     public var topEdgeBand: Double
 
-    public init(session: SessionConfig = SessionConfig(), style: InkStyle = .standard) {
+    package init(session: SessionConfig = SessionConfig(), style: InkStyle = .standard) {
         var tools: [String: ToolRules] = [:]
         for tool in Tool.allCases where tool != .eraser {
             let look = style[tool]

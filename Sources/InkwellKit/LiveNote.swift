@@ -89,7 +89,7 @@ public struct SystemLiveClock: LiveClock {
 public actor LiveNote {
     public nonisolated let id: NoteID
     /// The PDFs the note's pages are drawn on, for rendering them.
-    public nonisolated let backgrounds: BackgroundDocuments
+    package nonisolated let backgrounds: BackgroundDocuments
     private let workspace: Workspace
     private var runner: SessionRunner
     private let clock: any LiveClock
@@ -123,7 +123,7 @@ public actor LiveNote {
     /// The pages as the observers were told of them: the pages when opened, with every change told since.
     private var told: [Page]
     /// What replaying the journal a previous run left did when the note was opened.
-    public nonisolated let replayed: JournalReplay
+    package nonisolated let replayed: JournalReplay
     /// The note's lease while it is open here: other processes refuse to delete or rewrite it. A
     /// lease that cannot be taken (the journal folder cannot be made) costs that refusal, not the note.
     private let lease: NoteLease?

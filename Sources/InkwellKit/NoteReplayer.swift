@@ -91,14 +91,14 @@ public struct NoteReplayer {
 
     /// Replays `recorded` into `staged`, which ends up holding every page the session saved.
     /// Nothing is recognised (`inkwell index` does that later).
-    public func replay<Target: ReplayTarget>(_ recorded: RecordedNote, into staged: inout Target) throws {
+    package func replay<Target: ReplayTarget>(_ recorded: RecordedNote, into staged: inout Target) throws {
         var replay = try start(recorded, into: staged)
         staged = try replay.finish([:])
     }
 
     /// Replays `recorded` into `staged` up to the end of the recording: every change is saved and the
     /// note is still open, waiting for the recognition of ``ReplayInProgress/pagesToRecognise``.
-    public func start<Target: ReplayTarget>(_ recorded: RecordedNote, into staged: Target) throws -> ReplayInProgress<Target> {
+    package func start<Target: ReplayTarget>(_ recorded: RecordedNote, into staged: Target) throws -> ReplayInProgress<Target> {
         var run = Run(runner: SessionRunner(config: config), staged: staged, trace: trace)
         let start = recorded.events.first?.time ?? 0
         try run.send(.enterNote(staged.note.id, tags: staged.note.tags, removedTags: staged.note.removedTags, at: start))

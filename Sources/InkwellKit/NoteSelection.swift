@@ -30,7 +30,7 @@ public struct NoteSelection: Sendable, Equatable {
     private var filters: Bool { notebook != nil || !tags.isEmpty || query != nil }
 
     /// The chosen notes, each once, oldest first (creation date, then id): the order of an export.
-    public func notes(in workspace: Workspace) throws -> [StoredNote] {
+    package func notes(in workspace: Workspace) throws -> [StoredNote] {
         let library = workspace.library
         var chosen = try names.map { try library.note(matching: $0) }
         if filters || all {
@@ -51,7 +51,7 @@ public struct NoteSelection: Sendable, Equatable {
 
     /// The chosen notes in listing order (as `inkwell list` shows them), every note when nothing is
     /// chosen: the rows of a catalog.
-    public func listed(in workspace: Workspace) throws -> [StoredNote] {
+    package func listed(in workspace: Workspace) throws -> [StoredNote] {
         let listing = try workspace.library.notes()
         guard !isEmpty else { return listing }
         let chosen = Set(try notes(in: workspace).map(\.note.id))

@@ -55,7 +55,7 @@ public struct RecognitionContext: Sendable {
 
     /// The context of `library` (with its `index`, when there is one) for recognising its pages and
     /// those of `importing`.
-    public init(library: Library, index: (any IndexBackend)?, importing: [NoteWords] = [], quality: RecognitionQuality = .best) throws {
+    package init(library: Library, index: (any IndexBackend)?, importing: [NoteWords] = [], quality: RecognitionQuality = .best) throws {
         // Optional: an index that cannot be read (full disk, server away) must not stop recognition.
         let found = (try? index?.hashtagsFound()) ?? [:]
         var notes = try library.notes().map { stored in
@@ -78,7 +78,7 @@ public struct RecognitionContext: Sendable {
 
     /// The words a reading may be made of: the system word list and ``ownWords`` (made when asked:
     /// a recogniser that needs no lexicon never loads the word list).
-    public var lexicon: Lexicon {
+    package var lexicon: Lexicon {
         (language.map { Lexicon.system(language: $0) } ?? Lexicon([String]())).adding(ownWords)
     }
 

@@ -70,7 +70,7 @@ public struct Reconnector: Sendable {
     /// The index stayed unreachable for longer than ``Backoff/giveUpAfter``.
     public struct GaveUp: Error, CustomStringConvertible {
         public let seconds: Double
-        public let last: IndexUnreachable
+        package let last: IndexUnreachable
         public var description: String {
             "the index stayed unreachable for \(Reconnector.format(seconds)); giving up (--give-up-after): \(last)"
         }

@@ -18,18 +18,18 @@ import InkStore
 ///
 /// What differs is only where the work is done: the shell's `carryOut` writes the staged note at
 /// once, or hands the work to ``BlockingExecutor`` and answers later with ``send(_:_:)``.
-public struct SessionRunner {
-    public private(set) var session: Session
+package struct SessionRunner {
+    package private(set) var session: Session
 
-    public init(config: SessionConfig = SessionConfig()) {
+    package init(config: SessionConfig = SessionConfig()) {
         session = Session(config: config)
     }
 
-    public var state: SessionState { session.state }
+    package var state: SessionState { session.state }
 
     /// Sends `event`, then carries out each effect with `carryOut(effect, now)` in order; an event
     /// `carryOut` returns is sent at once and its effects carried out after those already queued.
-    public mutating func send(_ event: SessionEvent, _ carryOut: (SessionEffect, _ now: Double) throws -> SessionEvent?) rethrows {
+    package mutating func send(_ event: SessionEvent, _ carryOut: (SessionEffect, _ now: Double) throws -> SessionEvent?) rethrows {
         var queue = session.send(event)[...]
         while let effect = queue.popFirst() {
             let now = session.state.clock ?? event.at
@@ -38,14 +38,14 @@ public struct SessionRunner {
     }
 
     /// Sends a `tick` at every deadline up to `time`, earliest first (virtual time: nothing sleeps).
-    public mutating func fireTimers(until time: Double, _ carryOut: (SessionEffect, _ now: Double) throws -> SessionEvent?) rethrows {
+    package mutating func fireTimers(until time: Double, _ carryOut: (SessionEffect, _ now: Double) throws -> SessionEvent?) rethrows {
         while let deadline = session.state.nextDeadline, deadline <= time {
             try send(.tick(at: deadline), carryOut)
         }
     }
 
     /// The event that tells the session how a save went.
-    public static func saved(_ request: SaveRequestID, _ outcome: Result<Void, any Error>, at now: Double) -> SessionEvent {
+    package static func saved(_ request: SaveRequestID, _ outcome: Result<Void, any Error>, at now: Double) -> SessionEvent {
         switch outcome {
         case .success: .saveFinished(request, at: now)
         case .failure(let error): .saveFailed(request, reason: "\(error)", at: now)
@@ -53,7 +53,7 @@ public struct SessionRunner {
     }
 
     /// The event that tells the session how a page's recognition went: the hashtags found, or why not.
-    public static func recognized(_ page: PageID, _ outcome: Result<[Tag], any Error>, at now: Double) -> SessionEvent {
+    package static func recognized(_ page: PageID, _ outcome: Result<[Tag], any Error>, at now: Double) -> SessionEvent {
         switch outcome {
         case .success(let hashtags): .recognitionFinished(page, hashtags: hashtags, at: now)
         case .failure(let error): .recognitionFailed(page, reason: "\(error)", at: now)
@@ -64,7 +64,7 @@ public struct SessionRunner {
     /// stored note (``Note/adopt(hashtags:)``), never one removed by hand, and tags the note got
     /// meanwhile stay. Returns the tags added.
     @discardableResult
-    public static func applyTags(_ tags: some Sequence<Tag>, to note: inout Note) -> Set<Tag> {
+    package static func applyTags(_ tags: some Sequence<Tag>, to note: inout Note) -> Set<Tag> {
         note.adopt(hashtags: tags)
     }
 }

@@ -21,7 +21,7 @@ extension Indexer {
     /// failover) the run waits for it, trying again with backoff, and goes on where it was; a page
     /// claimed under a transaction that died is claimed again when its lease runs out, so each page is
     /// still recognised once. Past the backoff's limit the run fails with ``Reconnector/GaveUp``.
-    public func work(_ queue: any PageQueue, jobs: Int, lease: TimeInterval = Indexer.defaultLease, batch: Int = 2,
+    package func work(_ queue: any PageQueue, jobs: Int, lease: TimeInterval = Indexer.defaultLease, batch: Int = 2,
                      adoptTags: Bool, only: Set<NoteID>? = nil, reconnect: Reconnector = .never,
                      progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> IndexingReport {
         let started = Date()

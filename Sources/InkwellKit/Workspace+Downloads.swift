@@ -47,7 +47,7 @@ extension Workspace {
     }
 
     /// A note the exporter could not write fails the export, saying which and why.
-    private static func check(_ outcome: ExportOutcome) throws {
+    private static func check(_ outcome: ExportReport) throws {
         if let failure = outcome.failed.first { throw ExportFailed(description: "\(failure.title): \(failure.reason)") }
     }
 

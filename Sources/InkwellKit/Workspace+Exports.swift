@@ -63,36 +63,6 @@ public struct ExportSettings: Sendable {
     public init(format: NoteFormat) { self.format = format }
 }
 
-/// What an export did; encodes as the exporter's report.
-public struct ExportOutcome: Sendable, Encodable {
-    let report: ExportReport
-    /// Paths written (inside the archive, for a ZIP).
-    public var written: [String] { report.written }
-    /// Paths left alone because they existed.
-    public var skipped: [String] { report.skipped }
-    /// Notes that could not be exported, and why.
-    public var failed: [(note: NoteID, title: String, reason: String)] { report.failed.map { ($0.note, $0.title, $0.reason) } }
-    /// The archive, for a ZIP export.
-    public var archive: String? { report.archive }
-    /// What the files do not carry of their notes, one line each (file, page, reason).
-    public var notKept: [String] { report.notKept.map(\.description) }
-    public func encode(to encoder: any Encoder) throws { try report.encode(to: encoder) }
-}
-
-/// What pushing notes into an Obsidian vault did; encodes as the push's report.
-public struct PushOutcome: Sendable, Encodable {
-    let report: ObsidianPushReport
-    /// Daily notes written: the file, notes added and updated, and whether it was created.
-    public var dailyNotes: [(path: String, added: Int, updated: Int, created: Bool)] {
-        report.dailyNotes.map { ($0.path, $0.added.count, $0.updated.count, $0.created) }
-    }
-    /// Notes pushed before and unchanged since.
-    public var unchanged: Int { report.unchanged.count }
-    /// Notes that could not be pushed, and why.
-    public var failed: [(note: NoteID, title: String, reason: String)] { report.failed.map { ($0.note, $0.title, $0.reason) } }
-    public func encode(to encoder: any Encoder) throws { try report.encode(to: encoder) }
-}
-
 extension FileExport {
     /// Converts pen files to `format`.
     public init(as format: NoteFormat) { self.init(format: format.format) }
@@ -122,14 +92,14 @@ extension Workspace {
     /// Exports `notes` to `target` by `settings`; `progress` hears (done, total). Recognised text comes
     /// from the index where there is one; exporting never creates it.
     public func export(_ notes: [NoteEntry], as settings: ExportSettings, to target: ExportTarget,
-                       progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ExportOutcome {
+                       progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ExportReport {
         var exporter = Exporter(library: library, index: try existingIndex(), format: settings.format.format)
         exporter.scale = settings.scale
         exporter.textLayer = settings.textLayer
         exporter.author = settings.author
         exporter.conflicts = settings.conflicts.policy
         exporter.ask = settings.ask
-        return ExportOutcome(report: try exporter.run(notes.map(\.stored), to: target.destination, progress: progress))
+        return try exporter.run(notes.map(\.stored), to: target.destination, progress: progress)
     }
 
     /// The catalog of the notes `selection` chooses (every note when it chooses none), in listing order:
@@ -142,10 +112,10 @@ extension Workspace {
     /// Appends `notes` to the daily notes of the Obsidian vault at `vault`, once each, page images at
     /// `scale`; `progress` hears (done, total).
     public func push(_ notes: [NoteEntry], toVault vault: URL, scale: Double,
-                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> PushOutcome {
+                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ObsidianPushReport {
         var push = ObsidianPush(library: library, index: try existingIndex(), vault: vault)
         push.scale = scale
-        return PushOutcome(report: try push.run(notes.map(\.stored), progress: progress))
+        return try push.run(notes.map(\.stored), progress: progress)
     }
 
     /// File extensions of the pen files Inkwell converts without a library (besides PDFs).

@@ -3,23 +3,6 @@ import InkCore
 import InkIndex
 import InkRecognize
 
-/// How far the indexing is, across every worker; encodes as the index's queue status.
-public struct IndexProgress: Sendable, Encodable {
-    let status: QueueStatus
-    /// Pages recognised from their current content.
-    public var done: Int { status.done }
-    /// Pages a live worker is recognising.
-    public var leased: Int { status.leased }
-    /// Pages waiting.
-    public var pending: Int { status.pending }
-    public var failed: Int { status.failed }
-    /// Pages recognised in the last minute, per second (PostgreSQL only).
-    public var pagesPerSecond: Double { status.pagesPerSecond }
-    /// Workers holding leases now (PostgreSQL only).
-    public var workers: Int { status.workers }
-    public func encode(to encoder: any Encoder) throws { try status.encode(to: encoder) }
-}
-
 /// The indexing job as front ends run it.
 extension Workspace {
     /// Recognises every page that changed and fills the index, on `jobs` threads at `quality` with `reader`: on a
@@ -40,11 +23,11 @@ extension Workspace {
     public func clearIndex() throws { try index().clear() }
 
     /// Progress across every worker: from the queue on PostgreSQL, from the page states on SQLite.
-    public func indexProgress() throws -> IndexProgress {
-        if let queue = try index() as? any PageQueue { return IndexProgress(status: try queue.status()) }
+    public func indexProgress() throws -> QueueStatus {
+        if let queue = try index() as? any PageQueue { return try queue.status() }
         let counts = PageState.counts(try recognitionStates().states.values)
-        return IndexProgress(status: QueueStatus(done: counts[.recognized] ?? 0, leased: counts[.processing] ?? 0,
-                                                 pending: counts[.pending] ?? 0, failed: counts[.failed] ?? 0, pagesPerSecond: 0, workers: 0))
+        return QueueStatus(done: counts[.recognized] ?? 0, leased: counts[.processing] ?? 0,
+                           pending: counts[.pending] ?? 0, failed: counts[.failed] ?? 0, pagesPerSecond: 0, workers: 0)
     }
 
     /// The text recognised on each page of `note`, from the index.

@@ -33,10 +33,10 @@ extension Workspace {
     public static func lockedError(_ folder: URL) -> any Error { StoreError.locked(folder) }
 
     /// Brings a library written by an older Inkwell to this one's format.
-    public func upgrade() throws -> UpgradeOutcome { UpgradeOutcome(upgrade: try library.upgrade()) }
+    public func upgrade() throws -> LibraryUpgrade { try library.upgrade() }
 
     /// Counts of notebooks, notes, pages, strokes, points, tags, trash and page bytes.
-    public func stats() throws -> LibraryCounts { LibraryCounts(stats: try library.stats()) }
+    public func stats() throws -> LibraryStats { try library.stats() }
 
     /// Every tag with the number of notes that have it, most used first (then by name).
     public func tagCounts() throws -> [(tag: String, notes: Int)] {
@@ -193,32 +193,6 @@ extension Workspace {
         return NoteDetails(note: NoteRow(NoteEntry(stored)), origin: stored.note.origin, pages: rows, typedText: TypedTextStatistics(try library.typedText(of: stored)),
                            conflicts: library.conflicts(of: stored).map { $0.url.lastPathComponent })
     }
-}
-
-/// What ``Workspace/upgrade()`` did; encodes as the library's upgrade record.
-public struct UpgradeOutcome: Sendable, Encodable {
-    let upgrade: LibraryUpgrade
-    public var from: Int { upgrade.from }
-    public var to: Int { upgrade.to }
-    /// Where the replaced marker was kept; nil when nothing changed.
-    public var backup: String? { upgrade.backup }
-    public var changes: [String] { upgrade.changes }
-    public func encode(to encoder: any Encoder) throws { try upgrade.encode(to: encoder) }
-}
-
-/// A library's counts; encodes as the library's statistics.
-public struct LibraryCounts: Sendable, Encodable {
-    let stats: LibraryStats
-    public var notebooks: Int { stats.notebooks }
-    public var notes: Int { stats.notes }
-    public var pages: Int { stats.pages }
-    public var pinned: Int { stats.pinned }
-    public var tags: Int { stats.tags }
-    public var trashed: Int { stats.trashed }
-    public var strokes: Int { stats.strokes }
-    public var points: Int { stats.points }
-    public var bytes: Int { stats.bytes }
-    public func encode(to encoder: any Encoder) throws { try stats.encode(to: encoder) }
 }
 
 /// One finding of ``Workspace/check()``, as `check --json` prints it.

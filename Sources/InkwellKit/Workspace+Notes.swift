@@ -33,27 +33,6 @@ public enum NotePlace: Sendable, Equatable {
     }
 }
 
-/// A deleted note or notebook in the trash; encodes as the library's trash entry does.
-public struct TrashEntry: Sendable, Encodable {
-    let item: TrashItem
-
-    /// The entry's id (what ``Workspace/restore(_:)`` takes).
-    public var id: String { item.id }
-    /// `note` or `notebook`.
-    public var kind: String { item.kind.rawValue }
-    /// The note's title or the notebook's name.
-    public var name: String { item.name }
-    /// The note's id; nil for a notebook.
-    public var noteID: NoteID? { item.noteID }
-    /// The notebook it was in (a notebook's parent).
-    public var notebook: NotebookPath { item.notebook }
-    public var deletedAt: Date { item.deletedAt }
-    /// Notes it holds (1 for a note).
-    public var noteCount: Int { item.noteCount }
-
-    public func encode(to encoder: any Encoder) throws { try item.encode(to: encoder) }
-}
-
 /// What went wrong in the library, as a front end answers it.
 public enum LibraryFailure: Sendable, Equatable {
     /// No such note, notebook or trash entry.
@@ -146,8 +125,8 @@ extension Workspace {
 
     /// Moves a note to the trash, with its journal. A note a server has open for writing is refused
     /// (naming the server's pid) unless `force`.
-    public func deleteNote(_ id: NoteID, force: Bool = false) throws -> TrashEntry {
-        TrashEntry(item: try library.deleteNote(id, force: force))
+    public func deleteNote(_ id: NoteID, force: Bool = false) throws -> TrashItem {
+        try library.deleteNote(id, force: force)
     }
 
     public func createNotebook(_ path: NotebookPath) throws { try library.createNotebook(path) }
@@ -165,15 +144,15 @@ extension Workspace {
 
     /// Moves a notebook and everything in it to the trash; refused while a server has one of its
     /// notes open for writing, unless `force`.
-    public func deleteNotebook(_ path: NotebookPath, force: Bool = false) throws -> TrashEntry {
-        TrashEntry(item: try library.deleteNotebook(path, force: force))
+    public func deleteNotebook(_ path: NotebookPath, force: Bool = false) throws -> TrashItem {
+        try library.deleteNotebook(path, force: force)
     }
 
     /// The trash, newest first.
-    public func trash() throws -> [TrashEntry] { try library.trashItems().map(TrashEntry.init) }
+    public func trash() throws -> [TrashItem] { try library.trashItems() }
 
     /// Puts a deleted note or notebook back: `reference` is a trash entry id, a note id or the name it had.
-    public func restore(_ reference: String) throws -> TrashEntry { TrashEntry(item: try library.restore(reference)) }
+    public func restore(_ reference: String) throws -> TrashItem { try library.restore(reference) }
 
     /// Deletes everything in the trash for good, with the trashed notes' journals; how many entries.
     /// Refused while a server still has a trashed note open for writing, unless `force`.

@@ -3,24 +3,6 @@ import InkCore
 import InkIndex
 import InkStore
 
-/// A note a search found; encodes as the index's hit does (docs/cli-json.md).
-public struct SearchResult: Sendable, Encodable {
-    let hit: SearchHit
-
-    public var note: NoteID { hit.note }
-    public var title: String { hit.title }
-    public var notebook: String { hit.notebook }
-    public var tags: [String] { hit.tags }
-    /// 1-based numbers of the matching pages, best first (empty when only the title or tags matched).
-    public var pages: [Int] { hit.pages }
-    /// The matching text with the matched words in «», from the best page or the typed text.
-    public var snippet: String { hit.snippet }
-    /// True when the words were found in the note's typed text.
-    public var typedText: Bool { hit.typedText }
-
-    public func encode(to encoder: any Encoder) throws { try hit.encode(to: encoder) }
-}
-
 /// Where the search index is, once opened.
 public struct IndexInfo: Sendable, Equatable {
     /// Its file, or the PostgreSQL server.
@@ -72,10 +54,10 @@ extension Workspace {
 
     /// Notes with every word (prefix and typo tolerant) and every tag, in `notebook` if given, best first;
     /// the index is brought up to date with the library first.
-    public func search(_ words: String, tags: [Tag] = [], notebook: NotebookPath? = nil, limit: Int) throws -> [SearchResult] {
+    public func search(_ words: String, tags: [Tag] = [], notebook: NotebookPath? = nil, limit: Int) throws -> [SearchHit] {
         let index = try index()
         try index.refresh(from: library)
-        return try index.search(SearchQuery(text: words, tags: tags, notebook: notebook, limit: limit)).map(SearchResult.init)
+        return try index.search(SearchQuery(text: words, tags: tags, notebook: notebook, limit: limit))
     }
 
     /// The recognition state of the pages of `notes` (every note when nil); every page is pending when

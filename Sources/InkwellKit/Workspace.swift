@@ -23,7 +23,7 @@ public final class Workspace: Sendable {
 
     /// The workspace of `library`, its index in the library (`index.sqlite`) or, with `indexURL`
     /// (`postgres://…`), on a PostgreSQL server shared with other machines.
-    public init(library: Library, indexURL: String? = nil) {
+    package init(library: Library, indexURL: String? = nil) {
         self.library = library
         self.indexURL = indexURL
     }
@@ -83,7 +83,7 @@ public final class Workspace: Sendable {
     }
 
     /// The words recognition counts in this library: the lexicon of its ``RecognitionContext``.
-    public static func lexicon(of library: Library, index: (any IndexBackend)?) throws -> Lexicon {
+    package static func lexicon(of library: Library, index: (any IndexBackend)?) throws -> Lexicon {
         try RecognitionContext(library: library, index: index).lexicon
     }
 

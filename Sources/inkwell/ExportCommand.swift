@@ -240,15 +240,15 @@ struct ExportCommand: ParsableCommand {
         } else {
             for daily in report.dailyNotes {
                 var parts: [String] = []
-                if daily.added > 0 { parts.append("added \(daily.added) note\(daily.added == 1 ? "" : "s")") }
-                if daily.updated > 0 { parts.append("updated \(daily.updated)") }
+                if !daily.added.isEmpty { parts.append("added \(daily.added.count) note\(daily.added.count == 1 ? "" : "s")") }
+                if !daily.updated.isEmpty { parts.append("updated \(daily.updated.count)") }
                 print("\(daily.path): \(parts.joined(separator: ", "))\(daily.created ? " (new daily note)" : "")")
             }
-            if report.unchanged > 0 {
-                print("\(report.unchanged) note\(report.unchanged == 1 ? "" : "s") already pushed and unchanged")
+            if !report.unchanged.isEmpty {
+                print("\(report.unchanged.count) note\(report.unchanged.count == 1 ? "" : "s") already pushed and unchanged")
             }
         }
-        try finish(done: report.dailyNotes.count + report.unchanged, failed: report.failed.count)
+        try finish(done: report.dailyNotes.count + report.unchanged.count, failed: report.failed.count)
     }
 
     /// -o FILE, -o FOLDER (default: the current folder) or --zip FILE; an existing file is settled

@@ -10,7 +10,7 @@ struct StatsCommand: ParsableCommand {
 
     /// The library's counts and, from the search index, how many pages are in each recognition state.
     struct Report: Encodable {
-        var library: LibraryCounts
+        var library: LibraryStats
         var recognition: [String: Int]
     }
 

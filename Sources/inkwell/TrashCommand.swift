@@ -29,9 +29,9 @@ struct TrashCommand: ParsableCommand {
             /// Notes it holds (1 for a note).
             var notes: Int
 
-            init(_ item: TrashEntry) {
+            init(_ item: TrashItem) {
                 id = item.id
-                kind = item.kind
+                kind = item.kind.rawValue
                 title = item.name
                 note = item.noteID?.rawValue
                 notebook = item.notebook.isRoot ? "" : item.notebook.description
@@ -46,7 +46,7 @@ struct TrashCommand: ParsableCommand {
             if items.isEmpty { printNote("the trash is empty") }
             for item in items {
                 let place = item.notebook.isRoot ? "library root" : item.notebook.description
-                print("\(item.id)  \(item.kind) \"\(item.name)\" from \(place), deleted \(DateFormatter.short.string(from: item.deletedAt))")
+                print("\(item.id)  \(item.kind.rawValue) \"\(item.name)\" from \(place), deleted \(DateFormatter.short.string(from: item.deletedAt))")
             }
         }
     }
@@ -63,7 +63,7 @@ struct TrashCommand: ParsableCommand {
         func run() throws {
             let item = try library.open().restore(reference)
             if output.json { return try printJSON(List.Row(item)) }
-            print("restored \(item.kind) \"\(item.name)\"")
+            print("restored \(item.kind.rawValue) \"\(item.name)\"")
         }
     }
 

@@ -92,7 +92,7 @@ struct ArchitectureTests {
     @Test("front ends name no type of the modules behind InkwellKit: they reach those through the workspace")
     func frontEndsNameNoHiddenType() throws {
         let project = try ArchitectureTests.project()
-        #expect(["Library", "StoredNote", "Renderer", "SearchIndex", "Exporter", "RoutedNote", "BackgroundDocuments"].allSatisfy { project.hiddenTypes[$0] != nil },
+        #expect(["Library", "StoredNote", "Renderer", "SearchIndex", "Exporter", "StagedNote", "BackgroundDocuments"].allSatisfy { project.hiddenTypes[$0] != nil },
                 "the adapters' types were not read: \(project.hiddenTypes.count)")
         #expect(project.hiddenTypes["Note"] == nil && project.hiddenTypes["SessionConfig"] == nil && project.hiddenTypes["TypedText"] == nil,
                 "InkCore's, InkText's and the re-exported types may be named")
