@@ -290,7 +290,8 @@ def main():
         base = match.group(0)
         browser = Chromium(os.path.join(work, "profile"))
         if "--only" in args:  # one check by name, while working on it
-            {"live-shape": check_live_shape, "live-width": check_live_width}[args[args.index("--only") + 1]](browser, base, failures)
+            {"live-shape": check_live_shape, "live-width": check_live_width, "left-note": check_left_note_released,
+             }[args[args.index("--only") + 1]](browser, base, failures)
         else:
             run_checks(browser, base, inkwell, library, failures, shots, work)
     finally:
@@ -482,6 +483,9 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     # 12b. A live stroke's pixels are the saved stroke's: nothing changes at pen up.
     check_live_shape(browser, base, failures)
 
+    # 12d. A note left in its tab is let go at once.
+    check_left_note_released(browser, base, failures)
+
     # 13. Offline: the server killed mid-stroke, 20 strokes written while it is down, a tab closed and
     # opened again while it is down; all of it saved once it is back, "Saved" never before its word.
     check_offline(browser, inkwell, work, failures)
@@ -615,6 +619,32 @@ def check_offline(browser, inkwell, work, failures):
         browser.call("Target.disposeBrowserContext", browserContextId=context)
     finally:
         kill(server)
+
+
+def check_left_note_released(browser, base, failures):
+    """A note left for the library in its own tab is let go at once: it can be moved to another
+    notebook within seconds (Chromium kept the left page's socket open, and the move was refused as
+    open for writing for over two minutes)."""
+    note_id = new_note(browser, base, "Left in its tab")
+    tab = open_note(browser, base, note_id)
+    tab.js("fetch('/api/notebooks', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({path: 'Elsewhere'})})")
+    left, top, k = page_geometry(tab)
+    tab.pen("mousePressed", left + 300 * k, top + 500 * k, 0.5)
+    for i in range(1, 20):
+        tab.pen("mouseMoved", left + (300 + 15 * i) * k, top + 500 * k, 0.5)
+    tab.pen("mouseReleased", left + 585 * k, top + 500 * k, 0.5, buttons=0)
+    tab.wait_for("window.inkwell.unacknowledged.size === 0 && document.body.dataset.saving === 'saved'", timeout=10)
+    tab.js("document.getElementById('back').click()")
+    back = tab.wait_for("location.pathname === '/' && document.getElementById('notes') !== null", timeout=5)
+    move = (f"fetch('/api/notes/{note_id}', {{method: 'PATCH', headers: {{'Content-Type': 'application/json'}}, "
+            "body: JSON.stringify({notebook: 'Elsewhere'})}).then(r => r.status)")
+    started, status = time.time(), None
+    while back and time.time() - started < 10 and status != 200:
+        status = tab.js(move)
+        if status != 200:
+            time.sleep(0.2)
+    failures.check("a note left for the library in its tab is let go: moving it to another notebook works within 10 s",
+                   back and status == 200, f"back in the library {back}, move answered {status} after {time.time() - started:.2f} s")
 
 
 def new_note(browser, base, title):
