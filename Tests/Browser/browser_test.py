@@ -291,7 +291,7 @@ def main():
         browser = Chromium(os.path.join(work, "profile"))
         if "--only" in args:  # one check by name, while working on it
             {"live-shape": check_live_shape, "live-width": check_live_width, "left-note": check_left_note_released,
-             }[args[args.index("--only") + 1]](browser, base, failures)
+             "offline": lambda b, _, f: check_offline(b, inkwell, work, f)}[args[args.index("--only") + 1]](browser, base, failures)
         else:
             run_checks(browser, base, inkwell, library, failures, shots, work)
     finally:
@@ -567,8 +567,41 @@ def check_offline(browser, inkwell, work, failures):
         # The tab is closed and opened again while the server is still down: what it wrote stays in IndexedDB.
         stroke(24)
         shown_before = tab.js("window.savedShown")
-        tab.js("window.inkwell.leaving = true")  # the writer answers the warning: leave
-        tab.call("Page.navigate", url="about:blank")
+        # The toolbar offline: the page applies the session's rule itself. The strokes hid it; a double
+        # tap on the top edge brings it back (after the palm time), and its way back leaves for the
+        # library, the browser asking first (strokes unconfirmed) — here the writer leaves.
+        hidden = tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=6)
+        time.sleep(0.6)
+        tab.touch_tap(600, 15)
+        time.sleep(0.12)
+        tab.touch_tap(602, 16)
+        shown = tab.wait_for("document.body.dataset.nav === 'shown' && document.getElementById('back').getBoundingClientRect().top >= 0",
+                             timeout=3, step=0.02)
+        failures.check("offline: a double tap on the top edge brings the hidden toolbar back", hidden and shown,
+                       f"hidden first {hidden}, shown {shown}")
+        if not shown:  # the way back is checked on its own
+            tab.js("document.body.dataset.nav = 'shown'")
+            tab.wait_for("document.getElementById('back').getBoundingClientRect().top >= 0", timeout=3)
+        clicking = threading.Thread(target=tab.click, args=("#back",), daemon=True)  # blocks while the browser asks
+        clicking.start()
+        asked = answer_dialog(tab, timeout=5)
+        clicking.join(10)
+        at = None
+        for _ in range(50):  # the server is down: the browser's error page, at the library's address
+            try:
+                history = tab.call("Page.getNavigationHistory")
+                at = history["entries"][history["currentIndex"]]["url"]
+            except RuntimeError:
+                pass  # the tab is between pages for a moment
+            if at == base:
+                break
+            time.sleep(0.1)
+        went = at == base
+        failures.check("offline: …and its “← Library” leaves for the library (the browser asking first)", asked == "beforeunload" and went,
+                       f"asked {asked}, now at {at}")
+        if not went:
+            tab.js("window.inkwell && (window.inkwell.leaving = true)")  # the writer answers the warning: leave
+            tab.call("Page.navigate", url="about:blank")
         time.sleep(0.3)
         server = start()
         tab.go(f"{base}notes/{note_id}")
@@ -619,6 +652,20 @@ def check_offline(browser, inkwell, work, failures):
         browser.call("Target.disposeBrowserContext", browserContextId=context)
     finally:
         kill(server)
+
+
+def answer_dialog(tab, timeout):
+    """Accepts the next dialog `tab` opens (a confirm, or the browser's leave question) and returns its type."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            event = tab.browser.events.get(timeout=max(0.01, deadline - time.time()))
+        except queue.Empty:
+            return None
+        if event.get("method") == "Page.javascriptDialogOpening" and event.get("sessionId") == tab.session:
+            tab.call("Page.handleJavaScriptDialog", accept=True)
+            return event["params"]["type"]
+    return None
 
 
 def check_left_note_released(browser, base, failures):

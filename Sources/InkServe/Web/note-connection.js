@@ -83,9 +83,14 @@ window.addEventListener("pagehide", () => {
 });
 window.addEventListener("pageshow", (event) => { if (event.persisted && receiver) connect(receiver); });
 
+/** Whether what is sent reaches the server now. */
+export function connected() {
+  return state.socket?.readyState === WebSocket.OPEN;
+}
+
 export function send(message) {
   log({ at: performance.now(), sent: message.t });
-  if (state.socket?.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
+  if (connected()) state.socket.send(JSON.stringify(message));
 }
 
 /** Sends a message of a stroke, keeping the stroke until the server confirms it. */
