@@ -4,7 +4,7 @@
 // PALM_AFTER_PEN ms after (a resting palm neither writes, scrolls nor zooms); the navigation comes
 // back with the mouse or a pen hovering at the top edge, its handle, Esc, or a pen double tap near
 // the top, and each use of it keeps it up (note-navigation.js: the session decides, or offline the page).
-import { addPoints, clearCanvas, sizeCanvas } from "/assets/note-canvas.js";
+import { addPoints, clearCanvas, finishStroke, sizeCanvas } from "/assets/note-canvas.js";
 import { send, sendStroke } from "/assets/note-connection.js";
 import { eraseAlong, redo, strokeDown, strokeMove, strokeUp, undo } from "/assets/note-messages.js";
 import { penDown, tapAt, wantNavigation } from "/assets/note-navigation.js";
@@ -229,6 +229,7 @@ function onPointerMove(event) {
   if (endedByServer(stroke)) {
     // The server ended it (no move for its stall time) and confirmed it: the pen goes on in a new stroke.
     const key = `${writer}:${++state.sequence}`;
+    finishStroke(stroke);
     Object.assign(stroke, { key, points: [points[0]], times: [0], start: performance.now() });
     sendStroke(key, strokeDown(key, stroke.page.id, points[0], stroke.tool.name, stroke.color, stroke.width));
   }
@@ -262,6 +263,7 @@ function onPointerUp(event) {
   const stroke = state.current;
   if (!stroke || event.pointerId !== stroke.pointerId) return;
   state.current = null;
+  finishStroke(stroke);
   if (stroke.held) {
     if (performance.now() - stroke.start <= TAP_MS) {
       penTapped(stroke, event);
