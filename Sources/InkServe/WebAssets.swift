@@ -15,6 +15,7 @@ enum WebAssets {
         "note-canvas.js": (PackageResources.note_canvas_js, "text/javascript; charset=utf-8"),
         "ink-geometry.js": (PackageResources.ink_geometry_js, "text/javascript; charset=utf-8"),
         "note-input.js": (PackageResources.note_input_js, "text/javascript; charset=utf-8"),
+        "note-navigation.js": (PackageResources.note_navigation_js, "text/javascript; charset=utf-8"),
         "note-replay.js": (PackageResources.note_replay_js, "text/javascript; charset=utf-8"),
         "note-download.js": (PackageResources.note_download_js, "text/javascript; charset=utf-8"),
         "api.js": (PackageResources.api_js, "text/javascript; charset=utf-8"),

@@ -5,7 +5,8 @@ import InkSession
 
 /// What a front end that draws ink itself must draw it with, for a stroke to look the same while it is
 /// written and once it is saved: each tool's shape and look, the stroke geometry's constants, and the
-/// band at the top of the page where a double tap reveals navigation. Made from the engine's own values
+/// navigation's rule (the band at the top of the page where a double tap reveals it, how long it then
+/// stays), which the browser applies itself while the server is out of reach. Made from the engine's own values
 /// (InkGeometry's ``StrokeStyle`` and constants, InkRender's ``InkStyle/standard``, ``SessionConfig``),
 /// never re-typed; `inkwell serve` hands it to the browser as the module `/assets/rules.js`.
 public struct InkRules: Sendable, Encodable, Equatable {
@@ -32,6 +33,8 @@ public struct InkRules: Sendable, Encodable, Equatable {
     public var geometry: [String: Double]
     /// The session's top band, in page units (``SessionConfig/topEdgeBand``).
     public var topEdgeBand: Double
+    /// Seconds a revealed navigation stays (``SessionConfig/navigationHideAfterReveal``).
+    public var navigationHideAfterReveal: Double
 
     package init(session: SessionConfig = SessionConfig(), style: InkStyle = .standard) {
         var tools: [String: ToolRules] = [:]
@@ -56,6 +59,7 @@ public struct InkRules: Sendable, Encodable, Equatable {
             "shortestInterval": StrokeGeometry.shortestInterval, "lonePointPressure": StrokeGeometry.lonePointPressure,
         ]
         topEdgeBand = session.topEdgeBand
+        navigationHideAfterReveal = session.navigationHideAfterReveal
     }
 }
 

@@ -17,15 +17,16 @@ struct InkRulesTests {
         #expect(rules.tools["pen"]?.pressureSimulation == "automatic" && rules.tools["pen"]?.blend == "source-over")
     }
 
-    @Test("a changed style and session change the rules: a hard pressure curve, a narrower band")
+    @Test("a changed style and session change the rules: a hard pressure curve, a narrower band, a longer reveal")
     func followsTheConfiguration() throws {
         var style = InkStyle.standard
         style.pen.stroke.pressureCurve = .hard
         var session = SessionConfig()
         session.topEdgeBand = 80
+        session.navigationHideAfterReveal = 7
         let rules = InkRules(session: session, style: style)
         #expect(rules.tools["pen"]?.pressureExponent == PressureCurve.hard.exponent)
-        #expect(rules.topEdgeBand == 80)
+        #expect(rules.topEdgeBand == 80 && rules.navigationHideAfterReveal == 7)
     }
 
     @Test("the geometry's constants are StrokeGeometry's, by name")

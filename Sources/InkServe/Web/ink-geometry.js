@@ -39,40 +39,57 @@ export function strokeWidth(tool, width, pressure) {
  *  or, when all are equal, one made up from the speed, `times` being each point's milliseconds since
  *  the pen went down (`StrokeGeometry.pressureSeries`). */
 export function drawnPressures(tool, width, points, times) {
-  const recorded = points.map((point) => Number.isFinite(point[2]) ? Math.min(1, Math.max(0, point[2])) : 0.5);
-  const first = recorded[0];
-  const constant = recorded.every((p) => Math.abs(p - first) < 1e-4);
+  return morePressures(tool, width, points, times, null).values;
+}
+
+/** `drawnPressures` of a stroke that grew since `known` (this function's answer for its first points,
+ *  or null): `{ values, … }`, working out only the new points unless they change how the stroke's
+ *  pressure is drawn (recorded or made up, timed or not), which happens early in a stroke if at all. */
+export function morePressures(tool, width, points, times, known) {
+  const n = points.length;
+  const recorded = (i) => Number.isFinite(points[i][2]) ? Math.min(1, Math.max(0, points[i][2])) : 0.5;
+  const first = n ? recorded(0) : undefined;
+  let constant = known ? known.constant : true;
+  for (let i = known ? known.n : 0; i < n && constant; i++) constant = Math.abs(recorded(i) - first) < 1e-4;
   const simulation = styleOf(tool).pressureSimulation;
-  if (!(simulation === "always" || (simulation === "automatic" && constant))) return constant && first === 0 ? recorded.map(() => 0.5) : recorded;
-  if (points.length < 2) return [G.lonePointPressure];
-  const nominal = Number.isFinite(width) && width > 0 ? width : 1;
+  const simulate = simulation === "always" || (simulation === "automatic" && constant);
   // Speed in nominal widths per millisecond; samples without usable times are taken as G.untimedInterval ms apart.
-  const timed = times[times.length - 1] > times[0];
-  const speeds = points.map((point, i) => {
-    if (i === 0) return 0;
-    const d = Math.hypot(point[0] - points[i - 1][0], point[1] - points[i - 1][1]);
-    const dt = timed ? Math.max(G.shortestInterval, times[i] - times[i - 1]) : G.untimedInterval;
-    return d / dt / nominal;
-  });
-  speeds[0] = speeds[1];
+  const timed = n > 0 && times[n - 1] > times[0];
+  const mode = !simulate ? (constant && first === 0 ? "still" : "recorded") : n < 2 ? "lone" : timed ? "timed" : "untimed";
+  const nominal = Number.isFinite(width) && width > 0 ? width : 1;
+  const speed = (i) => {
+    const d = Math.hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]);
+    return d / (timed ? Math.max(G.shortestInterval, times[i] - times[i - 1]) : G.untimedInterval) / nominal;
+  };
   // Full pressure when still, the least at a quarter of the nominal width per millisecond and above.
   const target = (v) => {
     const u = Math.min(1, v / G.leastPressureSpeed);
     return 1 - G.speedPressureDrop * u * u * (3 - 2 * u);
   };
-  let p = target(speeds[0]);
-  return speeds.map((v) => (p += (target(v) - p) * G.pressureEasing));
+  const again = !known || known.mode !== mode || mode === "lone";
+  const values = again ? [] : known.values;
+  let p = again ? (mode === "timed" || mode === "untimed" ? target(speed(1)) : 0) : known.p;
+  if (mode === "lone") values.push(G.lonePointPressure);
+  for (let i = again ? 0 : known.n; i < n && mode !== "lone"; i++) {
+    if (mode === "still") values.push(0.5);
+    else if (mode === "recorded") values.push(recorded(i));
+    else values.push(p += (target(speed(Math.max(1, i))) - p) * G.pressureEasing); // the first point at the second's speed
+  }
+  return { values, n, constant, mode, p };
 }
 
 /** The smoothed, subdivided centreline pieces of a stroke (`StrokeGeometry.spines`): each
- *  `{ p: [[x, y]…], r: [radius…], pr: [pressure…] }`, in page pixels. */
-export function spines(tool, width, points, times, tolerance) {
+ *  `{ p: [[x, y]…], r: [radius…], pr: [pressure…], at: [index…] }`, in page pixels, `at` being where
+ *  each spine point is between the stroke's points (their indices). `part` makes them of the stroke's
+ *  last points only: `{ pressures }` theirs in the whole stroke, `before` its length before them. */
+export function spines(tool, width, points, times, tolerance, part = {}) {
   if (!points.length) return [];
   const style = styleOf(tool);
   const w = Number.isFinite(width) && width > 0 ? width : 1;
-  const pressures = drawnPressures(tool, w, points, times);
+  const pressures = part.pressures ?? drawnPressures(tool, w, points, times);
+  const before = part.before ?? 0;
   // Samples closer than a quarter of the tolerance to the previous kept one are merged (NaNs dropped).
-  const q = [], pr = [];
+  const q = [], pr = [], at = [];
   const merge = G.mergeShare * tolerance;
   points.forEach((point, i) => {
     const p = [point[0], point[1]];
@@ -80,33 +97,34 @@ export function spines(tool, width, points, times, tolerance) {
     const last = q[q.length - 1];
     if (last && (p[0] - last[0]) ** 2 + (p[1] - last[1]) ** 2 < merge * merge) {
       pr[pr.length - 1] = Math.max(pr[pr.length - 1], pressures[i]);
-      if (i === points.length - 1 && q.length > 1) q[q.length - 1] = p; // keep the true end
+      if (i === points.length - 1 && q.length > 1) [q[q.length - 1], at[at.length - 1]] = [p, i]; // keep the true end
       return;
     }
     q.push(p);
     pr.push(pressures[i]);
+    at.push(i);
   });
   if (!q.length) return [];
   // Arc length, radius from pressure, eased tapers.
   const s = q.map(() => 0);
   for (let i = 1; i < q.length; i++) s[i] = s[i - 1] + Math.hypot(q[i][0] - q[i - 1][0], q[i][1] - q[i - 1][1]);
-  const total = s[q.length - 1];
+  const total = before + s[q.length - 1];
   const taperStart = Math.min(style.taperStart * w, G.taperShareLimit * total);
   const taperEnd = Math.min(style.taperEnd * w, G.taperShareLimit * total);
   const tip = Math.min(1, Math.max(0, style.taperTip));
   const r = q.map((_, i) => {
     let radius = 0.5 * w * (style.minWidth + (style.maxWidth - style.minWidth) * curve(style, pr[i]));
-    if (taperStart > 0 && s[i] < taperStart) {
-      const u = s[i] / taperStart;
+    if (taperStart > 0 && before + s[i] < taperStart) {
+      const u = (before + s[i]) / taperStart;
       radius *= tip + (1 - tip) * u * (2 - u);
     }
-    if (taperEnd > 0 && total - s[i] < taperEnd) {
-      const u = (total - s[i]) / taperEnd;
+    if (taperEnd > 0 && total - (before + s[i]) < taperEnd) {
+      const u = (total - (before + s[i])) / taperEnd;
       radius *= tip + (1 - tip) * u * (2 - u);
     }
     return Math.max(radius, 1e-3);
   });
-  if (q.length === 1) return [{ p: q, r, pr }];
+  if (q.length === 1) return [{ p: q, r, pr, at }];
   // Split at sharp corners, then smooth and subdivide each piece on its own.
   const sigma = Math.max(0, Math.min(1, style.smoothing)) * Math.min(G.smoothingWidths * w, G.smoothingReachLimit);
   const pieces = [];
@@ -115,7 +133,7 @@ export function spines(tool, width, points, times, tolerance) {
     if (corner <= start) continue;
     const pq = q.slice(start, corner + 1), prr = r.slice(start, corner + 1), pp = pr.slice(start, corner + 1);
     if (sigma > 0 && pq.length > 2) smooth(pq, prr, pp, s.slice(start, corner + 1), sigma);
-    const piece = subdivide(pq, prr, pp, tolerance);
+    const piece = subdivide(pq, prr, pp, at.slice(start, corner + 1), tolerance);
     limitSlope(piece);
     pieces.push(piece);
     start = corner;
@@ -181,10 +199,10 @@ function smooth(p, r, pr, s, sigma) {
 }
 
 /** A centripetal Catmull-Rom spline through the points, subdivided where it curves. */
-function subdivide(p, r, pr, tolerance) {
+function subdivide(p, r, pr, at, tolerance) {
   const n = p.length;
-  if (n <= 2) return { p, r, pr };
-  const out = [p[0]], outR = [r[0]], outP = [pr[0]];
+  if (n <= 2) return { p, r, pr, at };
+  const out = [p[0]], outR = [r[0]], outP = [pr[0]], outAt = [at[0]];
   const sub = (a, b) => [a[0] - b[0], a[1] - b[1]];
   const length = (a) => Math.hypot(a[0], a[1]);
   const turn = (a, b) => Math.atan2(Math.abs(a[0] * b[1] - a[1] * b[0]), a[0] * b[0] + a[1] * b[1]);
@@ -216,13 +234,15 @@ function subdivide(p, r, pr, tolerance) {
         out.push(mix(b1, (t2 - t) / (t2 - t1), b2, (t - t1) / (t2 - t1)));
         outR.push(r[i] + (r[i + 1] - r[i]) * u);
         outP.push(pr[i] + (pr[i + 1] - pr[i]) * u);
+        outAt.push(at[i] + (at[i + 1] - at[i]) * u);
       }
     }
     out.push(p2);
     outR.push(r[i + 1]);
     outP.push(pr[i + 1]);
+    outAt.push(at[i + 1]);
   }
-  return { p: out, r: outR, pr: outP };
+  return { p: out, r: outR, pr: outP, at: outAt };
 }
 
 /** The radius changes at most `StrokeGeometry.maximumSlope` a unit along the centreline. */
@@ -260,17 +280,38 @@ function addSpine(path, spine, scale) {
  *  (the server sends it with the page). Pencil strokes come as one path a darkness step:
  *  `[{ path, shade }]` with shade 0.3…0.9, every other tool as one `{ path, shade: 1 }`. */
 export function outline(tool, width, points, times, tolerance, scale) {
-  const pieces = spines(tool, width, points, times, tolerance);
+  return fills(tool, spines(tool, width, points, times, tolerance), scale).parts;
+}
+
+/** The outline of spines as `{ parts: outline's answer, box: [left, top, right, bottom] in page pixels }`:
+ *  of the whole, or only from the spine point at or before the stroke's point `from` to the one at or
+ *  after `to`, so that parts drawn apart meet (in one circle, not overlapping further: antialiased
+ *  edges drawn over each other darken). */
+function fills(tool, pieces, scale, from = -Infinity, to = Infinity) {
+  const box = [Infinity, Infinity, -Infinity, -Infinity];
+  const kept = [];
+  for (const spine of pieces) {
+    if (spine.at[0] > to || spine.at[spine.at.length - 1] < from) continue;
+    const first = Math.max(0, spine.at.findLastIndex((v) => v <= from));
+    const after = spine.at.findIndex((v) => v >= to);
+    const last = after < 0 ? spine.at.length - 1 : after;
+    const part = { p: spine.p.slice(first, last + 1), r: spine.r.slice(first, last + 1), pr: spine.pr.slice(first, last + 1) };
+    part.p.forEach(([x, y], i) => {
+      box[0] = Math.min(box[0], x - part.r[i]); box[1] = Math.min(box[1], y - part.r[i]);
+      box[2] = Math.max(box[2], x + part.r[i]); box[3] = Math.max(box[3], y + part.r[i]);
+    });
+    kept.push(part);
+  }
   const look = lookOf(tool);
   if (!look.pressureOpacity) {
     const path = new Path2D();
-    for (const spine of pieces) addSpine(path, spine, scale);
-    return [{ path, shade: 1 }];
+    for (const spine of kept) addSpine(path, spine, scale);
+    return { parts: [{ path, shade: 1 }], box };
   }
   // The pencil: each step of its centreline gets the darkness of its mean pressure, in 8 steps.
   const [low, high] = look.pressureOpacity;
   const levels = new Map();
-  for (const spine of pieces) {
+  for (const spine of kept) {
     for (let i = 0; i < spine.p.length; i++) {
       const j = Math.min(spine.p.length - 1, i + 1);
       const pressure = Math.min(1, Math.max(0, 0.5 * (spine.pr[i] + spine.pr[j])));
@@ -279,7 +320,52 @@ export function outline(tool, width, points, times, tolerance, scale) {
       addSpine(levels.get(level), { p: spine.p.slice(i, j + 1), r: spine.r.slice(i, j + 1) }, scale);
     }
   }
-  return [...levels.entries()].sort((a, b) => a[0] - b[0]).map(([level, path]) => ({ path, shade: low + (high - low) * level / 7 }));
+  const parts = [...levels.entries()].sort((a, b) => a[0] - b[0]).map(([level, path]) => ({ path, shade: low + (high - low) * level / 7 }));
+  return { parts, box };
+}
+
+/** How far along a stroke (page pixels) its points shape each other: the reach of the smoothing, the
+ *  corner window either side, the radius' slope limit from the widest radius, and the tapers. */
+function reachOf(tool, width) {
+  const style = styleOf(tool);
+  const w = Number.isFinite(width) && width > 0 ? width : 1;
+  const sigma = Math.max(0, Math.min(1, style.smoothing)) * Math.min(G.smoothingWidths * w, G.smoothingReachLimit);
+  const slope = 0.5 * w * style.maxWidth / G.maximumSlope;
+  return 3 * sigma + 2 * G.cornerWindowWidths * w + slope + Math.max(style.taperStart, style.taperEnd) * w;
+}
+
+/**
+ * A stroke being written (`points` and `times` are its own arrays, which grow), outlined in time
+ * independent of its length: each `advance` gives the part that became final, the shape `outline`
+ * gives it in the whole stroke (to draw once), and the tip, the last reach of it, which later points
+ * may still change (to draw again each time): `{ fixed: [{ path, shade }], tip: […], tipBox }`.
+ */
+export class GrowingStroke {
+  constructor(tool, width, points, times, tolerance) {
+    Object.assign(this, { tool, width, points, times, tolerance, reach: reachOf(tool, width) });
+    this.arc = []; // length along the stroke at each point
+    this.pressures = null;
+    this.start = 0; // the first point that shapes what is not final yet
+    this.done = 0; // the points before this one are drawn in their final shape
+  }
+
+  advance(scale) {
+    const { tool, width, points, times, arc } = this;
+    for (let i = arc.length; i < points.length; i++) {
+      arc.push(i ? arc[i - 1] + (Math.hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]) || 0) : 0);
+    }
+    this.pressures = morePressures(tool, width, points, times, this.pressures);
+    while (arc[this.start + 1] <= arc[this.done] - this.reach) this.start++;
+    let done = this.done;
+    while (done + 1 < points.length && arc[done + 1] <= arc[points.length - 1] - this.reach) done++;
+    const a = this.start;
+    const pieces = spines(tool, width, points.slice(a), times.slice(a), this.tolerance,
+      { pressures: this.pressures.values.slice(a), before: arc[a] });
+    const fixed = done > this.done ? fills(tool, pieces, scale, this.done - a, done - a).parts : [];
+    const tip = fills(tool, pieces, scale, done - a);
+    this.done = done;
+    return { fixed, tip: tip.parts, tipBox: tip.box };
+  }
 }
 
 /** `#rrggbb` at `amount` over white, opaque (Scene.mixWithWhite: the pencil's darkness steps). */

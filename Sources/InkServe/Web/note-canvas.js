@@ -1,10 +1,12 @@
 // The pages: each is the server's SVG of its paper with the saved ink in it stroke by stroke (a
 // `<g data-id>` a stroke, in two layers: highlighters and markers under, the rest over), which the
-// server's `ink` messages change in place; over it a live canvas, on which the stroke being written,
-// other writers' strokes in progress and strokes the server has not confirmed yet are drawn at once,
-// in the shape the server will draw them (ink-geometry.js), until an update with their key arrives.
+// server's `ink` messages change in place; over it a live canvas, on which strokes the server has not
+// confirmed yet are drawn at once, in the shape the server will draw them (ink-geometry.js), until an
+// update with their key arrives. A stroke being written (this writer's or another's) has two canvases
+// of its own over that until its pen lifts: its final part, drawn once, and its tip, drawn again with
+// each move, so that a move costs the same however long the stroke is.
 import { el } from "/assets/api.js";
-import { lookOf, mixWithWhite, outline } from "/assets/ink-geometry.js";
+import { GrowingStroke, lookOf, mixWithWhite, outline } from "/assets/ink-geometry.js";
 import { confirmed, send } from "/assets/note-connection.js";
 import { sendPage } from "/assets/note-messages.js";
 import { TOOLS, state } from "/assets/note-state.js";
@@ -21,6 +23,7 @@ export function showPages(pages) {
   for (const page of pages) addPageView(page);
   // Strokes still on a live canvas (unconfirmed, or others' in progress) go onto the new views.
   for (const [key, stroke] of live) {
+    dropOverlay(stroke);
     stroke.page = state.pages.find((p) => p.id === stroke.page.id);
     if (!stroke.page) live.delete(key);
   }
@@ -98,6 +101,7 @@ function settle(keys) {
   for (const key of keys) {
     const stroke = live.get(key);
     if (!stroke || stroke === state.current) continue;
+    dropOverlay(stroke);
     live.delete(key);
     state.others.delete(key);
     touched.add(stroke.page);
@@ -112,7 +116,7 @@ export function othersStroke(message) {
     if (!view) return;
     const stroke = {
       key: message.k, page: view, points: [message.pt], times: [0], start: performance.now(),
-      tool: TOOLS.find((t) => t.name === message.tool) ?? TOOLS[0], color: message.color, width: message.w,
+      tool: TOOLS.find((t) => t.name === message.tool) ?? TOOLS[0], color: message.color, width: message.w, writing: true,
     };
     state.others.set(message.k, stroke);
     live.set(message.k, stroke);
@@ -120,8 +124,9 @@ export function othersStroke(message) {
     return;
   }
   const stroke = state.others.get(message.k);
-  if (!stroke || message.t !== "move") return;
-  addPoints(stroke, message.pts);
+  if (!stroke) return;
+  if (message.t === "move") addPoints(stroke, message.pts);
+  else finishStroke(stroke);
 }
 
 export function sizeCanvas(view) {
@@ -136,59 +141,116 @@ export function sizeCanvas(view) {
  *  nor waiting for the server's word. */
 export function clearCanvas(view) {
   for (const [key, stroke] of live) {
-    if (stroke.page === view && stroke !== state.current && !state.others.has(key) && !state.unacknowledged.has(key)) live.delete(key);
+    if (stroke.page === view && stroke !== state.current && !state.others.has(key) && !state.unacknowledged.has(key)) {
+      dropOverlay(stroke);
+      live.delete(key);
+    }
   }
   redraw(view);
 }
 
 /** Adds points that arrived together to a stroke being written (`{key, points, times, start, …}`) and
- *  draws it. They get one time, as the server gives the points of one message: the widths follow. */
+ *  draws them. They get one time, as the server gives the points of one message: the widths follow. */
 export function addPoints(stroke, points) {
   const at = performance.now() - stroke.start;
   stroke.points.push(...points);
   stroke.times.push(...points.map(() => at));
+  stroke.writing = true;
   live.set(stroke.key, stroke);
+  drawMore(stroke);
+}
+
+/** The pen of a stroke being written lifted: the stroke goes onto the live canvas, whole. */
+export function finishStroke(stroke) {
+  stroke.writing = false;
+  dropOverlay(stroke);
   redraw(stroke.page);
 }
 
-/** Draws a page's live canvas again: every stroke on it not yet in the server's drawing, whole, in
- *  the shape the server's SVG will give it (so nothing moves when that replaces it). */
+/** Draws a page's live canvas again: every stroke on it not yet in the server's drawing and no longer
+ *  being written, whole, in the shape the server's SVG will give it (so nothing moves when that
+ *  replaces it); strokes being written go on their own canvases, made again if the page's changed size. */
 function redraw(view) {
   const context = view.canvas.getContext("2d");
   context.clearRect(0, 0, view.canvas.width, view.canvas.height);
   const scale = view.canvas.width / view.width;
-  for (const stroke of live.values()) if (stroke.page === view) drawLive(context, stroke, scale, view.tolerance ?? 0.3);
+  for (const stroke of live.values()) {
+    if (stroke.page !== view) continue;
+    if (!stroke.writing) drawLive(context, stroke, scale, view.tolerance ?? 0.3);
+    else if (stroke.overlay?.done.width !== view.canvas.width) drawMore(stroke);
+  }
 }
+
+const ERASER_GREY = "rgb(128,128,128)";
+/** An eraser's path shows at this opacity while it is written. */
+const ERASER_OPACITY = 0.35;
 
 function drawLive(context, stroke, scale, tolerance) {
   const tool = stroke.tool.name;
-  if (tool === "eraser" && stroke.tool.erase === "stroke") {
-    // A stroke eraser's path, which removes the strokes it touches when it lifts.
-    context.save();
-    context.globalAlpha = 0.35;
-    context.strokeStyle = "rgb(128,128,128)";
-    context.lineWidth = stroke.width * scale;
-    context.lineCap = context.lineJoin = "round";
-    context.beginPath();
-    stroke.points.forEach(([x, y], i) => (i ? context.lineTo(x * scale, y * scale) : context.moveTo(x * scale, y * scale)));
-    context.stroke();
-    context.restore();
-    return;
-  }
-  const look = lookOf(tool);
+  if (tool === "eraser" && stroke.tool.erase === "stroke") return; // its path goes when it lifts
   context.save();
   if (tool === "eraser") {
-    context.globalAlpha = 0.35; // a cutting eraser's stroke: shown while it is written
-    context.fillStyle = "rgb(128,128,128)";
+    context.globalAlpha = ERASER_OPACITY;
   } else {
+    const look = lookOf(tool);
     context.globalAlpha = look.opacity;
     context.globalCompositeOperation = look.blend;
   }
-  for (const { path, shade } of outline(tool, stroke.width, stroke.points, stroke.times, tolerance, scale)) {
-    if (tool !== "eraser") context.fillStyle = shade < 1 ? mixWithWhite(stroke.color, shade) : stroke.color;
+  paint(context, stroke, outline(tool, stroke.width, stroke.points, stroke.times, tolerance, scale));
+  context.restore();
+}
+
+/** Fills a stroke's outline (`[{ path, shade }]`) in its colour, the pencil's shades mixed with white. */
+function paint(context, stroke, parts) {
+  for (const { path, shade } of parts) {
+    context.fillStyle = stroke.tool.name === "eraser" ? ERASER_GREY : shade < 1 ? mixWithWhite(stroke.color, shade) : stroke.color;
     context.fill(path, "nonzero");
   }
-  context.restore();
+}
+
+/** Draws what is new of a stroke being written on its own canvases (made first, or again when the
+ *  page's size changed, with all of it): on the one, what became final; the other, its tip, is
+ *  cleared where it was drawn last and drawn again. Both are opaque, in a layer at the tool's opacity. */
+function drawMore(stroke) {
+  const view = stroke.page;
+  let overlay = stroke.overlay;
+  if (overlay?.done.width !== view.canvas.width) {
+    dropOverlay(stroke);
+    const [done, tip] = [el("canvas"), el("canvas")];
+    for (const canvas of [done, tip]) [canvas.width, canvas.height] = [view.canvas.width, view.canvas.height];
+    const node = el("div", { class: "writing" }, done, tip);
+    node.style.opacity = String(stroke.tool.name === "eraser" ? ERASER_OPACITY : lookOf(stroke.tool.name).opacity);
+    view.node.append(node);
+    const growing = new GrowingStroke(stroke.tool.name, stroke.width, stroke.points, stroke.times, view.tolerance ?? 0.3);
+    overlay = stroke.overlay = { node, done, tip, growing, box: null, lines: 0 };
+  }
+  const scale = overlay.done.width / view.width;
+  const context = overlay.done.getContext("2d");
+  if (stroke.tool.erase === "stroke") {
+    // A stroke eraser's path, which removes the strokes it touches when it lifts: a line, drawn on.
+    context.strokeStyle = ERASER_GREY;
+    context.lineWidth = stroke.width * scale;
+    context.lineCap = context.lineJoin = "round";
+    context.beginPath();
+    const from = Math.max(0, overlay.lines - 1);
+    stroke.points.slice(from).forEach(([x, y], i) => (i ? context.lineTo(x * scale, y * scale) : context.moveTo(x * scale, y * scale)));
+    context.stroke();
+    overlay.lines = stroke.points.length;
+    return;
+  }
+  const { fixed, tip, tipBox } = overlay.growing.advance(scale);
+  paint(context, stroke, fixed);
+  const tipContext = overlay.tip.getContext("2d");
+  if (overlay.box) tipContext.clearRect(...overlay.box);
+  paint(tipContext, stroke, tip);
+  // Where the tip was drawn, in device pixels, with a pixel's room for antialiasing.
+  const [left, top, right, bottom] = tipBox.map((v) => v * scale);
+  overlay.box = Number.isFinite(left) ? [left - 2, top - 2, right - left + 4, bottom - top + 4] : null;
+}
+
+function dropOverlay(stroke) {
+  stroke.overlay?.node.remove();
+  stroke.overlay = null;
 }
 
 window.addEventListener("resize", () => state.pages.forEach(sizeCanvas));

@@ -47,8 +47,11 @@ function forget(key) {
   database?.transaction(STROKES, "readwrite").objectStore(STROKES).delete(key);
 }
 
+let receiver = null;
+
 /** Opens the note's WebSocket; `receive` gets each message, parsed. Reconnects a second after a loss. */
 export function connect(receive) {
+  receiver = receive;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/notes/${noteID}/live`);
   state.socket = socket;
@@ -71,9 +74,23 @@ export function connect(receive) {
   });
 }
 
+// Leaving the page in its tab closes the socket, so the server lets the note go at once (a browser
+// may keep a left page's socket open for minutes); back from the back-forward cache, it opens again.
+window.addEventListener("pagehide", () => {
+  const socket = state.socket;
+  state.socket = null;
+  socket?.close(1000, "page left");
+});
+window.addEventListener("pageshow", (event) => { if (event.persisted && receiver) connect(receiver); });
+
+/** Whether what is sent reaches the server now. */
+export function connected() {
+  return state.socket?.readyState === WebSocket.OPEN;
+}
+
 export function send(message) {
   log({ at: performance.now(), sent: message.t });
-  if (state.socket?.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
+  if (connected()) state.socket.send(JSON.stringify(message));
 }
 
 /** Sends a message of a stroke, keeping the stroke until the server confirms it. */

@@ -3,10 +3,11 @@
 // undoes, Ctrl+Shift+Z redoes. Pen first: touch is ignored while a pen touches the screen and for
 // PALM_AFTER_PEN ms after (a resting palm neither writes, scrolls nor zooms); the navigation comes
 // back with the mouse or a pen hovering at the top edge, its handle, Esc, or a pen double tap near
-// the top, and each use of it tells the session, which keeps it up (it alone decides when it hides).
-import { addPoints, clearCanvas, sizeCanvas } from "/assets/note-canvas.js";
+// the top, and each use of it keeps it up (note-navigation.js: the session decides, or offline the page).
+import { addPoints, clearCanvas, finishStroke, sizeCanvas } from "/assets/note-canvas.js";
 import { send, sendStroke } from "/assets/note-connection.js";
-import { eraseAlong, navigation, redo, strokeDown, strokeMove, strokeUp, tap, undo } from "/assets/note-messages.js";
+import { eraseAlong, redo, strokeDown, strokeMove, strokeUp, undo } from "/assets/note-messages.js";
+import { penDown, tapAt, wantNavigation } from "/assets/note-navigation.js";
 import { state, writer } from "/assets/note-state.js";
 import { RULES } from "/assets/rules.js";
 
@@ -58,19 +59,6 @@ export function listenForInput(pages) {
   const nav = document.getElementById("nav");
   nav?.addEventListener("pointerdown", () => wantNavigation(true));
   nav?.addEventListener("change", () => wantNavigation(true));
-}
-
-let navAskedAt = -Infinity;
-
-/** Tells the session the writer wants the navigation (shown, or kept up): at once when it is hidden
- *  or the writer used it (`now`), otherwise at most once a second (a pointer resting over it). */
-function wantNavigation(now) {
-  const hidden = document.body.dataset.nav !== "shown";
-  const at = performance.now();
-  if (!now && !hidden && at - navAskedAt < 1000) return;
-  if (!now && hidden && at - navAskedAt < 250) return;
-  navAskedAt = at;
-  send(navigation());
 }
 
 let pensDown = 0;
@@ -191,6 +179,7 @@ function onPointerDown(event) {
     return;
   }
   flushPenTap();
+  penDown();
   sendStroke(key, down);
 }
 
@@ -198,7 +187,9 @@ function onPointerDown(event) {
 function release(stroke) {
   const held = stroke.held;
   stroke.held = null;
-  if (held) for (const message of held) sendStroke(stroke.key, message);
+  if (!held) return;
+  penDown();
+  for (const message of held) sendStroke(stroke.key, message);
 }
 
 /** A waiting pen tap that got no second one is a dot after all: sent, before anything newer. */
@@ -238,6 +229,7 @@ function onPointerMove(event) {
   if (endedByServer(stroke)) {
     // The server ended it (no move for its stall time) and confirmed it: the pen goes on in a new stroke.
     const key = `${writer}:${++state.sequence}`;
+    finishStroke(stroke);
     Object.assign(stroke, { key, points: [points[0]], times: [0], start: performance.now() });
     sendStroke(key, strokeDown(key, stroke.page.id, points[0], stroke.tool.name, stroke.color, stroke.width));
   }
@@ -271,6 +263,7 @@ function onPointerUp(event) {
   const stroke = state.current;
   if (!stroke || event.pointerId !== stroke.pointerId) return;
   state.current = null;
+  finishStroke(stroke);
   if (stroke.held) {
     if (performance.now() - stroke.start <= TAP_MS) {
       penTapped(stroke, event);
@@ -307,7 +300,7 @@ function penTapped(stroke, event) {
     clearCanvas(stroke.page);
     const rect = stroke.page.node.getBoundingClientRect();
     const k = stroke.page.width / rect.width;
-    send(tap((event.clientX - rect.left) * k, event.clientY * k, 2));
+    tapAt((event.clientX - rect.left) * k, event.clientY * k, 2);
     return;
   }
   flushPenTap();
@@ -324,5 +317,5 @@ function tapped(event) {
   const now = event.timeStamp;
   const double = lastTap && now - lastTap.at < 400 && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 40;
   lastTap = double ? null : { at: now, x: event.clientX, y: event.clientY };
-  send(tap((event.clientX - rect.left) * k, event.clientY * k, double ? 2 : 1));
+  tapAt((event.clientX - rect.left) * k, event.clientY * k, double ? 2 : 1);
 }

@@ -4,13 +4,15 @@
 // This one shows the session's messages and starts the view; beside it: note-state.js (what they
 // share), note-connection.js (the socket and the strokes kept until confirmed), note-canvas.js (pages
 // changed stroke by stroke, and live drawing), ink-geometry.js (the shape of ink, as the server draws
-// it), note-input.js (pen, touch, zoom, keys), note-replay.js and note-download.js.
+// it), note-input.js (pen, touch, zoom, keys), note-navigation.js (the toolbar shown or hidden),
+// note-replay.js and note-download.js.
 import { el, toast } from "/assets/api.js";
 import { applyInk, othersStroke, showPages, updatePage } from "/assets/note-canvas.js";
-import { connect, loadKept, resendUnconfirmed, send, showConnection, unconfirmedCount } from "/assets/note-connection.js";
+import { connect, connected, loadKept, resendUnconfirmed, send, showConnection, unconfirmedCount } from "/assets/note-connection.js";
 import { download } from "/assets/note-download.js";
 import { listenForInput } from "/assets/note-input.js";
 import { addPage, answer, leave, redo, undo, visibility } from "/assets/note-messages.js";
+import { showNavigation } from "/assets/note-navigation.js";
 import { replay } from "/assets/note-replay.js";
 import { COLORS, TOOLS, WIDTHS, state } from "/assets/note-state.js";
 
@@ -41,10 +43,6 @@ function receive(message) {
 }
 
 // MARK: Chrome
-
-function showNavigation(visible) {
-  document.body.dataset.nav = visible ? "shown" : "hidden";
-}
 
 /** The server's word on saving; what the status shows also depends on strokes not yet confirmed. */
 function showSaving(saving) {
@@ -92,7 +90,8 @@ async function start() {
   document.getElementById("undo").onclick = () => send(undo());
   document.getElementById("redo").onclick = () => send(redo());
   document.getElementById("add-page").onclick = () => send(addPage(document.getElementById("template").value));
-  document.getElementById("back").onclick = () => send(leave());
+  // Offline there is no session to ask: straight to the library (the browser asks first if strokes are unconfirmed).
+  document.getElementById("back").onclick = () => (connected() ? send(leave()) : (location.href = "/"));
   document.getElementById("replay").onclick = () => replay().catch((e) => toast(e.message, "error"));
   const exporter = document.getElementById("export");
   exporter.onchange = () => { download(exporter.value); exporter.value = ""; };
