@@ -108,12 +108,36 @@ let package = Package(
         // Decoders of recorded pen input and format detection: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip);
         // InkFont measures a reMarkable page's typed text to wrap it at its column, in the font it is printed in.
         .target(name: "InkInterchange", dependencies: ["InkCore", "InkFont", "CZlib", "CZip"]),
-        // The application layer, the only thing front ends call: intake (import, ingest, watch), the
-        // indexing job, the after-change policy (tags → routes → index), export selection.
+        // The application layer, in rooms behind one door. The workspace: one library with its index, the
+        // recognition context every path reads in, the after-change policy (tags → routes → index), the
+        // session runner both session shells share.
+        .target(
+            name: "InkWorkspace",
+            dependencies: ["InkCore", "InkText", "InkStore", "InkSession", "InkRecognize", "InkIndex", "InkIndexPostgres"]
+        ),
+        // Intake: import, conversion, sync and the drop folder (decode, replay through the session in virtual time, commit).
+        .target(
+            name: "InkIntake",
+            dependencies: ["InkWorkspace", "InkCore", "InkText", "InkStore", "InkSession", "InkInterchange", "InkPDF", "InkRender",
+                           "InkExport", "InkRecognize"]
+        ),
+        // The live note: the session on a real clock for the web notebook, its journal and confirmations.
+        .target(
+            name: "InkLive",
+            dependencies: ["InkWorkspace", "InkCore", "InkStore", "InkSession", "InkGeometry", "InkPDF", "InkRecognize", "InkIndex", "InkExport"]
+        ),
+        // The indexing job: pages recognised into the index, on one machine or from PostgreSQL's shared queue.
+        .target(
+            name: "InkIndexing",
+            dependencies: ["InkWorkspace", "InkCore", "InkText", "InkStore", "InkRecognize", "InkIndex"]
+        ),
+        // The door, the only thing front ends call: the workspace's use cases over the rooms, and the values
+        // front ends see.
         .target(
             name: "InkwellKit",
-            dependencies: ["InkCore", "InkText", "InkFont", "InkStore", "InkSession", "InkInterchange", "InkGeometry", "InkRender", "InkPDF",
-                           "InkRecognize", "InkIndex", "InkIndexPostgres", "InkExport", "InkObsidian", "InkSamples"]
+            dependencies: ["InkWorkspace", "InkIntake", "InkLive", "InkIndexing",
+                           "InkCore", "InkText", "InkFont", "InkStore", "InkSession", "InkInterchange", "InkGeometry", "InkRender", "InkPDF",
+                           "InkRecognize", "InkIndex", "InkExport", "InkObsidian", "InkSamples"]
         ),
         // The web notebook (`inkwell serve`): HTTP routes and a WebSocket per open note over InkwellKit's
         // live editor, and the browser's HTML/CSS/JS as plain files.
@@ -227,7 +251,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellKitTests",
-            dependencies: ["InkwellKit", "InkCore", "InkStore", "InkInterchange", "InkRecognize", "InkIndex", "InkSamples", "InkRender", "InkGeometry",
+            dependencies: ["InkwellKit", "InkWorkspace", "InkIntake", "InkLive", "InkIndexing", "InkCore", "InkStore", "InkInterchange", "InkRecognize", "InkIndex", "InkSamples", "InkRender", "InkGeometry",
                            "TestSupport"]
         ),
         .testTarget(

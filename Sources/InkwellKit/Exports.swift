@@ -5,6 +5,11 @@
 // answers, which a front end hands to the live note as they are.
 @_exported import InkCore
 @_exported import InkText
+// The application layer's rooms, whose public API is the door's too (package what the adapters need).
+@_exported import InkWorkspace
+@_exported import InkIntake
+@_exported import InkLive
+@_exported import InkIndexing
 @_exported import enum InkSession.LeaveAnswer
 @_exported import struct InkSession.SessionConfig
 // The plain values the workspace answers with, by name: front ends print and encode them as they are

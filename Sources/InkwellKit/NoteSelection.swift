@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkIndex
 import InkStore
+import InkWorkspace
 
 /// Which notes an export (or a catalog) is about: named notes plus, when any filter is given, the
 /// notes that pass every filter (notebook with the notebooks inside it, all the tags, a search).

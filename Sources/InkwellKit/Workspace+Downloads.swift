@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 import InkExport
+import InkWorkspace
 
 /// One file of an export, in memory, for a front end to send: its name as the exporter names it,
 /// its media type and its bytes.

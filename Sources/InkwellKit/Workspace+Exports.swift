@@ -4,6 +4,7 @@ import InkExport
 import InkInterchange
 import InkObsidian
 import InkStore
+import InkWorkspace
 
 /// A format notes export to.
 public enum NoteFormat: String, Sendable, CaseIterable {

@@ -3,6 +3,7 @@ import InkCore
 import InkIndex
 import InkStore
 import InkText
+import InkWorkspace
 
 /// The library as a whole: opening and creating it, its counts, checks, compaction and upgrade.
 extension Workspace {

@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkIndex
 import InkStore
+import InkWorkspace
 
 /// A note and the notebook it is in, as front ends see it (where it lies on disk is the library's
 /// business).

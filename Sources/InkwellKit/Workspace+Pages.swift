@@ -4,6 +4,7 @@ import InkExport
 import InkPDF
 import InkRender
 import InkStore
+import InkWorkspace
 
 /// Draws a note's pages as the web notebook shows them: SVG, with the PDF pages under them
 /// linked rather than embedded.

@@ -5,6 +5,7 @@ import InkGeometry
 import InkPDF
 import InkRender
 import InkStore
+import InkWorkspace
 
 /// Pages to render and whose they are: a note of the library, or a pen file converted in memory.
 public struct PageSource: Sendable {

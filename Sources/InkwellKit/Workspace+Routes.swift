@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 import InkStore
+import InkWorkspace
 
 /// A note the routing rules filed (or, in a dry run, would file): its id, title, the notebooks it
 /// went from and to, and the rule. A plain value; front ends print it with ``line`` or as JSON.

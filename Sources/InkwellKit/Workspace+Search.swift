@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkIndex
 import InkStore
+import InkWorkspace
 
 /// Where the search index is, once opened.
 public struct IndexInfo: Sendable, Equatable {
@@ -79,5 +80,15 @@ extension Workspace {
         let notes = try library.notes()
         let states = try existingIndex().map { RecognitionStates(states: try $0.pageStates(of: notes, in: library)) } ?? .unknown
         return (try library.notebooks(), notes.map(NoteEntry.init), states)
+    }
+}
+
+extension Workspace {
+    /// Progress across every worker: from the queue on PostgreSQL, from the page states on SQLite.
+    public func indexProgress() throws -> QueueStatus {
+        if let queue = try index() as? any PageQueue { return try queue.status() }
+        let counts = PageState.counts(try recognitionStates().states.values)
+        return QueueStatus(done: counts[.recognized] ?? 0, leased: counts[.processing] ?? 0,
+                           pending: counts[.pending] ?? 0, failed: counts[.failed] ?? 0, pagesPerSecond: 0, workers: 0)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import InkCore
 import InkInterchange
+import InkWorkspace
 
 /// A file a front end was given could not be imported, and why (the decoder's reason, without the
 /// file name it was given under).

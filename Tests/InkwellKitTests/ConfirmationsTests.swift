@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkSamples
 import InkStore
+@testable import InkLive
 @testable import InkwellKit
 import Testing
 

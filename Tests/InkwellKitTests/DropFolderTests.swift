@@ -3,6 +3,7 @@ import InkCore
 import InkInterchange
 import InkStore
 import Testing
+@testable import InkIntake
 @testable import InkwellKit
 
 /// A library with a drop folder, a clock the test moves by hand, and the events each look reported.

@@ -2,24 +2,24 @@ import Foundation
 import Testing
 import TestSupport
 
-/// InkwellKit's public interface as the compiler sees it: the symbol graph `swift-symbolgraph-extract`
-/// reads from the module the build made. What reaches the adapters (the library, the index, the
-/// decoders, the session's internals) is `package`; front ends see InkwellKit's own types, InkCore's and
-/// InkText's, and the values Exports.swift re-exports by name.
+/// The door's public interface as the compiler sees it: the symbol graphs `swift-symbolgraph-extract`
+/// reads from the modules the build made (InkwellKit and the rooms it re-exports). What reaches the
+/// adapters (the library, the index, the decoders, the session's internals) is `package`; front ends
+/// see the door's own types, InkCore's and InkText's, and the values Exports.swift re-exports by name.
 @Suite("InkwellKit's public interface")
 struct PublicInterfaceTests {
-    /// The public symbols of InkwellKit (its extensions of other modules' types too), each with the
+    /// The public symbols of `module` (its extensions of other modules' types too), each with the
     /// declaration as the compiler gives it.
-    static func publicSymbols() throws -> [(path: String, file: String, types: [(name: String, usr: String)])] {
+    static func publicSymbols(of module: String) throws -> [(path: String, file: String, types: [(name: String, usr: String)])] {
         // The suite's binary lies in the build's folder (`.build/<triple>/debug`); its manifest
-        // (`.build/debug.yaml`) holds the compiler's command for InkwellKit, search paths and all.
+        // (`.build/debug.yaml`) holds the compiler's command for each module, search paths and all.
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let products = binary.deletingLastPathComponent()
         let manifest = products.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(products.lastPathComponent + ".yaml")
         let text = try String(contentsOf: manifest, encoding: .utf8)
-        let command = try #require(text.split(separator: "\n").first { $0.contains(#""-module-name","InkwellKit""#) && $0.contains("args:") },
-                                   "no compiler command for InkwellKit in \(manifest.path)")
+        let command = try #require(text.split(separator: "\n").first { $0.contains(#""-module-name","\#(module)""#) && $0.contains("args:") },
+                                   "no compiler command for \(module) in \(manifest.path)")
         let arguments = String(command[command.range(of: "args:")!.upperBound...]).matches(of: #/"((?:[^"\\]|\\.)*)"/#).map { String($0.output.1) }
         var searchPaths: [String] = []
         var index = 0
@@ -33,10 +33,10 @@ struct PublicInterfaceTests {
             if argument.hasPrefix("-I") { searchPaths.append(argument) }
             index += 1
         }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("inkwellkit-symbols-\(UUID().uuidString)")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(module)-symbols-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
-        let run = try tool(["swift-symbolgraph-extract", "-module-name", "InkwellKit", "-target", "x86_64-unknown-linux-gnu",
+        let run = try tool(["swift-symbolgraph-extract", "-module-name", module, "-target", "x86_64-unknown-linux-gnu",
                             "-minimum-access-level", "public", "-output-dir", output.path] + searchPaths)
         try #require(run.status == 0, "swift-symbolgraph-extract: \(run.output)")
         var symbols: [(path: String, file: String, types: [(name: String, usr: String)])] = []
@@ -80,17 +80,25 @@ struct PublicInterfaceTests {
         #expect(PublicInterfaceTests.owner(of: "c:@S@cairo") == nil)
     }
 
-    @Test("no public declaration of InkwellKit names a type of the modules behind it, but the values it re-exports")
-    func publicInterfaceNamesNoAdapterType() throws {
+    /// The modules of the door: InkwellKit and the rooms it re-exports whole (its other whole
+    /// re-exports, InkCore and InkText, are the values every module shares).
+    static let door = ["InkwellKit", "InkWorkspace", "InkIntake", "InkLive", "InkIndexing"]
+
+    @Test("no public declaration of the door names a type of the modules behind it, but the values it re-exports",
+          arguments: PublicInterfaceTests.door)
+    func publicInterfaceNamesNoAdapterType(module: String) throws {
         let exports = try String(contentsOf: ArchitectureTests.root.appendingPathComponent("Sources/InkwellKit/Exports.swift"), encoding: .utf8)
         let reexported = ArchitectureChecker.reexports(in: exports)
-        let symbols = try PublicInterfaceTests.publicSymbols()
-        #expect(symbols.contains { $0.path == "Workspace" } && symbols.contains { $0.path.hasPrefix("LiveNote.") },
-                "the symbol graph was not read: \(symbols.count) symbols")
+        #expect(Set(PublicInterfaceTests.door.dropFirst()).isSubset(of: reexported.modules), "the rooms are re-exported whole")
+        let symbols = try PublicInterfaceTests.publicSymbols(of: module)
+        let expected = ["InkwellKit": "NoteRow", "InkWorkspace": "Workspace", "InkIntake": "Importer", "InkLive": "LiveNote",
+                        "InkIndexing": "Indexer"][module]
+        #expect(symbols.contains { $0.path == expected }, "the symbol graph of \(module) was not read: \(symbols.count) symbols")
         var found: Set<String> = []
         for symbol in symbols {
             for type in symbol.types {
-                guard let owner = PublicInterfaceTests.owner(of: type.usr), owner.module.hasPrefix("Ink"), owner.module != "InkwellKit",
+                guard let owner = PublicInterfaceTests.owner(of: type.usr), owner.module.hasPrefix("Ink"),
+                      !PublicInterfaceTests.door.contains(owner.module),
                       !reexported.modules.contains(owner.module),
                       // The type as spelled, or the type it is nested in (a USR may abbreviate a name
                       // that repeats its module's words, so the spelling is the surer of the two).

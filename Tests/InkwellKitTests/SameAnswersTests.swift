@@ -5,6 +5,7 @@ import InkInterchange
 import InkSamples
 import InkStore
 import Testing
+@testable import InkIntake
 @testable import InkwellKit
 
 /// What a library says about one note after recognition: its tags, where it was filed, and the text

@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkStore
 import Testing
+@testable import InkIntake
 @testable import InkwellKit
 
 /// A Xournal++ page with one stroke and a text box holding `text` (a Xournal++ text box is typed text).

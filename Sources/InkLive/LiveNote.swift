@@ -1,11 +1,13 @@
 import Foundation
 import InkCore
+import InkExport
 import InkGeometry
 import InkIndex
 import InkPDF
 import InkRecognize
 import InkSession
 import InkStore
+import InkWorkspace
 
 /// What a live note tells the people writing in it: the session's effects meant for a user, and what
 /// changed on the pages.

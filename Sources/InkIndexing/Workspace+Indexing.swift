@@ -2,9 +2,21 @@ import Foundation
 import InkCore
 import InkIndex
 import InkRecognize
+import InkWorkspace
 
 /// The indexing job as front ends run it.
 extension Workspace {
+    /// The indexing job over this library, recognising at `quality` with `reader` in the library's
+    /// context as it is when the first page is recognised (the notes to read are in it already).
+    public func indexer(quality: RecognitionQuality = .best, reader: RecognitionReader = .both) throws -> Indexer {
+        let index = try index()
+        // Made only when a page is to be recognised: a run with nothing new reads no typed text.
+        let context = Once<RecognitionContext>()
+        return Indexer(library: library, index: index) { [self] in
+            try context.get { try recognitionContext(quality: quality, reader: reader) }.makeRecognizer()
+        }
+    }
+
     /// Recognises every page that changed and fills the index, on `jobs` threads at `quality` with `reader`: on a
     /// PostgreSQL index through its shared queue (holding claims for `lease` seconds; a `worker` leaves the
     /// library unwritten, its tags to a later run, and rides out the database going away by `reconnect`),
@@ -21,14 +33,6 @@ extension Workspace {
 
     /// Forgets every result in the index, so that the next run recognises every page again.
     public func clearIndex() throws { try index().clear() }
-
-    /// Progress across every worker: from the queue on PostgreSQL, from the page states on SQLite.
-    public func indexProgress() throws -> QueueStatus {
-        if let queue = try index() as? any PageQueue { return try queue.status() }
-        let counts = PageState.counts(try recognitionStates().states.values)
-        return QueueStatus(done: counts[.recognized] ?? 0, leased: counts[.processing] ?? 0,
-                           pending: counts[.pending] ?? 0, failed: counts[.failed] ?? 0, pagesPerSecond: 0, workers: 0)
-    }
 
     /// The text recognised on each page of `note`, from the index.
     public func recognizedText(of note: NoteID) throws -> [PageID: String] { try index().pageTexts(of: note) }

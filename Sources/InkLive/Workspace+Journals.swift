@@ -1,5 +1,7 @@
 import Foundation
+import InkCore
 import InkStore
+import InkWorkspace
 
 extension Workspace {
     /// Applies the journals a server that stopped before saving left (``LiveNote`` keeps every change

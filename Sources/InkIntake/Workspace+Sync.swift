@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkInterchange
 import InkStore
+import InkWorkspace
 
 /// What `inkwell sync DIR` does, or would do with `--dry-run`: each source in DIR is new, changed
 /// (its note is updated), unchanged, or its note is in the trash (left there); each note imported from DIR

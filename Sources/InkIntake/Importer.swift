@@ -5,6 +5,7 @@ import InkPDF
 import InkRecognize
 import InkStore
 import InkText
+import InkWorkspace
 
 /// What one imported note became.
 public struct ImportedNote: Sendable, Codable, Equatable {

@@ -3,6 +3,7 @@ import InkCore
 import InkIndex
 import InkStore
 import InkText
+import InkWorkspace
 
 /// Which part of the library's pages this run recognises: `--shard i/n` gives page `p` to shard
 /// `hash(p) mod n`, the same on every machine, so n machines can share a big library.

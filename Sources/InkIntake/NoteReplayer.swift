@@ -3,6 +3,7 @@ import InkCore
 import InkInterchange
 import InkSession
 import InkStore
+import InkWorkspace
 
 /// One step of a replay at its virtual time (`inkwell import --trace`): an effect the session asked
 /// for, or a recognition outcome handed back to it (`recognitionFinished`, `recognitionFailed`).

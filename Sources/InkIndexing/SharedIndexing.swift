@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkIndex
 import InkStore
+import InkWorkspace
 
 extension Indexer {
     /// How long a worker's claim on a page lasts by default (it renews nothing: a page takes seconds).

@@ -2,6 +2,7 @@ import Foundation
 import InkCore
 import InkInterchange
 import InkStore
+import InkWorkspace
 
 /// Keeps a library in step with a folder of sources as it changes (`inkwell watch --source DIR`): the
 /// folder is looked at again and again, and once none of its files has been added, removed or
