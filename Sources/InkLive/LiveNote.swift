@@ -248,9 +248,11 @@ public actor LiveNote {
 
     // MARK: Input
 
-    /// A pen event from one writer (`writer` tells writers apart). Strokes of different keys go on at
-    /// the same time; a writer's new stroke ends its previous one if that is still open (a lost pen up).
-    public func pen(_ input: PenInput, from writer: String) {
+    /// A pen event from one writer (`writer` tells writers apart: a connection). Strokes of different
+    /// keys go on at the same time; a writer's new stroke ends its previous one if that is still open
+    /// (a lost pen up). The stroke is `owner`'s to undo (the browser, across its reconnections;
+    /// `writer` when not given).
+    public func pen(_ input: PenInput, from writer: String, owner: String? = nil) {
         guard !isClosed else { return }
         let key = input.key
         let open = session.state.note?.strokesInProgress[key] != nil
@@ -268,7 +270,7 @@ public actor LiveNote {
             // A page the note does not have (a writer that had not heard of the page yet) means the
             // current page, as a pen down always did: the stroke is kept, not refused without a word.
             let target = pages.contains { $0.id == page } ? page : (session.state.note?.currentPageID ?? page)
-            send(.strokeDown(key: key, page: target, point, tool: tool, color: color, width: width, at: now))
+            send(.strokeDown(key: key, page: target, point, tool: tool, color: color, width: width, writer: owner ?? writer, at: now))
             guard session.state.note?.strokesInProgress[key] != nil else { return }
             accepted.insert(key)
             inProgress[key] = (writer, target, 1)
@@ -303,25 +305,25 @@ public actor LiveNote {
     /// A tap (2: double tap) at `x`, `y` in page pixels from the top of the screen.
     public func tap(x: Double, y: Double, count: Int) { send(.tap(x: x, y: y, count: count, at: now)) }
 
-    /// Whole-stroke erase of these strokes on `page`.
-    public func erase(_ ids: [StrokeID], on page: PageID) {
+    /// Whole-stroke erase of these strokes on `page`, an undo step of `owner`'s.
+    public func erase(_ ids: [StrokeID], on page: PageID, by owner: String) {
         guard canErase(on: page), !refusedWhileClosing("erase") else { return }
         send(.selectPage(page, at: now))
-        send(.erase(ids, at: now))
+        send(.erase(ids, writer: owner, at: now))
     }
 
     /// Whole-stroke erase of the strokes on `page` that an eraser of `width` drawn along `path` touches.
-    public func erase(along path: [InkPoint], width: Float, on page: PageID) {
+    public func erase(along path: [InkPoint], width: Float, on page: PageID, by owner: String) {
         guard canErase(on: page), let target = pages.first(where: { $0.id == page }) else { return }
         let ids = Erasing.strokesTouched(by: path, width: width, on: target)
-        if !ids.isEmpty { erase(ids, on: page) }
+        if !ids.isEmpty { erase(ids, on: page, by: owner) }
     }
 
-    /// Undoes the note's latest stroke or erasure.
-    public func undo() { if !refusedWhileClosing("undo") { send(.undo(at: now)) } }
+    /// Undoes `owner`'s latest stroke or erasure; the other writers' stay.
+    public func undo(by owner: String) { if !refusedWhileClosing("undo") { send(.undo(writer: owner, at: now)) } }
 
-    /// Redoes the latest undone stroke or erasure.
-    public func redo() { if !refusedWhileClosing("redo") { send(.redo(at: now)) } }
+    /// Redoes `owner`'s latest undone stroke or erasure.
+    public func redo(by owner: String) { if !refusedWhileClosing("redo") { send(.redo(writer: owner, at: now)) } }
 
     /// Adds an empty page at the end with `template`; returns its id.
     @discardableResult

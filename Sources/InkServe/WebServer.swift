@@ -185,6 +185,8 @@ public struct WebServer: Sendable {
                 return
             }
             let client = UUID()
+            // Whose undo history this browser's edits are: the id its page chose, kept across reconnections.
+            let owner = WebServer.writerID(context.request.uri.queryParameters.get("writer").map { String($0) }) ?? client.uuidString
             await sockets.opened(client)
             defer { Task { await sockets.saidGoodbye(client) } }
             let room: Room
@@ -205,7 +207,7 @@ public struct WebServer: Sendable {
                     for await text in messages { try? await outbound.write(.text(text)) }
                     return .serverStopping
                 }
-                group.addTask { await read(inbound, into: room, from: client) }
+                group.addTask { await read(inbound, into: room, from: client, owner: owner) }
                 let first = await group.next() ?? .browserLeft(reason: nil)
                 if case .serverStopping = first {
                     try? await outbound.close(.goingAway, reason: "server stopping")
@@ -230,6 +232,15 @@ public struct WebServer: Sendable {
         }
     }
 
+    /// A browser's writer id (`?writer=` on the note's socket): 1 to 64 letters, digits and `-`, as the
+    /// page makes it; anything else is not taken (the connection is then its own writer).
+    static func writerID(_ given: String?) -> String? {
+        guard let given, (1...64).contains(given.count),
+              given.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
+        else { return nil }
+        return "browser:" + given
+    }
+
     /// How a note's socket ended.
     private enum SocketEnd: Sendable {
         /// The browser closed it, or sent something refused (the reason, sent back as the socket closes).
@@ -238,7 +249,7 @@ public struct WebServer: Sendable {
     }
 
     /// Applies a browser's messages until it closes the socket or sends one that is refused.
-    private func read(_ inbound: WebSocketInboundStream, into room: Room, from client: UUID) async -> SocketEnd {
+    private func read(_ inbound: WebSocketInboundStream, into room: Room, from client: UUID, owner: String) async -> SocketEnd {
         do {
             // Up to the frame's limit, so that a message too big is refused by ``ClientMessage/decode(_:)``, saying so.
             for try await message in inbound.messages(maxSize: ClientMessage.maxFrameBytes) {
@@ -246,7 +257,7 @@ public struct WebServer: Sendable {
                 do {
                     let message = try ClientMessage.decode(text)
                     if case .pen = message { await room.relay(text, from: client) }
-                    try await apply(message, to: room, from: client)
+                    try await apply(message, to: room, from: client, owner: owner)
                 } catch {
                     return .browserLeft(reason: "\(error)")
                 }
@@ -257,16 +268,16 @@ public struct WebServer: Sendable {
         return .browserLeft(reason: nil)
     }
 
-    private func apply(_ message: ClientMessage, to room: Room, from client: UUID) async throws {
+    private func apply(_ message: ClientMessage, to room: Room, from client: UUID, owner: String) async throws {
         let live = room.live
         switch message {
-        case .pen(let input): await live.pen(input, from: client.uuidString)
+        case .pen(let input): await live.pen(input, from: client.uuidString, owner: owner)
         case let .tap(x, y, count): await live.tap(x: x, y: y, count: count)
-        case let .erase(page, ids): await live.erase(ids, on: page)
+        case let .erase(page, ids): await live.erase(ids, on: page, by: owner)
         case let .eraseAlong(page, points, radius):
-            await live.erase(along: points, width: 2 * radius, on: page)
-        case .undo: await live.undo()
-        case .redo: await live.redo()
+            await live.erase(along: points, width: 2 * radius, on: page, by: owner)
+        case .undo: await live.undo(by: owner)
+        case .redo: await live.redo(by: owner)
         case .navigation: await live.navigationWanted()
         case .addPage(let kind): await live.addPage(template: PageTemplate(kind: kind))
         case .visibility(let hidden): await room.visibility(of: client, hidden: hidden)

@@ -15,12 +15,12 @@ extension OpenNote {
         if let index = pageIndex[id] { currentPageIndex = index }
     }
 
-    /// Erases the current page's strokes with these ids; ids not on the page are ignored.
-    mutating func erase(_ ids: [StrokeID], _ step: inout Step) {
+    /// Erases the current page's strokes with these ids, as `writer`'s edit; ids not on the page are ignored.
+    mutating func erase(_ ids: [StrokeID], by writer: String?, _ step: inout Step) {
         guard let page = currentPageIndex else { return }
         let erased = find(ids, onPage: page)
         guard !erased.isEmpty else { return }
-        perform(.erase(page: page, erased), &step)
+        perform(.erase(page: page, erased), by: writer, &step)
     }
 
     /// The strokes with these ids on a page, with their positions, in position order. A plain indexed
@@ -37,26 +37,35 @@ extension OpenNote {
         return found.sorted { $0.index < $1.index }
     }
 
-    mutating func undo(_ step: inout Step) {
-        guard let edit = undoStack.popLast() else { return }
-        revert(edit, &step)
-        redoStack.append(edit)
-        scheduleAutosave(&step)
+    /// Takes back `writer`'s latest edit still applied (one that others' edits left nothing of to
+    /// take back is dropped, and the one before it taken back).
+    mutating func undo(by writer: String?, _ step: inout Step) {
+        while let index = undoStack.lastIndex(where: { $0.writer == writer }) {
+            let entry = undoStack.remove(at: index)
+            guard revert(entry.edit, &step) else { continue }
+            redoStack.append(entry)
+            scheduleAutosave(&step)
+            return
+        }
     }
 
-    mutating func redo(_ step: inout Step) {
-        guard let edit = redoStack.popLast() else { return }
-        apply(edit, &step)
-        undoStack.append(edit)
-        scheduleAutosave(&step)
+    /// Does again `writer`'s latest edit undone (one that no longer applies is dropped, as by undo).
+    mutating func redo(by writer: String?, _ step: inout Step) {
+        while let index = redoStack.lastIndex(where: { $0.writer == writer }) {
+            let entry = redoStack.remove(at: index)
+            guard apply(entry.edit, &step) else { continue }
+            undoStack.append(entry)
+            scheduleAutosave(&step)
+            return
+        }
     }
 
-    /// A new undoable change: applies it, makes it the latest undo step and clears the redo stack.
-    /// `key` names the stroke it draws.
-    mutating func perform(_ edit: Edit, key: String? = nil, _ step: inout Step) {
+    /// A new undoable change of `writer`: applies it, makes it their latest undo step and clears their
+    /// redo steps (the others' stay). `key` names the stroke it draws.
+    mutating func perform(_ edit: Edit, key: String? = nil, by writer: String?, _ step: inout Step) {
         apply(edit, key: key, &step)
-        undoStack.append(edit)
-        redoStack.removeAll()
+        undoStack.append(HistoryEntry(edit: edit, writer: writer))
+        redoStack.removeAll { $0.writer == writer }
         scheduleAutosave(&step)
     }
 }

@@ -27,8 +27,10 @@ public struct OpenNote: Sendable, Equatable {
     var pageIndex: [PageID: Int] = [:]
     /// Parallel to `pages`: stroke ids, clock and unsaved changes of each page.
     var tracking: [PageTracking]
-    var undoStack: [Edit] = []
-    var redoStack: [Edit] = []
+    /// The edits still applied, oldest first, each with its writer.
+    var undoStack: [HistoryEntry] = []
+    /// The edits undone, oldest first, each with its writer.
+    var redoStack: [HistoryEntry] = []
     var saveInFlight: SaveInFlight?
     /// Failed saves in a row; selects the next retry delay.
     var failedSaves = 0
@@ -58,10 +60,10 @@ public struct OpenNote: Sendable, Equatable {
 
     /// The page pen input goes to; nil until the note has a page.
     public var currentPageID: PageID? { currentPageIndex.map { pages[$0].id } }
-    /// Whether there is a stroke or erasure to undo.
-    public var canUndo: Bool { !undoStack.isEmpty }
-    /// Whether there is an undone stroke or erasure to redo.
-    public var canRedo: Bool { !redoStack.isEmpty }
+    /// Whether `writer` (nil: the note's one writer) has a stroke or erasure to undo.
+    public func canUndo(by writer: String? = nil) -> Bool { undoStack.contains { $0.writer == writer } }
+    /// Whether `writer` has an undone stroke or erasure to redo.
+    public func canRedo(by writer: String? = nil) -> Bool { redoStack.contains { $0.writer == writer } }
     /// True while a save request is out.
     public var isSaving: Bool { saveInFlight != nil }
     /// True when a change isn't stored yet: unsaved, being saved, or left over by a failed save.

@@ -16,20 +16,20 @@ extension SessionState {
             edit(&step) { $0.addPage(id, size: size, template: template, &$1) }
         case let .selectPage(id, _):
             edit(&step) { note, _ in note.selectPage(id) }
-        case let .strokeDown(key, page, point, tool, color, width, _):
-            edit(&step) { $0.strokeDown(key, page: page, point, tool: tool, color: color, width: width, &$1) }
+        case let .strokeDown(key, page, point, tool, color, width, writer, _):
+            edit(&step) { $0.strokeDown(key, page: page, point, tool: tool, color: color, width: width, writer: writer, &$1) }
         case let .strokeMove(key, points, _):
             edit(&step) { $0.strokeMove(key, points, &$1) }
         case let .strokeUp(key, _):
             edit(&step) { $0.strokeUp(key, &$1) }
         case .navigationWanted:
             edit(&step) { $0.showNavigation(for: $1.config.navigationHideAfterReveal, &$1) }
-        case let .erase(ids, _):
-            edit(&step) { $0.erase(ids, &$1) }
-        case .undo:
-            edit(&step) { $0.undo(&$1) }
-        case .redo:
-            edit(&step) { $0.redo(&$1) }
+        case let .erase(ids, writer, _):
+            edit(&step) { $0.erase(ids, by: writer, &$1) }
+        case let .undo(writer, _):
+            edit(&step) { $0.undo(by: writer, &$1) }
+        case let .redo(writer, _):
+            edit(&step) { $0.redo(by: writer, &$1) }
         case let .tap(x, y, count, _):
             edit(&step) { $0.tap(x: x, y: y, count: count, &$1) }
         case .leaveRequested:

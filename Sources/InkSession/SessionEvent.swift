@@ -18,7 +18,9 @@ public enum SessionEvent: Sendable, Equatable {
     /// the same time, each its own, none waiting for another (each writer sharing a note has its keys;
     /// a replay draws one stroke at a time). A key already in progress is ignored. The point's `time`
     /// is set by the session.
-    case strokeDown(key: String, page: PageID, InkPoint, tool: Tool = .pen, color: RGBA = .black, width: Float = 2, at: Double)
+    /// `writer` names who writes it (nil: the note's one writer): undo and redo take back a writer's own.
+    case strokeDown(key: String, page: PageID, InkPoint, tool: Tool = .pen, color: RGBA = .black, width: Float = 2,
+                    writer: String? = nil, at: Double)
     /// The pen of stroke `key` moves through `points` (their `time` is set by the session).
     case strokeMove(key: String, [InkPoint], at: Double)
     /// The pen of stroke `key` lifts: the stroke is added to its page.
@@ -26,12 +28,13 @@ public enum SessionEvent: Sendable, Equatable {
     /// The user reached for the navigation (the top edge or its handle, Esc) or used one of its
     /// controls: it shows, and hides `navigationHideAfterReveal` later.
     case navigationWanted(at: Double)
-    /// Whole-stroke erase of strokes on the current page; one undo step however many it removes.
-    case erase([StrokeID], at: Double)
-    /// Undoes the note's latest stroke or erasure.
-    case undo(at: Double)
-    /// Redoes the latest undone stroke or erasure.
-    case redo(at: Double)
+    /// Whole-stroke erase of strokes on the current page by `writer`; one undo step of theirs however
+    /// many it removes.
+    case erase([StrokeID], writer: String? = nil, at: Double)
+    /// Undoes `writer`'s latest stroke or erasure (nil: the note's one writer); others' stay.
+    case undo(writer: String? = nil, at: Double)
+    /// Redoes `writer`'s latest undone stroke or erasure.
+    case redo(writer: String? = nil, at: Double)
     /// A finger tap (`count` 2 is a double tap) at page pixels `x`, `y`.
     case tap(x: Double, y: Double, count: Int, at: Double)
     /// The user asked to close the note.
@@ -57,9 +60,9 @@ public enum SessionEvent: Sendable, Equatable {
     public var at: Double {
         switch self {
         case .enterNote(_, _, _, _, _, let at), .addPage(_, _, _, let at), .selectPage(_, let at),
-             .erase(_, let at),
-             .strokeDown(_, _, _, _, _, _, let at), .strokeMove(_, _, let at), .strokeUp(_, let at), .navigationWanted(let at),
-             .undo(let at), .redo(let at), .tap(_, _, _, let at), .leaveRequested(let at),
+             .erase(_, _, let at),
+             .strokeDown(_, _, _, _, _, _, _, let at), .strokeMove(_, _, let at), .strokeUp(_, let at), .navigationWanted(let at),
+             .undo(_, let at), .redo(_, let at), .tap(_, _, _, let at), .leaveRequested(let at),
              .leaveAnswered(_, let at), .background(let at), .foreground(let at), .saveFinished(_, let at),
              .saveFailed(_, _, let at), .recognitionFinished(_, _, let at), .recognitionFailed(_, _, let at),
              .tick(let at):

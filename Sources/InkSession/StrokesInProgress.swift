@@ -14,6 +14,8 @@ public struct StrokeInProgress: Sendable, Equatable {
     let startedAt: Double
     /// Event time of the latest pen down or move, in seconds.
     public internal(set) var lastMove: Double
+    /// Who is writing it (nil: the note's one writer); its undo step is theirs.
+    let writer: String?
 
     /// Appends `points`, each stamped with the milliseconds since the pen went down.
     mutating func add(_ points: [InkPoint], at now: Double) {
@@ -28,16 +30,17 @@ public struct StrokeInProgress: Sendable, Equatable {
 }
 
 extension OpenNote {
-    /// Starts the stroke `key` on `page`, hiding navigation.
+    /// Starts the stroke `key` of `writer` on `page`, hiding navigation.
     mutating func strokeDown(_ key: String, page: PageID, _ point: InkPoint, tool: Tool, color: RGBA, width: Float,
-                             _ step: inout Step) {
+                             writer: String?, _ step: inout Step) {
         guard strokesInProgress[key] == nil, let index = pageIndex[page] else { return }
         hideNavigation(&step)
         var first = point
         first.time = 0
         let stroke = Stroke(id: StrokeID(0), tool: tool, color: color, width: width,
                             startTime: (step.now - tracking[index].origin) * 1000, points: [first])
-        strokesInProgress[key] = StrokeInProgress(pageID: page, stroke: stroke, pageIndex: index, startedAt: step.now, lastMove: step.now)
+        strokesInProgress[key] = StrokeInProgress(pageID: page, stroke: stroke, pageIndex: index, startedAt: step.now,
+                                                  lastMove: step.now, writer: writer)
         scheduleStrokeStall(step)
     }
 
@@ -52,7 +55,7 @@ extension OpenNote {
     mutating func strokeUp(_ key: String, _ step: inout Step) {
         guard var drawing = strokesInProgress.removeValue(forKey: key) else { return }
         drawing.stroke.id = tracking[drawing.pageIndex].takeStrokeID()
-        perform(.draw(page: drawing.pageIndex, drawing.stroke), key: key, &step)
+        perform(.draw(page: drawing.pageIndex, drawing.stroke), key: key, by: drawing.writer, &step)
         scheduleStrokeStall(step)
     }
 

@@ -296,7 +296,7 @@ def main():
         browser = Chromium(os.path.join(work, "profile"))
         if "--only" in args:  # one check by name, while working on it
             {"live-shape": check_live_shape, "live-width": check_live_width, "long-stroke": check_long_stroke,
-             "left-note": check_left_note_released, "offline": lambda b, _, f: check_offline(b, inkwell, work, f),
+             "left-note": check_left_note_released, "undo-per-writer": check_undo_per_writer, "offline": lambda b, _, f: check_offline(b, inkwell, work, f),
              }[args[args.index("--only") + 1]](browser, base, failures)
         else:
             run_checks(browser, base, inkwell, library, failures, shots, work)
@@ -494,6 +494,9 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
 
     # 12d. A note left in its tab is let go at once.
     check_left_note_released(browser, base, failures)
+
+    # 12e. Two browsers on a note each undo their own.
+    check_undo_per_writer(browser, base, failures)
 
     # 13. Offline: the server killed mid-stroke, 20 strokes written while it is down, a tab closed and
     # opened again while it is down; all of it saved once it is back, "Saved" never before its word.
@@ -754,6 +757,47 @@ def check_long_stroke(browser, base, failures):
                    f"median {at_100:.2f} ms at 100 points, {at_2000:.2f} ms at 2,000; saved {saved}")
 
 
+def check_undo_per_writer(browser, base, failures):
+    """Undo is per writer: two browsers on one note each take back their own strokes (Ctrl+Z in one
+    took the other's latest stroke)."""
+    note_id = new_note(browser, base, "Two writers")
+    first = open_note(browser, base, note_id)
+    second = open_note(browser, base, note_id, context=browser.call("Target.createBrowserContext")["browserContextId"])
+
+    def write(tab, y, count):
+        left, top, k = page_geometry(tab)
+        tab.pen("mousePressed", left + 300 * k, top + y * k, 0.5)
+        for i in range(1, 20):
+            tab.pen("mouseMoved", left + (300 + 15 * i) * k, top + y * k, 0.5)
+        tab.pen("mouseReleased", left + 585 * k, top + y * k, 0.5, buttons=0)
+        return all(t.wait_for(f"window.inkwell.unacknowledged.size === 0 && {STROKE_IDS}.length === {count}", timeout=10)
+                   for t in (first, second))
+
+    def undo_keys(tab, shift=False):
+        for kind in ("keyDown", "keyUp"):
+            tab.call("Input.dispatchKeyEvent", type=kind, key="Z" if shift else "z", code="KeyZ", windowsVirtualKeyCode=90,
+                     modifiers=2 | (8 if shift else 0))
+
+    def ids_on_both(expected):
+        wanted = json.dumps(expected, separators=(",", ":"))
+        return all(t.wait_for(f"JSON.stringify({STROKE_IDS}) === '{wanted}'", timeout=5) for t in (first, second))
+
+    written = write(first, 400, 1) and write(second, 800, 2)
+    undo_keys(first)
+    mine = ids_on_both(["2"])
+    failures.check("undo per writer: Ctrl+Z in one browser takes back its own stroke, not the other browser's later one",
+                   written and mine, f"written {written}; strokes now {first.js(STROKE_IDS)} and {second.js(STROKE_IDS)}")
+    undo_keys(first)
+    nothing_more = not first.wait_for(f"{STROKE_IDS}.length !== 1", timeout=1)
+    undo_keys(first, shift=True)
+    redone = ids_on_both(["1", "2"])
+    after_redo = f"{first.js(STROKE_IDS)} and {second.js(STROKE_IDS)}"
+    undo_keys(second)
+    theirs = ids_on_both(["1"])
+    failures.check("undo per writer: with nothing of its own left it takes nothing; its redo brings its stroke back; the other browser undoes its own",
+                   nothing_more and redone and theirs, f"nothing more {nothing_more}, redone {redone} ({after_redo}), theirs {theirs}: {first.js(STROKE_IDS)}")
+
+
 def new_note(browser, base, title):
     tab = Tab(browser, base)
     note = tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
@@ -765,6 +809,9 @@ def open_note(browser, base, note_id, **options):
     tab = Tab(browser, f"{base}notes/{note_id}", **options)
     tab.wait_for("document.body.dataset.connection === 'open' && document.querySelector('.page') !== null")
     return tab
+
+
+STROKE_IDS = "[...document.querySelectorAll('.page g[data-id]')].map(g => g.dataset.id)"
 
 
 def page_geometry(tab):

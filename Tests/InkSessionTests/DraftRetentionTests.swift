@@ -42,7 +42,7 @@ struct DraftRetentionTests {
         t.send(.background(at: 1.5), [])
         t.send(.tick(at: 31.499), [])
         t.send(.tick(at: 31.5), [save(1, delta(added: [stroke])), .finalizeDraft(noteID)])
-        #expect(try t.note().canUndo == false)
+        #expect(try t.note().canUndo() == false)
         #expect(t.state.background?.isDraftFinalized == true)
         t.send(saveFinished(1, at: 32), [recognize(page1)])
         t.send(.foreground(at: 40), [.showNavigation])

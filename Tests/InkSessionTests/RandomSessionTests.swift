@@ -81,19 +81,20 @@ struct RandomSessionRun {
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<12:
             let target = chance(0.9) ? state.note?.currentPageID : state.note?.pages.randomElement(using: &rng)?.id
-            return .strokeDown(key: pen(), page: target ?? PageID(rawValue: "none"), point(),
-                               tool: Tool.allCases.randomElement(using: &rng)!, at: at)
+            let key = pen()
+            return .strokeDown(key: key, page: target ?? PageID(rawValue: "none"), point(),
+                               tool: Tool.allCases.randomElement(using: &rng)!, writer: key, at: at)
         case 12..<45:
             return .strokeMove(key: pen(), (0..<Int.random(in: 1...3, using: &rng)).map { _ in point() }, at: at)
         case 45..<56:
             return .strokeUp(key: pen(), at: at)
         case 56..<60:
             let picked = (0..<Int.random(in: 1...3, using: &rng)).compactMap { _ in strokes.randomElement(using: &rng) }
-            return .erase(picked + (chance(0.2) ? [StrokeID(9999)] : []), at: at)
+            return .erase(picked + (chance(0.2) ? [StrokeID(9999)] : []), writer: pen(), at: at)
         case 60..<64:
-            return .undo(at: at)
+            return .undo(writer: pen(), at: at)
         case 64..<67:
-            return .redo(at: at)
+            return .redo(writer: pen(), at: at)
         case 67..<69:
             pagesCreated += 1
             return .addPage(PageID(rawValue: "pg" + String(pagesCreated)), at: at)
@@ -196,7 +197,7 @@ struct RandomSessionRun {
     /// Every completed stroke stays on its page, unchanged, unless erased or undone.
     func checkStrokes(_ event: SessionEvent, _ old: OpenNote, _ new: OpenNote) {
         let removable: Set<StrokeID>? = switch event {
-        case .erase(let ids, _): Set(ids)
+        case .erase(let ids, _, _): Set(ids)
         case .undo, .redo: nil
         default: []
         }

@@ -154,7 +154,7 @@ import InkStore
         let page = try #require(await crashed.pages.first?.id)
         await write(crashed, key: "a:1", from: "a", page: page, x: 10)
         await write(crashed, key: "a:2", from: "a", page: page, x: 200)
-        await crashed.erase([StrokeID(1)], on: page)
+        await crashed.erase([StrokeID(1)], on: page, by: "a")
         await crashed.settled()
         // The process dies here: no autosave, no close. The next one opens the note.
         let reopened = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
@@ -238,7 +238,7 @@ import InkStore
         clock.advance(by: 0.3)
         await first.settled()
         #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1), StrokeID(2)], "saved before the undo")
-        await first.undo()
+        await first.undo(by: "a")
         await first.close()
         #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1)])
         // A later session (another server, after a restart: nothing passed on) numbers past the undone stroke.
@@ -254,7 +254,7 @@ import InkStore
         let page = try #require(await first.pages.first?.id)
         await write(first, key: "a:1", from: "a", page: page, x: 10)
         await write(first, key: "a:2", from: "a", page: page, x: 100)
-        await first.undo()
+        await first.undo(by: "a")
         await first.close()
         #expect(try storedPages(note).first?.strokes.map(\.id) == [StrokeID(1)], "stroke 2 never reached the page file")
         let second = try LiveNote(note, in: workspace, recognition: nil, acceptedKeys: await first.acceptedKeys,
@@ -289,9 +289,9 @@ import InkStore
         let page = try #require(await live.pages.first?.id)
         await write(live, key: "a:1", from: "a", page: page, x: 10)
         await write(live, key: "a:2", from: "a", page: page, x: 400)
-        await live.erase(along: [InkPoint(x: 35, y: 0), InkPoint(x: 35, y: 300)], width: 10, on: page)
+        await live.erase(along: [InkPoint(x: 35, y: 0), InkPoint(x: 35, y: 300)], width: 10, on: page, by: "a")
         #expect(await live.pages.first?.strokes.map { $0.points[0].x } == [400])
-        await live.undo()
+        await live.undo(by: "a")
         #expect(await live.pages.first?.strokes.count == 2)
         await live.close()
         #expect(try storedPages(note).first?.strokes.count == 2)
@@ -463,9 +463,9 @@ extension LiveNoteTests {
         }
         let expected = (1...100).map { "b:\($0)" }
         #expect(Set(confirmed) == Set(expected), "every one of B's strokes is confirmed while A holds")
-        await live.erase([StrokeID(1)], on: page)
+        await live.erase([StrokeID(1)], on: page, by: "b")
         #expect(await live.pages.first?.strokes.count == 99)
-        await live.undo()
+        await live.undo(by: "b")
         #expect(await live.pages.first?.strokes.count == 100)
         await live.pen(.move(key: "a:1", [InkPoint(x: 30, y: 30)]), from: "a")
         await live.pen(.up(key: "a:1"), from: "a")
@@ -504,7 +504,7 @@ extension LiveNoteTests {
         let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
         let heard = Heard()
         await live.observe { heard.add($0) }
-        await live.erase(along: [InkPoint(x: 1, y: 1)], width: 10, on: PageID.random())
+        await live.erase(along: [InkPoint(x: 1, y: 1)], width: 10, on: PageID.random(), by: "a")
         #expect(heard.all.contains { if case .error(let text) = $0 { text.contains("no longer in the note") } else { false } })
         await live.close()
     }

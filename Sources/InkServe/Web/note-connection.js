@@ -2,7 +2,7 @@
 // kept (in memory and in IndexedDB) until the server confirms it is on disk, then sent again after a
 // reconnect or a reload. The server ignores a stroke whose key it has, and confirms it again.
 import { toast } from "/assets/api.js";
-import { noteID, state } from "/assets/note-state.js";
+import { noteID, state, writer } from "/assets/note-state.js";
 
 const DATABASE = "inkwell-offline";
 const STROKES = "strokes";
@@ -53,7 +53,7 @@ let receiver = null;
 export function connect(receive) {
   receiver = receive;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/notes/${noteID}/live`);
+  const socket = new WebSocket(`${scheme}://${location.host}/api/notes/${noteID}/live?writer=${writer}`);
   state.socket = socket;
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
