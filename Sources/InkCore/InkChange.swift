@@ -14,7 +14,8 @@ public struct InkChange: Sendable, Equatable {
     public var added: [PlacedStroke]
     /// Ids of the strokes removed.
     public var removed: [StrokeID]
-    /// The writer's key of the shared stroke this change drew (its pen up); nil for any other change.
+    /// The writer's key of the stroke this change drew (its pen up), or of the erasure, undo or redo
+    /// that made it when the writer keyed it (the live note gives it); nil for any other change.
     public var key: String?
 
     public init(page: PageID, size: PageSize, template: PageTemplate, isNewPage: Bool = false,

@@ -104,6 +104,10 @@ public actor LiveNote {
     private var lastSaving: SavingState = .saved
     /// Keys of strokes the session has (or had).
     private var accepted: Set<String>
+    /// The key of the erasure, undo or redo being sent, given to the changes it makes.
+    private var editKey: String?
+    /// Whether the edit being sent made a change that carries its key.
+    private var editKeyJournaled = false
     /// Each stroke in progress by its key: the writer who sent it, its page and how many points it has.
     private var inProgress: [String: (writer: String, page: PageID, points: Int)] = [:]
     /// Most points one stroke takes (further moves are dropped): a runaway or hostile writer cannot
@@ -305,25 +309,66 @@ public actor LiveNote {
     /// A tap (2: double tap) at `x`, `y` in page pixels from the top of the screen.
     public func tap(x: Double, y: Double, count: Int) { send(.tap(x: x, y: y, count: count, at: now)) }
 
-    /// Whole-stroke erase of these strokes on `page`, an undo step of `owner`'s.
-    public func erase(_ ids: [StrokeID], on page: PageID, by owner: String) {
-        guard canErase(on: page), !refusedWhileClosing("erase") else { return }
+    /// Whole-stroke erase of these strokes on `page`, an undo step of `owner`'s. With a `key` (a browser
+    /// keeps the erasure until it is confirmed, and sends it again after a reconnect) it is applied once.
+    public func erase(_ ids: [StrokeID], on page: PageID, by owner: String, key: String? = nil) {
+        guard canErase(on: page), !refusedWhileClosing("erase"), isNew(key, on: page) else { return }
         send(.selectPage(page, at: now))
-        send(.erase(ids, writer: owner, at: now))
+        send(.erase(ids, writer: owner, at: now), keyed: key, on: page)
     }
 
     /// Whole-stroke erase of the strokes on `page` that an eraser of `width` drawn along `path` touches.
-    public func erase(along path: [InkPoint], width: Float, on page: PageID, by owner: String) {
+    public func erase(along path: [InkPoint], width: Float, on page: PageID, by owner: String, key: String? = nil) {
         guard canErase(on: page), let target = pages.first(where: { $0.id == page }) else { return }
         let ids = Erasing.strokesTouched(by: path, width: width, on: target)
-        if !ids.isEmpty { erase(ids, on: page, by: owner) }
+        if ids.isEmpty {
+            if isNew(key, on: page) { settle(key, on: page) }  // nothing touched: nothing to keep
+        } else {
+            erase(ids, on: page, by: owner, key: key)
+        }
     }
 
-    /// Undoes `owner`'s latest stroke or erasure; the other writers' stay.
-    public func undo(by owner: String) { if !refusedWhileClosing("undo") { send(.undo(writer: owner, at: now)) } }
+    /// Undoes `owner`'s latest stroke or erasure; the other writers' stay. Keyed as ``erase(_:on:by:key:)``.
+    public func undo(by owner: String, key: String? = nil) {
+        let page = session.state.note?.currentPageID ?? pages.first?.id
+        guard !refusedWhileClosing("undo"), isNew(key, on: page) else { return }
+        send(.undo(writer: owner, at: now), keyed: key, on: page)
+    }
 
-    /// Redoes `owner`'s latest undone stroke or erasure.
-    public func redo(by owner: String) { if !refusedWhileClosing("redo") { send(.redo(writer: owner, at: now)) } }
+    /// Redoes `owner`'s latest undone stroke or erasure. Keyed as ``erase(_:on:by:key:)``.
+    public func redo(by owner: String, key: String? = nil) {
+        let page = session.state.note?.currentPageID ?? pages.first?.id
+        guard !refusedWhileClosing("redo"), isNew(key, on: page) else { return }
+        send(.redo(writer: owner, at: now), keyed: key, on: page)
+    }
+
+    /// Whether the edit of `key` is new: one the note has (sent again after a reconnect) is confirmed
+    /// again once on disk, and not applied twice. No key: always new.
+    private func isNew(_ key: String?, on page: PageID?) -> Bool {
+        guard let key, !isClosed else { return !isClosed }
+        guard accepted.contains(key) else {
+            accepted.insert(key)
+            return true
+        }
+        if let page { tell(confirmations.sentAgain(key, on: page)) }
+        return false
+    }
+
+    /// Sends an edit's event: the changes it makes carry its `key`, so they confirm it once on disk as
+    /// a stroke's do; an edit that changed nothing (nothing left to undo) is confirmed at once.
+    private func send(_ event: SessionEvent, keyed key: String?, on page: PageID?) {
+        editKey = key
+        send(event)
+        editKey = nil
+        if let key, !editKeyJournaled { settle(key, on: page) }
+        editKeyJournaled = false
+    }
+
+    /// Confirms at once the edit of `key`, which changed nothing: there is nothing of it to keep.
+    private func settle(_ key: String?, on page: PageID?) {
+        guard let key, let page = page ?? pages.first?.id else { return }
+        tell([.confirmed(page, strokeKeys: [key])])
+    }
 
     /// Adds an empty page at the end with `template`; returns its id.
     @discardableResult
@@ -391,6 +436,13 @@ public actor LiveNote {
                 return nil
             }
             return carryOut(effect)
+        }
+        if let editKey {
+            // The edit's own changes (a stroke ended by a timer first carries its stroke's key).
+            for index in changes.indices where changes[index].key == nil {
+                changes[index].key = editKey
+                editKeyJournaled = true
+            }
         }
         forgetEndedStrokes(drawn: changes)
         for change in changes {

@@ -10,9 +10,12 @@ import InkwellKit
 enum ClientMessage: Equatable, Codable {
     case pen(PenInput)
     case tap(x: Double, y: Double, count: Int)
-    case erase(page: PageID, ids: [StrokeID])
-    case eraseAlong(page: PageID, points: [InkPoint], radius: Float)
-    case undo, redo
+    /// The edits below carry a key (`k`, as a stroke's) when the browser keeps them until confirmed and
+    /// sends them again after a reconnect: the server applies a key once.
+    case erase(page: PageID, ids: [StrokeID], key: String? = nil)
+    case eraseAlong(page: PageID, points: [InkPoint], radius: Float, key: String? = nil)
+    case undo(key: String? = nil)
+    case redo(key: String? = nil)
     /// The writer reached for the navigation (top edge, handle, Esc) or used one of its controls.
     case navigation
     case addPage(TemplateKind)
@@ -73,11 +76,12 @@ enum ClientMessage: Equatable, Codable {
             guard let ids = try? message.container.decode([UInt64].self, forKey: .ids) else {
                 throw MessageError("\"ids\" must be an array of whole numbers (stroke ids)")
             }
-            self = .erase(page: try message.pageID(.page), ids: ids.map(StrokeID.init))
+            self = .erase(page: try message.pageID(.page), ids: ids.map(StrokeID.init), key: try message.optionalKey())
         case "eraseAlong":
-            self = .eraseAlong(page: try message.pageID(.page), points: try message.points(.pts), radius: Float(try message.number(.r, in: 1...500)))
-        case "undo": self = .undo
-        case "redo": self = .redo
+            self = .eraseAlong(page: try message.pageID(.page), points: try message.points(.pts), radius: Float(try message.number(.r, in: 1...500)),
+                               key: try message.optionalKey())
+        case "undo": self = .undo(key: try message.optionalKey())
+        case "redo": self = .redo(key: try message.optionalKey())
         case "nav": self = .navigation
         case "addPage":
             let name = message.container.contains(.template) ? try message.string(.template) : "blank"
@@ -122,17 +126,23 @@ enum ClientMessage: Equatable, Codable {
             try c.encode(x, forKey: .x)
             try c.encode(y, forKey: .y)
             try c.encode(count, forKey: .n)
-        case let .erase(page, ids):
+        case let .erase(page, ids, key):
             try c.encode("erase", forKey: .t)
             try c.encode(page.rawValue, forKey: .page)
             try c.encode(ids.map(\.rawValue), forKey: .ids)
-        case let .eraseAlong(page, path, radius):
+            try c.encodeIfPresent(key, forKey: .k)
+        case let .eraseAlong(page, path, radius, key):
             try c.encode("eraseAlong", forKey: .t)
             try c.encode(page.rawValue, forKey: .page)
             try c.encode(points(path), forKey: .pts)
             try c.encode(Double(radius), forKey: .r)
-        case .undo: try c.encode("undo", forKey: .t)
-        case .redo: try c.encode("redo", forKey: .t)
+            try c.encodeIfPresent(key, forKey: .k)
+        case .undo(let key):
+            try c.encode("undo", forKey: .t)
+            try c.encodeIfPresent(key, forKey: .k)
+        case .redo(let key):
+            try c.encode("redo", forKey: .t)
+            try c.encodeIfPresent(key, forKey: .k)
         case .navigation: try c.encode("nav", forKey: .t)
         case .addPage(let kind):
             try c.encode("addPage", forKey: .t)
@@ -222,6 +232,11 @@ private struct Fields {
             throw MessageError("\"k\" must be a stroke key (letters, digits, - and :)")
         }
         return key
+    }
+
+    /// A key (`k`) if the message has one.
+    func optionalKey() throws(MessageError) -> String? {
+        container.contains(.k) ? try key() : nil
     }
 
     func pageID(_ name: Key) throws(MessageError) -> PageID {

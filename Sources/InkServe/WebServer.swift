@@ -273,11 +273,11 @@ public struct WebServer: Sendable {
         switch message {
         case .pen(let input): await live.pen(input, from: client.uuidString, owner: owner)
         case let .tap(x, y, count): await live.tap(x: x, y: y, count: count)
-        case let .erase(page, ids): await live.erase(ids, on: page, by: owner)
-        case let .eraseAlong(page, points, radius):
-            await live.erase(along: points, width: 2 * radius, on: page, by: owner)
-        case .undo: await live.undo(by: owner)
-        case .redo: await live.redo(by: owner)
+        case let .erase(page, ids, key): await live.erase(ids, on: page, by: owner, key: key)
+        case let .eraseAlong(page, points, radius, key):
+            await live.erase(along: points, width: 2 * radius, on: page, by: owner, key: key)
+        case .undo(let key): await live.undo(by: owner, key: key)
+        case .redo(let key): await live.redo(by: owner, key: key)
         case .navigation: await live.navigationWanted()
         case .addPage(let kind): await live.addPage(template: PageTemplate(kind: kind))
         case .visibility(let hidden): await room.visibility(of: client, hidden: hidden)

@@ -635,6 +635,29 @@ def check_offline(browser, inkwell, work, failures):
                                             capture_output=True, text=True, check=True).stdout)["pages"][0]["strokes"]
         failures.check("offline: all 25 strokes are saved, none twice", strokes == 25, f"{strokes} strokes")
 
+        # Erasing and undoing offline are kept like strokes: with the server killed, the first stroke
+        # erased, a stroke written and undone; once it is back each is applied once (24 strokes).
+        kill(server)
+        tab.wait_for("document.getElementById('offline')?.hidden === false", timeout=5)
+        tab.js("document.querySelector('.tool[data-index=\"4\"]').click()")  # the whole-stroke eraser
+        tab.pen("mousePressed", rect[0] + 136 * k, rect[1] + 280 * k, 0.5)
+        for j in range(1, 10):
+            tab.pen("mouseMoved", rect[0] + 136 * k, rect[1] + (280 + 10 * j) * k, 0.5)
+        tab.pen("mouseReleased", rect[0] + 136 * k, rect[1] + 370 * k, 0.5, buttons=0)
+        tab.js("document.querySelector('.tool[data-index=\"0\"]').click()")  # the pen again
+        stroke(26)
+        press_undo(tab)
+        kept = tab.wait_for("window.inkwell.unacknowledged.size === 3", timeout=3)
+        banner = tab.js("document.getElementById('offline')?.textContent ?? ''")
+        failures.check("offline: an erasure, a stroke and an undo are kept on the device, and the banner counts them",
+                       kept and banner.startswith("Offline — 3 changes kept"), f"{tab.js('window.inkwell.unacknowledged.size')} kept; {banner}")
+        server = start()
+        back = tab.wait_for("window.inkwell.unacknowledged.size === 0 && document.getElementById('saving').textContent === 'Saved'", timeout=15)
+        after = json.loads(subprocess.run([inkwell, "note", "show", note_id, "--library", library, "--json"],
+                                          capture_output=True, text=True, check=True).stdout)["pages"][0]["strokes"]
+        failures.check("offline: back, the erasure and the undo are applied once each: 24 strokes",
+                       back and after == 24, f"{after} strokes, {tab.js('window.inkwell.unacknowledged.size')} unconfirmed")
+
         # Stopped as a supervisor stops it (SIGTERM) with the note open and a stroke in progress: the
         # page is told, the server exits 0 in bounded time, the page goes offline, and once the server
         # is back the stroke is saved once (ended at the stop, or resent).
@@ -659,7 +682,7 @@ def check_offline(browser, inkwell, work, failures):
         back = tab.wait_for("window.inkwell.unacknowledged.size === 0", timeout=15)
         strokes = json.loads(subprocess.run([inkwell, "note", "show", note_id, "--library", library, "--json"],
                                             capture_output=True, text=True, check=True).stdout)["pages"][0]["strokes"]
-        failures.check("stop: after the restart the stroke written across the stop is saved once", back and strokes == 26,
+        failures.check("stop: after the restart the stroke written across the stop is saved once", back and strokes == 25,
                        f"{strokes} strokes, {tab.js('window.inkwell.unacknowledged.size')} unconfirmed")
         browser.call("Target.disposeBrowserContext", browserContextId=context)
     finally:
@@ -773,26 +796,21 @@ def check_undo_per_writer(browser, base, failures):
         return all(t.wait_for(f"window.inkwell.unacknowledged.size === 0 && {STROKE_IDS}.length === {count}", timeout=10)
                    for t in (first, second))
 
-    def undo_keys(tab, shift=False):
-        for kind in ("keyDown", "keyUp"):
-            tab.call("Input.dispatchKeyEvent", type=kind, key="Z" if shift else "z", code="KeyZ", windowsVirtualKeyCode=90,
-                     modifiers=2 | (8 if shift else 0))
-
     def ids_on_both(expected):
         wanted = json.dumps(expected, separators=(",", ":"))
         return all(t.wait_for(f"JSON.stringify({STROKE_IDS}) === '{wanted}'", timeout=5) for t in (first, second))
 
     written = write(first, 400, 1) and write(second, 800, 2)
-    undo_keys(first)
+    press_undo(first)
     mine = ids_on_both(["2"])
     failures.check("undo per writer: Ctrl+Z in one browser takes back its own stroke, not the other browser's later one",
                    written and mine, f"written {written}; strokes now {first.js(STROKE_IDS)} and {second.js(STROKE_IDS)}")
-    undo_keys(first)
+    press_undo(first)
     nothing_more = not first.wait_for(f"{STROKE_IDS}.length !== 1", timeout=1)
-    undo_keys(first, shift=True)
+    press_undo(first, redo=True)
     redone = ids_on_both(["1", "2"])
     after_redo = f"{first.js(STROKE_IDS)} and {second.js(STROKE_IDS)}"
-    undo_keys(second)
+    press_undo(second)
     theirs = ids_on_both(["1"])
     failures.check("undo per writer: with nothing of its own left it takes nothing; its redo brings its stroke back; the other browser undoes its own",
                    nothing_more and redone and theirs, f"nothing more {nothing_more}, redone {redone} ({after_redo}), theirs {theirs}: {first.js(STROKE_IDS)}")
@@ -812,6 +830,13 @@ def open_note(browser, base, note_id, **options):
 
 
 STROKE_IDS = "[...document.querySelectorAll('.page g[data-id]')].map(g => g.dataset.id)"
+
+
+def press_undo(tab, redo=False):
+    """Ctrl+Z (Ctrl+Shift+Z to redo), as a writer presses it."""
+    for kind in ("keyDown", "keyUp"):
+        tab.call("Input.dispatchKeyEvent", type=kind, key="Z" if redo else "z", code="KeyZ", windowsVirtualKeyCode=90,
+                 modifiers=2 | (8 if redo else 0))
 
 
 def page_geometry(tab):

@@ -106,6 +106,36 @@ import InkStore
         #expect(await live.pages.first?.strokes.count == 1)
     }
 
+    @Test func aKeyedErasureUndoOrRedoSentAgainIsAppliedOnceAndConfirmedEachTime() async throws {
+        let note = try workspace.library.createNote(title: "Keyed edits").note.id
+        let live = try LiveNote(note, in: workspace, recognition: nil, clock: clock)
+        let heard = Heard()
+        await live.observe { heard.add($0) }
+        let page = try #require(await live.pages.first?.id)
+        for n in 1...3 { await write(live, key: "a:\(n)", from: "a", page: page, x: Float(100 * n)) }
+        // Sent, then sent again after a reconnect (the browser never heard the confirmation): once.
+        for _ in 0..<2 { await live.erase([StrokeID(1)], on: page, by: "a", key: "a:4") }
+        for _ in 0..<2 { await live.undo(by: "a", key: "a:5") }
+        await live.settled()
+        #expect(await live.pages.first?.strokes.map(\.id) == [StrokeID(1), StrokeID(2), StrokeID(3)],
+                "the erasure once, and one undo (of the erasure), not a second taking back stroke 3")
+        for _ in 0..<2 { await live.redo(by: "a", key: "a:6") }
+        await live.settled()
+        #expect(await live.pages.first?.strokes.map(\.id) == [StrokeID(2), StrokeID(3)])
+        // An undo with nothing left to take back, and an eraser that touched nothing: confirmed, nothing kept.
+        await live.undo(by: "nobody", key: "n:1")
+        await live.erase(along: [InkPoint(x: 1000, y: 1500)], width: 2, on: page, by: "a", key: "a:7")
+        await live.settled()
+        for key in ["a:4", "a:5", "a:6", "n:1", "a:7"] { #expect(heard.confirms(key, on: page), "\(key) confirmed") }
+        await live.close()
+        // A later session of the note (its keys passed on) applies none of them again.
+        let again = try LiveNote(note, in: workspace, recognition: nil, acceptedKeys: await live.acceptedKeys, clock: clock)
+        await again.undo(by: "a", key: "a:5")
+        await again.settled()
+        #expect(await again.pages.first?.strokes.map(\.id) == [StrokeID(2), StrokeID(3)])
+        await again.close()
+    }
+
     @Test func theAutosaveFiresByItselfAndObserversHearIt() async throws {
         let note = try workspace.library.createNote(title: "Timers").note.id
         let config = SessionConfig(autosaveDelay: 0.2, navigationHideAfterEnter: 0.1)

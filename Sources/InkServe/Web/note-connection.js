@@ -1,8 +1,9 @@
-// The connection: a WebSocket to the note's editor session, sent messages logged, and every stroke
-// kept (in memory and in IndexedDB) until the server confirms it is on disk, then sent again after a
-// reconnect or a reload. The server ignores a stroke whose key it has, and confirms it again.
+// The connection: a WebSocket to the note's editor session, sent messages logged, and every change
+// (a stroke, an erasure, an undo or redo) kept (in memory and in IndexedDB) until the server confirms
+// it is on disk, then sent again after a reconnect or a reload. The server ignores a change whose key
+// it has, and confirms it again.
 import { toast } from "/assets/api.js";
-import { noteID, state, writer } from "/assets/note-state.js";
+import { keyPrefix, noteID, state, writer } from "/assets/note-state.js";
 
 const DATABASE = "inkwell-offline";
 const STROKES = "strokes";
@@ -103,7 +104,14 @@ export function sendStroke(key, message) {
   showConnection();
 }
 
-/** After a reconnect: whatever the server never confirmed goes again (it ignores strokes it has). */
+/** Sends an erasure, undo or redo, `make(key)` under a new key of this writer, kept as a stroke is:
+ *  written offline, it goes when the server is back, and once. */
+export function sendEdit(make) {
+  const key = `${keyPrefix}${++state.sequence}`;
+  sendStroke(key, make(key));
+}
+
+/** After a reconnect: whatever the server never confirmed goes again (it ignores changes it has). */
 export function resendUnconfirmed() {
   for (const messages of state.unacknowledged.values()) for (const m of messages) send(m);
 }
@@ -131,7 +139,7 @@ export function showConnection() {
   document.body.dataset.connection = state.connection;
   const banner = document.getElementById("offline");
   banner.hidden = !offline;
-  banner.textContent = `Offline — ${waiting} stroke${waiting === 1 ? "" : "s"} kept on this device, sent when the server is back`;
+  banner.textContent = `Offline — ${waiting} change${waiting === 1 ? "" : "s"} kept on this device, sent when the server is back`;
   const server = state.saving; // the server's last word
   let shown = server.state;
   if (offline || (waiting > 0 && shown === "saved")) shown = "unsaved";

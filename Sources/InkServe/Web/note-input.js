@@ -5,10 +5,10 @@
 // back with the mouse or a pen hovering at the top edge, its handle, Esc, or a pen double tap near
 // the top, and each use of it keeps it up (note-navigation.js: the session decides, or offline the page).
 import { addPoints, clearCanvas, finishStroke, sizeCanvas } from "/assets/note-canvas.js";
-import { send, sendStroke } from "/assets/note-connection.js";
+import { sendEdit, sendStroke } from "/assets/note-connection.js";
 import { eraseAlong, redo, strokeDown, strokeMove, strokeUp, undo } from "/assets/note-messages.js";
 import { penDown, tapAt, wantNavigation } from "/assets/note-navigation.js";
-import { state, writer } from "/assets/note-state.js";
+import { keyPrefix, state } from "/assets/note-state.js";
 import { RULES } from "/assets/rules.js";
 
 /** Touch is a palm while a pen is down and this long (ms) after it lifts. */
@@ -45,7 +45,7 @@ export function listenForInput(pages) {
   }, { passive: false });
   document.addEventListener("keydown", (event) => {
     // With Shift held, `key` is "Z".
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") send(event.shiftKey ? redo() : undo());
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") sendEdit(event.shiftKey ? redo : undo);
     if (event.key === "Escape") wantNavigation(true);
   });
   // The navigation: hovering at the top edge, its handle, and any use of it keep it up.
@@ -163,7 +163,7 @@ function onPointerDown(event) {
   event.preventDefault();
   view.node.setPointerCapture?.(event.pointerId);
   const tool = state.tool;
-  const key = `${writer}:${++state.sequence}`;
+  const key = `${keyPrefix}${++state.sequence}`;
   const point = pagePoint(view, event);
   const width = tool.width * state.widthFactor;
   const stroke = {
@@ -228,7 +228,7 @@ function onPointerMove(event) {
   const points = (events.length ? events : [event]).map((e) => pagePoint(stroke.page, e));
   if (endedByServer(stroke)) {
     // The server ended it (no move for its stall time) and confirmed it: the pen goes on in a new stroke.
-    const key = `${writer}:${++state.sequence}`;
+    const key = `${keyPrefix}${++state.sequence}`;
     finishStroke(stroke);
     Object.assign(stroke, { key, points: [points[0]], times: [0], start: performance.now() });
     sendStroke(key, strokeDown(key, stroke.page.id, points[0], stroke.tool.name, stroke.color, stroke.width));
@@ -274,7 +274,8 @@ function onPointerUp(event) {
   }
   if (stroke.tool.erase === "stroke") {
     for (let i = 0; i < stroke.points.length; i += RULES.limits.points) {
-      send(eraseAlong(stroke.page.id, stroke.points.slice(i, i + RULES.limits.points).map((p) => p.slice(0, 3)), stroke.width / 2));
+      const path = stroke.points.slice(i, i + RULES.limits.points).map((p) => p.slice(0, 3));
+      sendEdit((key) => eraseAlong(stroke.page.id, path, stroke.width / 2, key));
     }
     clearCanvas(stroke.page);
     return;

@@ -8,14 +8,17 @@ export const strokeDown = (key, page, point, tool, color, width) => ({ t: "down"
 export const strokeMove = (key, points) => ({ t: "move", k: key, pts: points });
 /** The pen lifts from stroke `key`. */
 export const strokeUp = (key) => ({ t: "up", k: key });
-/** A stroke eraser's path on `page` (at most RULES.limits.points points), `radius` page units wide each side. */
-export const eraseAlong = (page, points, radius) => ({ t: "eraseAlong", page, pts: points, r: radius });
+/** A stroke eraser's path on `page` (at most RULES.limits.points points), `radius` page units wide each
+ *  side; `key` names it as a stroke's key does (kept until confirmed, applied once). */
+export const eraseAlong = (page, points, radius, key) => ({ t: "eraseAlong", page, pts: points, r: radius, k: key });
 /** A tap (`count` 1 or 2) at page units `x` from the page's left and `y` from the screen's top. */
 export const tap = (x, y, count) => ({ t: "tap", x, y, n: count });
 /** The navigation was used: the session keeps it up. */
 export const navigation = () => ({ t: "nav" });
-export const undo = () => ({ t: "undo" });
-export const redo = () => ({ t: "redo" });
+/** This writer's latest stroke or erasure taken back; `key` as for an erasure. */
+export const undo = (key) => ({ t: "undo", k: key });
+/** This writer's latest undone stroke or erasure done again; `key` as for an erasure. */
+export const redo = (key) => ({ t: "redo", k: key });
 /** A new page after the last, of `template` (its name). */
 export const addPage = (template) => ({ t: "addPage", template });
 export const leave = () => ({ t: "leave" });

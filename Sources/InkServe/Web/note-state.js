@@ -1,7 +1,22 @@
 // What the note view's files share: the note, this writer, the tools, and the state of the view.
 
 export const noteID = location.pathname.split("/").filter(Boolean)[1];
-export const writer = (crypto.randomUUID?.() ?? String(Math.random()).slice(2)).replace(/[^a-zA-Z0-9-]/g, "").slice(0, 36);
+const randomID = () => (crypto.randomUUID?.() ?? String(Math.random()).slice(2)).replace(/[^a-zA-Z0-9-]/g, "").slice(0, 36);
+/** This tab's writer id, kept across its reloads (sessionStorage): what it sends again after a reload
+ *  is still its own to undo. */
+export const writer = (() => {
+  try {
+    const kept = sessionStorage.getItem("inkwell-writer");
+    if (kept) return kept;
+    const made = randomID();
+    sessionStorage.setItem("inkwell-writer", made);
+    return made;
+  } catch {
+    return randomID(); // storage refused: this load is its own writer
+  }
+})();
+/** What this page load's keys start with (the writer, a mark of the load): keys never repeat across reloads. */
+export const keyPrefix = `${writer}:${randomID().slice(0, 8)}-`;
 export const TOOLS = [
   { name: "pen", label: "Pen", width: 3 },
   { name: "pencil", label: "Pencil", width: 3 },

@@ -8,7 +8,7 @@
 // note-replay.js and note-download.js.
 import { el, toast } from "/assets/api.js";
 import { applyInk, othersStroke, showPages, updatePage } from "/assets/note-canvas.js";
-import { connect, connected, loadKept, resendUnconfirmed, send, showConnection, unconfirmedCount } from "/assets/note-connection.js";
+import { connect, connected, loadKept, resendUnconfirmed, send, sendEdit, showConnection, unconfirmedCount } from "/assets/note-connection.js";
 import { download } from "/assets/note-download.js";
 import { listenForInput } from "/assets/note-input.js";
 import { addPage, answer, leave, redo, undo, visibility } from "/assets/note-messages.js";
@@ -87,8 +87,8 @@ function markPressed(container, selector, index) {
 async function start() {
   buildToolbar();
   listenForInput(document.getElementById("pages"));
-  document.getElementById("undo").onclick = () => send(undo());
-  document.getElementById("redo").onclick = () => send(redo());
+  document.getElementById("undo").onclick = () => sendEdit(undo);
+  document.getElementById("redo").onclick = () => sendEdit(redo);
   document.getElementById("add-page").onclick = () => send(addPage(document.getElementById("template").value));
   // Offline there is no session to ask: straight to the library (the browser asks first if strokes are unconfirmed).
   document.getElementById("back").onclick = () => (connected() ? send(leave()) : (location.href = "/"));
