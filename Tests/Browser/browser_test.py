@@ -959,7 +959,7 @@ def check_phone_sidebar(browser, base, failures):
 def take_screenshots(browser, base, note_id, shots):
     """The pictures in docs/serve.md: the library, a note, a search, the phone layout and dark mode."""
     os.makedirs(shots, exist_ok=True)
-    images = "[...document.images].every(i => i.complete)"
+    images = "[...document.images].every(i => i.complete && i.naturalWidth > 0)"
 
     def save(name, tab):
         time.sleep(0.4)
@@ -1002,7 +1002,7 @@ def written_note(browser, base):
         for i, (x, y) in enumerate(stroke):
             tab.pen("mousePressed" if i == 0 else "mouseMoved", left + x * k, top + y * k, 0.5)
         tab.pen("mouseReleased", left + stroke[-1][0] * k, top + stroke[-1][1] * k, 0.5, buttons=0)
-    tab.wait_for("window.inkwell.unacknowledged.size === 0", timeout=10)
+    tab.wait_for("window.inkwell.unacknowledged.size === 0 && document.body.dataset.saving === 'saved'", timeout=10)
     return note_id
 
 
