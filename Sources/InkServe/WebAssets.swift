@@ -16,6 +16,7 @@ enum WebAssets {
         "ink-geometry.js": (PackageResources.ink_geometry_js, "text/javascript; charset=utf-8"),
         "note-input.js": (PackageResources.note_input_js, "text/javascript; charset=utf-8"),
         "note-navigation.js": (PackageResources.note_navigation_js, "text/javascript; charset=utf-8"),
+        "note-toolbar.js": (PackageResources.note_toolbar_js, "text/javascript; charset=utf-8"),
         "note-replay.js": (PackageResources.note_replay_js, "text/javascript; charset=utf-8"),
         "note-download.js": (PackageResources.note_download_js, "text/javascript; charset=utf-8"),
         "api.js": (PackageResources.api_js, "text/javascript; charset=utf-8"),

@@ -2,7 +2,7 @@
 """The web notebook in a real browser: headless Chromium (Debian's), driven over the DevTools
 protocol on a pipe, against a real `inkwell serve` on a fresh library.
 
-    python3 Tests/Browser/browser_test.py .build/debug/inkwell [--screenshots docs/] [--only live-shape|live-width]
+    python3 Tests/Browser/browser_test.py .build/debug/inkwell [--screenshots docs/images] [--only NAME]
 
 It writes with pen pointer events carrying pressure, then checks what a user would: the page file
 holds the strokes and their pressures; the save comes 2 s (± 0.3 s) after the last stroke and not
@@ -17,8 +17,11 @@ of the page matches `inkwell render`; leaving with unsaved strokes asks first; a
 PDF (chosen in the library view) shows its PDF page under the ink; a live stroke is as wide as the
 saved one, and its pixels just before pen up are the saved stroke's just after; with the server killed (SIGKILL) mid-writing, strokes written while it is down (and in a tab
 closed and opened again meanwhile) show an offline banner, are kept in IndexedDB, and are all saved
-once it is back, the status never saying "Saved" before the server does. Exits 1 when any check
-fails, naming it.
+once it is back, the status never saying "Saved" before the server does. Designed for a pen and for everyone, on a
+desktop, a tablet and a phone: every control named in the accessibility tree (no symbol or colour
+code as a name, a skip link); one toolbar of named icons that leaves the first page clear and stays up
+while keyboard focus is in it; dark mode for the chrome, not the paper; the notebooks folded on a
+phone. `--screenshots DIR` saves the pictures of docs/serve.md. Exits 1 when any check fails, naming it.
 """
 import base64
 import io
@@ -297,6 +300,11 @@ def main():
         if "--only" in args:  # one check by name, while working on it
             {"live-shape": check_live_shape, "live-width": check_live_width, "long-stroke": check_long_stroke,
              "left-note": check_left_note_released, "undo-per-writer": check_undo_per_writer, "offline": lambda b, _, f: check_offline(b, inkwell, work, f),
+             "named": lambda b, u, f: check_named_controls(b, u, f, new_note(b, u, "Named")),
+             "toolbar": lambda b, u, f: check_toolbar(b, u, f, new_note(b, u, "Toolbar")),
+             "dark": lambda b, u, f: check_dark_mode(b, u, f, new_note(b, u, "Dark")),
+             "phone-sidebar": lambda b, u, f: check_phone_sidebar(b, u, f) if new_note(b, u, "Phone") else None,
+             "screenshots": lambda b, u, f: take_screenshots(b, u, written_note(b, u), shots or os.path.join(work, "shots")),
              }[args[args.index("--only") + 1]](browser, base, failures)
         else:
             run_checks(browser, base, inkwell, library, failures, shots, work)
@@ -472,10 +480,6 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     tab.js("(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); })()")
     tab.wait_for("document.getElementById('results').hidden", timeout=5)
     check_move_to_new_notebook(tab, failures)
-    if shots:
-        os.makedirs(shots, exist_ok=True)
-        with open(os.path.join(shots, "serve-library.png"), "wb") as f:
-            f.write(tab.screenshot())
 
     # 10. A PDF chosen in the library view becomes a note whose pages show it under the ink (linked, fetched once).
     check_pdf_page(browser, base, failures, work)
@@ -497,6 +501,14 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
 
     # 12e. Two browsers on a note each undo their own.
     check_undo_per_writer(browser, base, failures)
+
+    # 12f. Every control named, a toolbar clear of the page, dark mode, the library on a phone; the screenshots.
+    check_named_controls(browser, base, failures, note_id)
+    check_toolbar(browser, base, failures, note_id)
+    check_dark_mode(browser, base, failures, note_id)
+    check_phone_sidebar(browser, base, failures)
+    if shots:
+        take_screenshots(browser, base, note_id, shots)
 
     # 13. Offline: the server killed mid-stroke, 20 strokes written while it is down, a tab closed and
     # opened again while it is down; all of it saved once it is back, "Saved" never before its word.
@@ -814,6 +826,202 @@ def check_undo_per_writer(browser, base, failures):
     theirs = ids_on_both(["1"])
     failures.check("undo per writer: with nothing of its own left it takes nothing; its redo brings its stroke back; the other browser undoes its own",
                    nothing_more and redone and theirs, f"nothing more {nothing_more}, redone {redone} ({after_redo}), theirs {theirs}: {first.js(STROKE_IDS)}")
+
+
+# MARK: A library and a page designed for a pen (issue 38, item 5)
+
+SIZES = {"desktop": dict(width=1440, height=900), "tablet": dict(width=1024, height=1366),
+         "phone": dict(width=390, height=844, scale=2, mobile=True)}
+CONTROL_ROLES = {"button", "link", "combobox", "PopUpButton", "menuitem", "checkbox", "radio", "slider", "searchbox",
+                 "textbox", "switch", "tab"}
+
+
+def open_library(browser, base, **options):
+    tab = Tab(browser, base, **options)
+    tab.wait_for("document.querySelector('#notes .note') !== null", timeout=10)
+    return tab
+
+
+def named_controls(tab):
+    """The page's controls as its accessibility tree has them: (role, name) of every one not ignored."""
+    tab.call("Accessibility.enable")
+    nodes = tab.call("Accessibility.getFullAXTree")["nodes"]
+    return [(n["role"]["value"], str((n.get("name") or {}).get("value", "")).strip()) for n in nodes
+            if not n.get("ignored") and (n.get("role") or {}).get("value") in CONTROL_ROLES]
+
+
+def bad_name(name):
+    """Why a control's name tells a listener nothing: none, only symbols, or a colour code."""
+    if not name:
+        return "unnamed"
+    if not re.search(r"[^\W_]", name):
+        return "a symbol"
+    if re.search(r"#[0-9a-fA-F]{6}\b", name):
+        return "a colour code"
+    return None
+
+
+def check_named_controls(browser, base, failures, note_id):
+    """Every control named, through the accessibility tree (as a screen reader gets it), on the
+    library and a note at each size: no button or link without a name, none named by a symbol or a
+    colour code; the colours named, Undo and Redo, and a skip link past the toolbar."""
+    for size, options in SIZES.items():
+        for page, tab in (("library", open_library(browser, base, **options)),
+                          ("note", open_note(browser, base, note_id, **options))):
+            controls = named_controls(tab)
+            bad = [(role, name, bad_name(name)) for role, name in controls if bad_name(name)]
+            names = {name for _, name in controls}
+            missing = [] if any(role == "link" and name.lower().startswith("skip") for role, name in controls) else ["a skip link"]
+            if page == "note":
+                missing += [name for name in ("Undo", "Redo", "Black", "Blue", "Red", "Green") if name not in names]
+            summary = {}
+            for role, name, why in bad:
+                summary[f"{role} {name!r} ({why})"] = summary.get(f"{role} {name!r} ({why})", 0) + 1
+            failures.check(f"every control named ({page}, {size}): no name missing, a symbol or a colour code; a skip link",
+                           controls and not bad and not missing,
+                           f"{len(controls)} controls, {len(bad)} badly named: "
+                           f"{', '.join(f'{k} ×{v}' for k, v in summary.items()) or 'none'}; missing: {', '.join(missing) or 'none'}")
+
+
+TOOLBAR_GEOMETRY = """(() => {
+  const nav = document.getElementById('nav').getBoundingClientRect(), page = document.querySelector('.page').getBoundingClientRect();
+  const centres = [...document.querySelectorAll('#nav button, #nav select:not(.select-icon select), #nav .select-icon')]
+    .filter(e => e.getClientRects().length).map(e => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; });
+  const tools = [...document.querySelectorAll('#tools .tool')], dots = [...document.querySelectorAll('#tools .width .dot')];
+  return { bottom: nav.bottom, height: nav.height, pageTop: page.top, centres,
+           icons: tools.length > 0 && tools.every(b => b.querySelector('svg') && b.title && b.getAttribute('aria-label')),
+           dots: dots.map(d => d.getBoundingClientRect().width) };
+})()"""
+
+
+def check_toolbar(browser, base, failures, note_id):
+    """One compact toolbar: icons with names and tooltips, pen widths as growing dots, one row on a
+    desktop and a tablet (two at most on a phone, the tools scrolling), and the first page below it."""
+    for size, options in SIZES.items():
+        tab = open_note(browser, base, note_id, **options)
+        tab.js("document.body.dataset.nav = 'shown'")
+        tab.wait_for("getComputedStyle(document.getElementById('nav')).transform === 'none'", timeout=3)
+        g = tab.js(TOOLBAR_GEOMETRY)
+        centres = sorted(g["centres"])
+        rows = 1 + sum(1 for a, b in zip(centres, centres[1:]) if b - a > 12) if centres else 0
+        dots = g["dots"]
+        growing = len(dots) >= 3 and all(b > a for a, b in zip(dots, dots[1:]))
+        most = 2 if size == "phone" else 1
+        failures.check(f"toolbar ({size}): {most} row(s) at most, the page below it, named icons, widths as dots",
+                       g["bottom"] <= g["pageTop"] + 0.5 and rows <= most and g["icons"] and growing,
+                       f"height {g['height']:.0f} px, {rows} rows, bottom {g['bottom']:.0f} / page top {g['pageTop']:.0f}; "
+                       f"tool icons {g['icons']}, dots {[round(d, 1) for d in dots]}")
+    # Keyboard focus in the toolbar keeps it up past every hide (3 s after entering, 5 s after a use); a pen still hides it.
+    tab = open_note(browser, base, note_id, **SIZES["desktop"])
+    for _ in range(4):
+        if tab.js("document.getElementById('nav').contains(document.activeElement)"):
+            break
+        for kind in ("keyDown", "keyUp"):
+            tab.call("Input.dispatchKeyEvent", type=kind, key="Tab", code="Tab", windowsVirtualKeyCode=9)
+    focused = tab.js("document.activeElement?.id || document.activeElement?.tagName")
+    time.sleep(6.5)
+    stayed = tab.js("document.body.dataset.nav === 'shown' && document.getElementById('nav').contains(document.activeElement)")
+    left, top, k = page_geometry(tab)
+    tab.pen("mousePressed", left + 300 * k, top + 500 * k, 0.5)
+    for i in range(1, 10):
+        tab.pen("mouseMoved", left + (300 + 20 * i) * k, top + 500 * k, 0.5)
+    tab.pen("mouseReleased", left + 480 * k, top + 500 * k, 0.5, buttons=0)
+    hid = tab.wait_for("document.body.dataset.nav === 'hidden'", timeout=3)
+    failures.check("toolbar: it stays up while keyboard focus is in it (6.5 s), and a pen down still hides it", stayed and hid,
+                   f"focus on {focused}, shown after 6.5 s {stayed}, hidden by the pen {hid}")
+
+
+def luminance(css):
+    """The relative lightness (0–1) of a computed `rgb(…)` colour."""
+    r, g, b = (int(v) for v in re.findall(r"[\d.]+", css)[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
+def check_dark_mode(browser, base, failures, note_id):
+    """With the system dark, the chrome is dark (page background, toolbars, cards, dialogs) and the paper stays paper."""
+    background = "(s) => getComputedStyle(document.querySelector(s)).backgroundColor"
+    tab = Tab(browser, base, **SIZES["desktop"])
+    tab.call("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
+    tab.go(base)
+    tab.wait_for("document.querySelector('#notes .note') !== null", timeout=10)
+    tab.js("document.getElementById('new-note').click()")
+    tab.wait_for("document.querySelector('dialog.ask')?.open", timeout=5)
+    library = {s: luminance(tab.js(f"({background})('{s}')")) for s in ("body", ".bar", ".note", "dialog.ask", ".thumb")}
+    tab.js("document.querySelector('dialog.ask button:not(.primary)').click()")
+    tab.go(f"{base}notes/{note_id}")
+    tab.wait_for("document.body.dataset.connection === 'open' && document.querySelector('.page') !== null")
+    note = {s: luminance(tab.js(f"({background})('{s}')")) for s in ("body", "#nav", ".page")}
+    dark = [library["body"], library[".bar"], library[".note"], library["dialog.ask"], note["body"], note["#nav"]]
+    failures.check("dark mode: with prefers-color-scheme dark the chrome is dark (library, cards, dialog, toolbar), the paper light",
+                   all(v < 0.25 for v in dark) and library[".thumb"] > 0.9 and note[".page"] > 0.9,
+                   f"lightness {', '.join(f'{k} {v:.2f}' for k, v in {**{'library ' + k: v for k, v in library.items()}, **{'note ' + k: v for k, v in note.items()}}.items())}")
+
+
+def check_phone_sidebar(browser, base, failures):
+    """On a phone the notebooks are folded behind a named toggle and the notes take the width; the toggle opens them."""
+    tab = open_library(browser, base, **SIZES["phone"])
+    state = ("(() => { const t = document.getElementById('sidebar-toggle'), n = document.getElementById('notebooks'); "
+             "return { notes: document.getElementById('notes').getBoundingClientRect().width / innerWidth, sidebar: n.offsetHeight > 0, "
+             "toggle: !!t && t.offsetWidth > 0, expanded: t?.getAttribute('aria-expanded'), name: t?.getAttribute('aria-label') }; })()")
+    folded = tab.js(state)
+    if folded["toggle"]:
+        tab.click("#sidebar-toggle")
+    opened = tab.js(state)
+    failures.check("phone library: the notebooks folded behind a named toggle, the notes ≥ 90% of the width; the toggle opens them",
+                   folded["notes"] >= 0.9 and not folded["sidebar"] and folded["toggle"] and bool(folded["name"])
+                   and opened["sidebar"] and opened["expanded"] == "true", f"folded {folded}, after the toggle {opened}")
+    wide = open_library(browser, base, **SIZES["desktop"]).js(state)
+    failures.check("…and on a desktop the notebooks show with no toggle", wide["sidebar"] and not wide["toggle"], str(wide))
+
+
+def take_screenshots(browser, base, note_id, shots):
+    """The pictures in docs/serve.md: the library, a note, a search, the phone layout and dark mode."""
+    os.makedirs(shots, exist_ok=True)
+    images = "[...document.images].every(i => i.complete && i.naturalWidth > 0)"
+
+    def save(name, tab):
+        time.sleep(0.4)
+        with open(os.path.join(shots, name), "wb") as f:
+            f.write(tab.screenshot(beyond_viewport=False))
+
+    def shown_note(**options):
+        tab = open_note(browser, base, note_id, **options)
+        tab.wait_for("Number(document.querySelector('.page').dataset.strokes) > 0", timeout=5)
+        tab.js("document.body.dataset.nav = 'shown'")
+        return tab
+
+    desktop = dict(SIZES["desktop"], scale=1)
+    phone = dict(SIZES["phone"], scale=1)
+    tab = open_library(browser, base, **desktop)
+    tab.wait_for(images, timeout=10)
+    save("serve-library.png", tab)
+    tab.js("(() => { const s = document.getElementById('search'); s.value = 'ideas'; s.dispatchEvent(new Event('input')); })()")
+    tab.wait_for("document.querySelector('#results .hit') !== null", timeout=5)
+    save("serve-search.png", tab)
+    save("serve-note.png", shown_note(**desktop))
+    tab = open_library(browser, base, **phone)
+    tab.wait_for(images, timeout=10)
+    save("serve-phone.png", tab)
+    save("serve-phone-note.png", shown_note(**phone))
+    tab = Tab(browser, base, **desktop)
+    tab.call("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
+    tab.go(f"{base}notes/{note_id}")
+    tab.wait_for("document.body.dataset.connection === 'open' && Number(document.querySelector('.page')?.dataset.strokes) > 0", timeout=10)
+    tab.js("document.body.dataset.nav = 'shown'")
+    save("serve-dark.png", tab)
+
+
+def written_note(browser, base):
+    """A note with "#ideas plan" written on it (for checks run on their own)."""
+    note_id = new_note(browser, base, "Ideas")
+    tab = open_note(browser, base, note_id)
+    left, top, k = page_geometry(tab)
+    for stroke in (densify(s) for s in hershey_strokes("#ideas plan", 150, 400, 90)):
+        for i, (x, y) in enumerate(stroke):
+            tab.pen("mousePressed" if i == 0 else "mouseMoved", left + x * k, top + y * k, 0.5)
+        tab.pen("mouseReleased", left + stroke[-1][0] * k, top + stroke[-1][1] * k, 0.5, buttons=0)
+    tab.wait_for("window.inkwell.unacknowledged.size === 0 && document.body.dataset.saving === 'saved'", timeout=10)
+    return note_id
 
 
 def new_note(browser, base, title):
@@ -1208,13 +1416,6 @@ def compare_with_render(tab, browser, base, note_id, inkwell, library, failures,
                    f"mean difference {mean:.2f}/255, {far * 100:.2f}% of pixels far apart; of {count(ink_rendered)} ink pixels "
                    f"{rendered_near * 100:.1f}% are shown, and {shown_near * 100:.1f}% of those shown are rendered")
     tab.call("Emulation.setDeviceMetricsOverride", width=1200, height=1500, deviceScaleFactor=1, mobile=False)
-    if "--screenshots" in sys.argv:
-        shots = sys.argv[sys.argv.index("--screenshots") + 1]
-        os.makedirs(shots, exist_ok=True)
-        tab.js("document.body.dataset.nav = 'shown'")
-        time.sleep(0.5)
-        with open(os.path.join(shots, "serve-note.png"), "wb") as f:
-            f.write(tab.screenshot())
 
 
 if __name__ == "__main__":

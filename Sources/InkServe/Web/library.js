@@ -1,4 +1,5 @@
-// The library view: notebooks, notes (grid or list), tag filters, search, and the note actions.
+// The library view: notebooks (a side bar, folded on a narrow screen), notes (grid or list), tag
+// filters, search, and the note actions.
 import { api, ask, confirmChoice, el, toast } from "/assets/api.js";
 
 const state = {
@@ -30,7 +31,7 @@ function renderNotebooks() {
   const nav = document.getElementById("notebooks");
   const item = (label, value, depth = 0) => indent(el("button", {
     type: "button", class: "notebook", "aria-current": state.notebook === value ? "true" : "false",
-    onclick: () => { state.notebook = value; render(); },
+    onclick: () => { state.notebook = value; foldSidebar(true); render(); },
   }, label), depth);
   nav.replaceChildren(
     item("All notes", null),
@@ -56,7 +57,11 @@ function renderNotes(notes) {
   const container = document.getElementById("notes");
   container.className = state.view;
   container.hidden = false;
-  document.getElementById("view-toggle").textContent = state.view === "grid" ? "List" : "Grid";
+  const toggle = document.getElementById("view-toggle");
+  const other = state.view === "grid" ? "Show as a list" : "Show as a grid";
+  Object.assign(toggle.dataset, { view: state.view });
+  toggle.title = other;
+  toggle.setAttribute("aria-label", other);
   if (!notes.length) {
     container.replaceChildren(el("p", { class: "empty" }, "No notes here yet. Start one with “New note”."));
     return;
@@ -78,8 +83,8 @@ function card(note) {
     : `<span class="blank"></span>`;
   const tags = note.tags.map((tag) => `<span class="tag">#${escapeHTML(tag)}</span>`).join("");
   return `<article class="note" draggable="true" data-id="${escapeHTML(note.id)}">
-<a href="${href}" class="thumb">${thumb}</a>
-<div class="meta"><a href="${href}" class="title">${note.pinned ? "★ " : ""}${escapeHTML(note.title)}</a>
+<a href="${href}" class="thumb" tabindex="-1" aria-hidden="true">${thumb}</a>
+<div class="meta"><a href="${href}" class="title">${note.pinned ? `<span aria-hidden="true">★ </span><span class="visually-hidden">Pinned: </span>` : ""}${escapeHTML(note.title)}</a>
 <span class="where">${escapeHTML(note.notebook)}</span><span class="status">${escapeHTML(statusText(note.status))}</span>
 <span class="tags">${tags}</span>
 <span class="actions"><button type="button" data-action="pin">${note.pinned ? "Unpin" : "Pin"}</button><button type="button" data-action="rename">Rename</button><button type="button" data-action="tags">Tags</button><button type="button" data-action="move">Move</button><button type="button" data-action="delete">Delete</button></span></div>
@@ -251,6 +256,12 @@ async function runSearch(words) {
   }
 }
 
+/** The notebooks' side bar, folded behind its toggle on a narrow screen (open or not, as `folded` says). */
+function foldSidebar(folded) {
+  document.body.dataset.sidebar = folded ? "folded" : "open";
+  document.getElementById("sidebar-toggle").setAttribute("aria-expanded", String(!folded));
+}
+
 let searchTimer = null;
 document.getElementById("search").addEventListener("input", () => {
   clearTimeout(searchTimer);
@@ -261,6 +272,7 @@ document.getElementById("view-toggle").addEventListener("click", () => {
   localStorage.setItem("inkwell.view", state.view);
   render();
 });
+document.getElementById("sidebar-toggle").addEventListener("click", () => foldSidebar(document.body.dataset.sidebar === "open"));
 document.getElementById("new-note").addEventListener("click", newNote);
 document.getElementById("import-pdf").addEventListener("click", () => document.getElementById("pdf-file").click());
 document.getElementById("pdf-file").addEventListener("change", (event) => {

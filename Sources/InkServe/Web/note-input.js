@@ -3,11 +3,11 @@
 // undoes, Ctrl+Shift+Z redoes. Pen first: touch is ignored while a pen touches the screen and for
 // PALM_AFTER_PEN ms after (a resting palm neither writes, scrolls nor zooms); the navigation comes
 // back with the mouse or a pen hovering at the top edge, its handle, Esc, or a pen double tap near
-// the top, and each use of it keeps it up (note-navigation.js: the session decides, or offline the page).
+// the top, or keyboard focus in it, and each use of it keeps it up (note-navigation.js: the session decides, or offline the page).
 import { addPoints, clearCanvas, finishStroke, sizeCanvas } from "/assets/note-canvas.js";
 import { sendEdit, sendStroke } from "/assets/note-connection.js";
 import { eraseAlong, redo, strokeDown, strokeMove, strokeUp, undo } from "/assets/note-messages.js";
-import { penDown, tapAt, wantNavigation } from "/assets/note-navigation.js";
+import { keyboardInNavigation, penDown, tapAt, wantNavigation } from "/assets/note-navigation.js";
 import { keyPrefix, state } from "/assets/note-state.js";
 import { RULES } from "/assets/rules.js";
 
@@ -59,6 +59,7 @@ export function listenForInput(pages) {
   const nav = document.getElementById("nav");
   nav?.addEventListener("pointerdown", () => wantNavigation(true));
   nav?.addEventListener("change", () => wantNavigation(true));
+  nav?.addEventListener("focusin", () => { if (keyboardInNavigation()) wantNavigation(true); });
 }
 
 let pensDown = 0;

@@ -17,22 +17,34 @@ export const writer = (() => {
 })();
 /** What this page load's keys start with (the writer, a mark of the load): keys never repeat across reloads. */
 export const keyPrefix = `${writer}:${randomID().slice(0, 8)}-`;
+/** The tools in the toolbar's order; `icon` names the toolbar's drawing of it. */
 export const TOOLS = [
-  { name: "pen", label: "Pen", width: 3 },
-  { name: "pencil", label: "Pencil", width: 3 },
-  { name: "marker", label: "Marker", width: 8 },
-  { name: "highlighter", label: "Highlighter", width: 24, color: "#ffe14d" },
-  { name: "eraser", label: "Eraser", width: 30, erase: "stroke" },
-  { name: "eraser", label: "Cut", width: 30, erase: "split" },
+  { name: "pen", label: "Pen", icon: "pen", width: 3 },
+  { name: "pencil", label: "Pencil", icon: "pencil", width: 3 },
+  { name: "marker", label: "Marker", icon: "marker", width: 8 },
+  { name: "highlighter", label: "Highlighter", icon: "highlighter", width: 24, color: "#ffe14d" },
+  { name: "eraser", label: "Stroke eraser", icon: "eraser", width: 30, erase: "stroke" },
+  { name: "eraser", label: "Precise eraser", icon: "cut", width: 30, erase: "split" },
 ];
-export const COLORS = ["#000000", "#1f4fbf", "#c0262d", "#207a3c"];
-export const WIDTHS = [1, 2, 4];
+/** Ink colours, named as a screen reader says them. */
+export const COLORS = [
+  { name: "Black", value: "#000000" },
+  { name: "Blue", value: "#1f4fbf" },
+  { name: "Red", value: "#c0262d" },
+  { name: "Green", value: "#207a3c" },
+];
+/** Pen widths, as factors of the tool's width, and their names. */
+export const WIDTHS = [
+  { name: "Thin", factor: 1 },
+  { name: "Medium", factor: 2 },
+  { name: "Thick", factor: 4 },
+];
 
 export const state = {
   socket: null,
   pages: [],            // { id, width, height, node, ink, canvas }
   tool: TOOLS[0],
-  color: COLORS[0],
+  color: COLORS[0].value,
   widthFactor: 1,
   sequence: 0,
   current: null,        // the stroke being drawn: { key, page, points, tool, color, width, erase }

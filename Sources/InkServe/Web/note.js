@@ -4,17 +4,18 @@
 // This one shows the session's messages and starts the view; beside it: note-state.js (what they
 // share), note-connection.js (the socket and the strokes kept until confirmed), note-canvas.js (pages
 // changed stroke by stroke, and live drawing), ink-geometry.js (the shape of ink, as the server draws
-// it), note-input.js (pen, touch, zoom, keys), note-navigation.js (the toolbar shown or hidden),
-// note-replay.js and note-download.js.
+// it), note-input.js (pen, touch, zoom, keys), note-toolbar.js (tools, colours, widths),
+// note-navigation.js (the toolbar shown or hidden), note-replay.js and note-download.js.
 import { el, toast } from "/assets/api.js";
 import { applyInk, othersStroke, showPages, updatePage } from "/assets/note-canvas.js";
 import { connect, connected, loadKept, resendUnconfirmed, send, sendEdit, showConnection, unconfirmedCount } from "/assets/note-connection.js";
 import { download } from "/assets/note-download.js";
 import { listenForInput } from "/assets/note-input.js";
 import { addPage, answer, leave, redo, undo, visibility } from "/assets/note-messages.js";
-import { showNavigation } from "/assets/note-navigation.js";
+import { keepPagesBelow, showNavigation } from "/assets/note-navigation.js";
 import { replay } from "/assets/note-replay.js";
-import { COLORS, TOOLS, WIDTHS, state } from "/assets/note-state.js";
+import { state } from "/assets/note-state.js";
+import { buildToolbar } from "/assets/note-toolbar.js";
 
 function receive(message) {
   switch (message.t) {
@@ -54,38 +55,11 @@ function showTags(tags) {
   document.getElementById("tags").replaceChildren(...tags.map((tag) => el("span", { class: "tag" }, `#${tag}`)));
 }
 
-function buildToolbar() {
-  const tools = document.getElementById("tools");
-  TOOLS.forEach((tool, index) => {
-    tools.append(el("button", {
-      type: "button", class: "tool", dataset: { tool: tool.name, index }, "aria-pressed": index === 0 ? "true" : "false",
-      onclick: () => { state.tool = tool; markPressed(tools, ".tool", index); },
-    }, tool.label));
-  });
-  COLORS.forEach((color, index) => {
-    const swatch = el("button", {
-      type: "button", class: "swatch", title: color, "aria-pressed": index === 0 ? "true" : "false",
-      onclick: () => { state.color = color; markPressed(tools, ".swatch", index); },
-    });
-    swatch.style.background = color;
-    tools.append(swatch);
-  });
-  WIDTHS.forEach((factor, index) => {
-    tools.append(el("button", {
-      type: "button", class: "width", "aria-pressed": factor === 1 ? "true" : "false",
-      onclick: () => { state.widthFactor = factor; markPressed(tools, ".width", index); },
-    }, ["thin", "medium", "thick"][index]));
-  });
-}
-
-function markPressed(container, selector, index) {
-  container.querySelectorAll(selector).forEach((node, i) => node.setAttribute("aria-pressed", String(i === index)));
-}
-
 // MARK: Start
 
 async function start() {
-  buildToolbar();
+  buildToolbar(document.getElementById("tools"));
+  keepPagesBelow(document.getElementById("nav"));
   listenForInput(document.getElementById("pages"));
   document.getElementById("undo").onclick = () => sendEdit(undo);
   document.getElementById("redo").onclick = () => sendEdit(redo);
