@@ -15,6 +15,7 @@ export const WIDTHS = [1, 2, 4];
 
 export const state = {
   socket: null,
+  title: "",            // the note's (kept with its pages for a reload offline)
   pages: [],            // { id, width, height, node, ink, canvas }
   tool: TOOLS[0],
   color: COLORS[0],
