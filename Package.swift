@@ -153,7 +153,8 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             resources: ["library.html", "note.html", "style.css", "library.js", "note.js", "api.js",
                         "note-state.js", "note-connection.js", "note-messages.js", "note-canvas.js", "ink-geometry.js", "note-input.js",
-                        "note-navigation.js", "note-toolbar.js", "note-replay.js", "note-download.js"].map { .embedInCode("Web/\($0)") },
+                        "note-navigation.js", "note-toolbar.js", "note-replay.js", "note-download.js", "note-last-pages.js",
+                        "offline-app.js", "sw.js", "manifest.webmanifest", "icon.svg"].map { .embedInCode("Web/\($0)") },
             // Front ends reach only the members of InkwellKit and the values it re-exports, not those of the modules behind it.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),

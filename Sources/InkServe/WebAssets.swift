@@ -20,9 +20,19 @@ enum WebAssets {
         "note-replay.js": (PackageResources.note_replay_js, "text/javascript; charset=utf-8"),
         "note-download.js": (PackageResources.note_download_js, "text/javascript; charset=utf-8"),
         "api.js": (PackageResources.api_js, "text/javascript; charset=utf-8"),
+        "note-last-pages.js": (PackageResources.note_last_pages_js, "text/javascript; charset=utf-8"),
+        "offline-app.js": (PackageResources.offline_app_js, "text/javascript; charset=utf-8"),
+        "icon.svg": (PackageResources.icon_svg, "image/svg+xml"),
+        "manifest.webmanifest": (PackageResources.manifest_webmanifest, "application/manifest+json"),
     ]
 
     static func contains(_ name: String) -> Bool { files[name] != nil }
+
+    /// Every file's name, in order.
+    static var names: [String] { files.keys.sorted() }
+
+    /// The bytes of the file `name` (empty when there is none).
+    static func bytes(_ name: String) -> [UInt8] { files[name]?.bytes ?? [] }
 
     static func response(named name: String) -> Response {
         guard let file = files[name] else { return Response(status: .notFound) }

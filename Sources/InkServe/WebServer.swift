@@ -158,6 +158,9 @@ public struct WebServer: Sendable {
             return WebAssets.response(named: "note.html")
         }
         let rules = WebRules(session: options.session)
+        let worker = WebServiceWorker(rules: rules)
+        router.get("/sw.js") { _, _ in worker.response }
+        router.get("/manifest.webmanifest") { _, _ in WebAssets.response(named: "manifest.webmanifest") }
         router.get("/assets/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
             if name == WebRules.name { return rules.response }

@@ -17,7 +17,10 @@ of the page matches `inkwell render`; leaving with unsaved strokes asks first; a
 PDF (chosen in the library view) shows its PDF page under the ink; a live stroke is as wide as the
 saved one, and its pixels just before pen up are the saved stroke's just after; with the server killed (SIGKILL) mid-writing, strokes written while it is down (and in a tab
 closed and opened again meanwhile) show an offline banner, are kept in IndexedDB, and are all saved
-once it is back, the status never saying "Saved" before the server does. Designed for a pen and for everyone, on a
+once it is back, the status never saying "Saved" before the server does; both pages link a web app
+manifest Chromium reads without errors, with an icon that loads; with the server killed, a note
+reloaded shows its strokes (the service worker's shell, the pages last shown) and what is written
+then is saved once it is back, and the library opens offline. Designed for a pen and for everyone, on a
 desktop, a tablet and a phone: every control named in the accessibility tree (no symbol or colour
 code as a name, a skip link); one toolbar of named icons that leaves the first page clear and stays up
 while keyboard focus is in it; dark mode for the chrome, not the paper; the notebooks folded on a
@@ -305,6 +308,7 @@ def main():
              "dark": lambda b, u, f: check_dark_mode(b, u, f, new_note(b, u, "Dark")),
              "phone-sidebar": lambda b, u, f: check_phone_sidebar(b, u, f) if new_note(b, u, "Phone") else None,
              "screenshots": lambda b, u, f: take_screenshots(b, u, written_note(b, u), shots or os.path.join(work, "shots")),
+             "app-manifest": check_app_manifest, "offline-app": lambda b, _, f: check_offline_app(b, inkwell, work, f, shots),
              }[args[args.index("--only") + 1]](browser, base, failures)
         else:
             run_checks(browser, base, inkwell, library, failures, shots, work)
@@ -514,35 +518,58 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     # opened again while it is down; all of it saved once it is back, "Saved" never before its word.
     check_offline(browser, inkwell, work, failures)
 
+    # 14. Offline as an app: the manifest and icon; a note reloaded and the library opened while the server is down.
+    check_app_manifest(browser, base, failures)
+    check_offline_app(browser, inkwell, work, failures, shots)
 
-def check_offline(browser, inkwell, work, failures):
-    """A server of its own on a fixed port (the page reconnects to the address it came from), killed and started again."""
-    import signal
-    import socket
-    import urllib.request
-    library = os.path.join(work, "offline-library")
-    subprocess.run([inkwell, "init", "--library", library], check=True, stdout=subprocess.DEVNULL)
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    base = f"http://127.0.0.1:{port}/"
 
-    def start():
-        server = subprocess.Popen([inkwell, "serve", "--library", library, "--port", str(port), "--no-recognize"],
+class OwnServer:
+    """A server of its own on a new library and a fixed port (a page reconnects to the address it came
+    from), to kill and start again."""
+
+    def __init__(self, inkwell, work, name):
+        import socket
+        self.inkwell = inkwell
+        self.library = os.path.join(work, name)
+        subprocess.run([inkwell, "init", "--library", self.library], check=True, stdout=subprocess.DEVNULL)
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        self.base = f"http://127.0.0.1:{self.port}/"
+
+    def start(self):
+        server = subprocess.Popen([self.inkwell, "serve", "--library", self.library, "--port", str(self.port), "--no-recognize"],
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         server.stdout.readline()
         return server
 
+    @staticmethod
     def kill(server):
+        import signal
         server.send_signal(signal.SIGKILL)
         server.wait()
 
+    def new_note(self, title):
+        import urllib.request
+        request = urllib.request.Request(f"{self.base}api/notes", data=json.dumps({"title": title}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        return json.load(urllib.request.urlopen(request))["id"]
+
+    def strokes(self, note_id):
+        """The strokes stored on the note's first page."""
+        return json.loads(subprocess.run([self.inkwell, "note", "show", note_id, "--library", self.library, "--json"],
+                                         capture_output=True, text=True, check=True).stdout)["pages"][0]["strokes"]
+
+
+def check_offline(browser, inkwell, work, failures):
+    """A server of its own, killed and started again."""
+    import signal
+    own = OwnServer(inkwell, work, "offline-library")
+    library, base, start, kill = own.library, own.base, own.start, own.kill
     server = start()
     try:
-        request = urllib.request.Request(f"{base}api/notes", data=json.dumps({"title": "Offline"}).encode(),
-                                         headers={"Content-Type": "application/json"}, method="POST")
-        note_id = json.load(urllib.request.urlopen(request))["id"]
+        note_id = own.new_note("Offline")
         context = browser.call("Target.createBrowserContext")["browserContextId"]
         tab = Tab(browser, f"{base}notes/{note_id}", context=context)
         tab.wait_for("document.body.dataset.connection === 'open'")
@@ -665,8 +692,7 @@ def check_offline(browser, inkwell, work, failures):
                        kept and banner.startswith("Offline — 3 changes kept"), f"{tab.js('window.inkwell.unacknowledged.size')} kept; {banner}")
         server = start()
         back = tab.wait_for("window.inkwell.unacknowledged.size === 0 && document.getElementById('saving').textContent === 'Saved'", timeout=15)
-        after = json.loads(subprocess.run([inkwell, "note", "show", note_id, "--library", library, "--json"],
-                                          capture_output=True, text=True, check=True).stdout)["pages"][0]["strokes"]
+        after = own.strokes(note_id)
         failures.check("offline: back, the erasure and the undo are applied once each: 24 strokes",
                        back and after == 24, f"{after} strokes, {tab.js('window.inkwell.unacknowledged.size')} unconfirmed")
 
@@ -699,6 +725,118 @@ def check_offline(browser, inkwell, work, failures):
         browser.call("Target.disposeBrowserContext", browserContextId=context)
     finally:
         kill(server)
+
+
+def safe_js(tab, expression):
+    """`tab.js`, or the error as text (the browser's error page has no IndexedDB, for one)."""
+    try:
+        return tab.js(expression)
+    except RuntimeError as error:
+        return str(error)[-200:]
+
+
+def check_app_manifest(browser, base, failures):
+    """The notebook as an app: both pages link the web app manifest, which Chromium reads without
+    errors (name, standalone display, start URL), and its icon — also the pages' favicon — loads."""
+    note_id = new_note(browser, base, "Manifest")
+    for name, url in (("library", base), ("note", f"{base}notes/{note_id}")):
+        tab = Tab(browser, url)
+        tab.wait_for("document.readyState === 'complete'")
+        manifest = tab.call("Page.getAppManifest")
+        data = json.loads(manifest.get("data") or "{}")
+        icons = [icon["src"] for icon in data.get("icons", [])]
+        links = tab.js("[...document.querySelectorAll('link[rel=icon]')].map(l => l.href)")
+        loads = tab.js(f"""Promise.all({json.dumps([base.rstrip('/') + i for i in icons] + (links or []))}.map(src => new Promise(resolve => {{
+            const image = new Image(); image.onload = () => resolve(image.naturalWidth > 0); image.onerror = () => resolve(false); image.src = src; }})))""")
+        failures.check(f"app: the {name} page links the manifest, read without errors as a standalone app named Inkwell",
+                       manifest.get("url", "").endswith("/manifest.webmanifest") and not manifest.get("errors")
+                       and data.get("name") == "Inkwell" and data.get("display") == "standalone" and data.get("start_url") == "/",
+                       f"url {manifest.get('url')!r}, errors {manifest.get('errors')}, name {data.get('name')!r}, display {data.get('display')!r}")
+        failures.check(f"app: the {name} page's manifest icon and favicon load", bool(icons) and bool(links) and all(loads),
+                       f"icons {icons}, favicon {links}, loaded {loads}")
+
+
+def check_offline_app(browser, inkwell, work, failures, shots=None):
+    """Offline as an app: with the server killed, a reload of an open note shows the note (the service
+    worker's copy of the page, and the pages last shown) with its strokes, those written before and
+    after the reload are kept and saved once the server is back, and the library opens offline, its
+    notes opening from it. On the code before, the browser's "This site can't be reached"."""
+    own = OwnServer(inkwell, work, "app-library")
+    server = own.start()
+    saved_ink = "document.querySelectorAll('.page g[data-id]').length"
+    try:
+        note_id = own.new_note("Offline app")
+        context = browser.call("Target.createBrowserContext")["browserContextId"]
+        tab = Tab(browser, f"{own.base}notes/{note_id}", context=context)
+        tab.wait_for("document.body.dataset.connection === 'open' && document.querySelector('.page') !== null")
+        left, top, k = page_geometry(tab)
+
+        def stroke(i):
+            x, y = 150 + i * 200, 300
+            tab.pen("mousePressed", left + x * k, top + y * k, 0.5)
+            for j in range(1, 16):
+                tab.pen("mouseMoved", left + (x + 8 * j) * k, top + (y + 5 * j) * k, 0.5)
+            tab.pen("mouseReleased", left + (x + 120) * k, top + (y + 75) * k, 0.5, buttons=0)
+
+        for i in range(3):
+            stroke(i)
+        written = tab.wait_for(f"window.inkwell.unacknowledged.size === 0 && {saved_ink} === 3", timeout=10)
+        # Before the server goes: the worker controls the page and the page has kept what it shows.
+        ready = tab.wait_for("navigator.serviceWorker?.controller != null", timeout=15)
+        kept = tab.wait_for(f"caches.open('inkwell-pages').then(c => c.match('/notes/{note_id}/last-pages'))"
+                            ".then(r => r ? r.json() : null).then(l => l?.pages[0]?.strokes === 3)", timeout=5)
+        OwnServer.kill(server)
+        stroke(3)  # written while the server is down, before the reload
+        tab.wait_for("document.getElementById('offline')?.hidden === false", timeout=5)
+        reloading = threading.Thread(target=tab.call, args=("Page.reload",), daemon=True)  # blocks while the browser asks
+        reloading.start()
+        asked = answer_dialog(tab, timeout=5)
+        reloading.join(10)
+        tab.wait_for("document.readyState === 'complete'", timeout=10)
+        shown = tab.wait_for(f"document.querySelector('.page') !== null && {saved_ink} === 3", timeout=10)
+        inked = f"(() => {{ const c = {LIVE_CANVAS}; const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; }})()"
+        live = shown and tab.wait_for(f"{inked} > 100", timeout=5)
+        where = tab.js("location.href + ' — ' + document.title")
+        banner = shown and tab.js("document.getElementById('offline')?.hidden === false")
+        failures.check("offline app: a note reloaded while the server is down shows its page, its 3 saved strokes and the one written offline before the reload",
+                       shown and live and banner,
+                       f"worker ready {ready}, pages kept {kept}, asked {asked}; at {where}; saved ink {tab.js(saved_ink)}, "
+                       f"offline stroke drawn {live}, banner {banner}")
+        if shown:
+            stroke(4)  # written after the reload, still offline
+        kept_strokes = safe_js(tab, """new Promise(resolve => { const open = indexedDB.open('inkwell-offline');
+            open.onsuccess = () => { try { const all = open.result.transaction('strokes').objectStore('strokes').getAll();
+              all.onsuccess = () => resolve(all.result.filter(s => s.note === location.pathname.split('/')[2]).length); }
+              catch (error) { resolve(String(error)); } }; open.onerror = () => resolve('no database'); })""")
+        failures.check("offline app: strokes written before and after the offline reload are kept in IndexedDB", kept_strokes == 2, f"{kept_strokes}")
+        if shots:
+            os.makedirs(shots, exist_ok=True)
+            with open(os.path.join(shots, "serve-offline.png"), "wb") as f:
+                f.write(tab.screenshot(beyond_viewport=False))
+        server = own.start()
+        back = tab.wait_for("window.inkwell?.unacknowledged?.size === 0 && document.body.dataset.connection === 'open'", timeout=15)
+        back = back and tab.wait_for("document.body.dataset.saving === 'saved'", timeout=15)  # in the page file, not only the journal
+        stored = own.strokes(note_id) if back else None
+        failures.check("offline app: once the server is back, the strokes written around the reload are saved, each once",
+                       back and stored == 5, f"confirmed {back}, {stored} strokes stored (5 wanted)")
+
+        # The library, listed once online, opens while the server is down; a note opens from it.
+        tab.go(own.base)
+        tab.wait_for(f"document.querySelector('.note[data-id=\"{note_id}\"]') !== null", timeout=10)
+        OwnServer.kill(server)
+        tab.go(own.base)
+        library = tab.wait_for(f"document.querySelector('#notes .note[data-id=\"{note_id}\"] a.title') !== null", timeout=10)
+        failures.check("offline app: the library opened while the server is down shows its notes as last listed",
+                       library, f"at {tab.js('location.href')}: {tab.js('document.title')}")
+        if library:
+            tab.js(f"document.querySelector('#notes .note[data-id=\"{note_id}\"] a.title').click()")
+        opened = library and tab.wait_for(f"location.pathname === '/notes/{note_id}' && {saved_ink} === 5", timeout=10)
+        failures.check("offline app: …and a note opened from it shows its strokes", opened,
+                       f"at {tab.js('location.href')}, saved ink {tab.js(saved_ink)}")
+        browser.call("Target.disposeBrowserContext", browserContextId=context)
+    finally:
+        if server.poll() is None:
+            OwnServer.kill(server)
 
 
 def answer_dialog(tab, timeout):

@@ -45,6 +45,7 @@ function addPageView(page) {
 
 /** Puts a whole page into its view: the paper, then the ink, stroke by stroke or whole. */
 function drawPage(view, page) {
+  view.paper = page.paper;
   view.ink.innerHTML = page.paper;
   view.tolerance = page.tolerance;
   const root = view.ink.querySelector("svg > g") ?? view.ink.querySelector("svg");
@@ -66,6 +67,20 @@ function strokeElement(stroke) {
   group.dataset.id = stroke.id;
   group.innerHTML = stroke.svg;
   return group;
+}
+
+/** The pages as shown now, in the form the server sends them (its ink whole: both layers in order). */
+export function pagesShown() {
+  return state.pages.map((view) => ({
+    id: view.id, width: view.width, height: view.height, tolerance: view.tolerance, strokes: Number(view.node.dataset.strokes),
+    paper: view.paper, ink: [], wholeInk: view.under.innerHTML + view.over.innerHTML,
+  }));
+}
+
+/** Strokes kept from before a reload that the server has not confirmed: drawn from their messages, as
+ *  another writer's are, until their update arrives. */
+export function drawKept() {
+  for (const messages of state.unacknowledged.values()) messages.forEach(othersStroke);
 }
 
 /** A whole page from the server (on request, a page added or its paper changed, a page with erasers). */

@@ -49,10 +49,13 @@ function forget(key) {
 }
 
 let receiver = null;
+let onLost = null;
 
-/** Opens the note's WebSocket; `receive` gets each message, parsed. Reconnects a second after a loss. */
-export function connect(receive) {
+/** Opens the note's WebSocket; `receive` gets each message, parsed, and `lost` is told of each loss
+ *  (or failure to connect). Reconnects a second after a loss. */
+export function connect(receive, lost) {
   receiver = receive;
+  onLost = lost;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/notes/${noteID}/live?writer=${writer}`);
   state.socket = socket;
@@ -71,7 +74,8 @@ export function connect(receive) {
     }
     state.connection = "lost";
     showConnection();
-    setTimeout(() => connect(receive), 1000);
+    lost();
+    setTimeout(() => connect(receive, lost), 1000);
   });
 }
 
@@ -82,7 +86,7 @@ window.addEventListener("pagehide", () => {
   state.socket = null;
   socket?.close(1000, "page left");
 });
-window.addEventListener("pageshow", (event) => { if (event.persisted && receiver) connect(receiver); });
+window.addEventListener("pageshow", (event) => { if (event.persisted && receiver) connect(receiver, onLost); });
 
 /** Whether what is sent reaches the server now. */
 export function connected() {

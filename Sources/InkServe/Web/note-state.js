@@ -42,6 +42,7 @@ export const WIDTHS = [
 
 export const state = {
   socket: null,
+  title: "",            // the note's (kept with its pages for a reload offline)
   pages: [],            // { id, width, height, node, ink, canvas }
   tool: TOOLS[0],
   color: COLORS[0].value,

@@ -5,11 +5,13 @@
 // share), note-connection.js (the socket and the strokes kept until confirmed), note-canvas.js (pages
 // changed stroke by stroke, and live drawing), ink-geometry.js (the shape of ink, as the server draws
 // it), note-input.js (pen, touch, zoom, keys), note-toolbar.js (tools, colours, widths),
-// note-navigation.js (the toolbar shown or hidden), note-replay.js and note-download.js.
+// note-navigation.js (the toolbar shown or hidden), note-replay.js and note-download.js;
+// note-last-pages.js keeps the pages shown for a reload offline.
 import { el, toast } from "/assets/api.js";
-import { applyInk, othersStroke, showPages, updatePage } from "/assets/note-canvas.js";
+import { applyInk, drawKept, othersStroke, showPages, updatePage } from "/assets/note-canvas.js";
 import { connect, connected, loadKept, resendUnconfirmed, send, sendEdit, showConnection, unconfirmedCount } from "/assets/note-connection.js";
 import { download } from "/assets/note-download.js";
+import { keepPages, lastPages } from "/assets/note-last-pages.js";
 import { listenForInput } from "/assets/note-input.js";
 import { addPage, answer, leave, redo, undo, visibility } from "/assets/note-messages.js";
 import { keepPagesBelow, showNavigation } from "/assets/note-navigation.js";
@@ -20,17 +22,16 @@ import { buildToolbar } from "/assets/note-toolbar.js";
 function receive(message) {
   switch (message.t) {
     case "hello":
-      document.title = `${message.note.title} — Inkwell`;
-      document.getElementById("title").textContent = message.note.title;
-      state.notebook = message.note.notebook;
+      showNote(message.note);
       showPages(message.pages);
+      keepPages();
       showNavigation(message.nav);
       showSaving(message.saving);
       showTags(message.tags);
       resendUnconfirmed();
       break;
-    case "page": updatePage(message); break;
-    case "ink": applyInk(message); break;
+    case "page": updatePage(message); keepPages(); break;
+    case "ink": applyInk(message); keepPages(); break;
     case "down": case "move": case "up": othersStroke(message); break;
     case "nav": showNavigation(message.visible); break;
     case "saving": showSaving(message); break;
@@ -43,7 +44,25 @@ function receive(message) {
   }
 }
 
+/** The server is out of reach with nothing shown yet (a reload offline): the note as this browser last
+ *  showed it, and the strokes written since, which wait for the server. */
+async function showLastPages() {
+  if (state.pages.length) return;
+  const last = await lastPages();
+  if (!last || state.pages.length) return; // the server may have said hello meanwhile
+  showNote(last.note);
+  showPages(last.pages);
+  drawKept();
+}
+
 // MARK: Chrome
+
+function showNote(note) {
+  document.title = `${note.title} — Inkwell`;
+  document.getElementById("title").textContent = note.title;
+  state.title = note.title;
+  state.notebook = note.notebook;
+}
 
 /** The server's word on saving; what the status shows also depends on strokes not yet confirmed. */
 function showSaving(saving) {
@@ -78,7 +97,7 @@ async function start() {
     if ((unconfirmedCount() > 0 || state.saving.state !== "saved") && !state.leaving) event.preventDefault();
   });
   await loadKept(); // a reload's unconfirmed strokes, sent again on hello
-  connect(receive);
+  connect(receive, showLastPages);
 }
 
 start();
