@@ -40,24 +40,28 @@ extension OpenNote {
     /// Takes back `writer`'s latest edit still applied (one that others' edits left nothing of to
     /// take back is dropped, and the one before it taken back).
     mutating func undo(by writer: String?, _ step: inout Step) {
-        while let index = undoStack.lastIndex(where: { $0.writer == writer }) {
-            let entry = undoStack.remove(at: index)
-            guard revert(entry.edit, &step) else { continue }
-            redoStack.append(entry)
-            scheduleAutosave(&step)
-            return
-        }
+        guard let entry = carryOutLatest(of: writer, from: \.undoStack, { $0.revert($1, &step) }) else { return }
+        redoStack.append(entry)
+        scheduleAutosave(&step)
     }
 
     /// Does again `writer`'s latest edit undone (one that no longer applies is dropped, as by undo).
     mutating func redo(by writer: String?, _ step: inout Step) {
-        while let index = redoStack.lastIndex(where: { $0.writer == writer }) {
-            let entry = redoStack.remove(at: index)
-            guard apply(entry.edit, &step) else { continue }
-            undoStack.append(entry)
-            scheduleAutosave(&step)
-            return
+        guard let entry = carryOutLatest(of: writer, from: \.redoStack, { $0.apply($1, &step) }) else { return }
+        undoStack.append(entry)
+        scheduleAutosave(&step)
+    }
+
+    /// Removes `writer`'s latest entry from `stack` and carries its edit out with `act`; one `act`
+    /// cannot carry out (it returns false) is dropped and the one before it tried. Returns the entry
+    /// carried out, if any.
+    private mutating func carryOutLatest(of writer: String?, from stack: WritableKeyPath<OpenNote, [HistoryEntry]>,
+                                         _ act: (inout OpenNote, Edit) -> Bool) -> HistoryEntry? {
+        while let index = self[keyPath: stack].lastIndex(where: { $0.writer == writer }) {
+            let entry = self[keyPath: stack].remove(at: index)
+            if act(&self, entry.edit) { return entry }
         }
+        return nil
     }
 
     /// A new undoable change of `writer`: applies it, makes it their latest undo step and clears their
