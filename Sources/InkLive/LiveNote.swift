@@ -80,7 +80,7 @@ public struct SystemLiveClock: LiveClock {
 /// A note open for live writing: the editor session of one note on a clock, its effects carried out
 /// against the library by the ``SessionRunner`` (save, recognise in the background, tag, file), and
 /// its user-facing effects handed to every observer. Several writers may share it: each stroke is the
-/// session's shared stroke of its key, so strokes of several writers are drawn at once and none waits
+/// session's stroke of its key, so strokes of several writers are drawn at once and none waits
 /// for another; a pen that stays down without moving is ended by the session after
 /// ``SessionConfig/strokeStallTimeout``.
 ///
@@ -104,10 +104,6 @@ public actor LiveNote {
     private var lastSaving: SavingState = .saved
     /// Keys of strokes the session has (or had).
     private var accepted: Set<String>
-    /// The key of the erasure, undo or redo being sent, given to the changes it makes.
-    private var editKey: String?
-    /// Whether the edit being sent made a change that carries its key.
-    private var editKeyJournaled = false
     /// Each stroke in progress by its key: the writer who sent it, its page and how many points it has.
     private var inProgress: [String: (writer: String, page: PageID, points: Int)] = [:]
     /// Most points one stroke takes (further moves are dropped): a runaway or hostile writer cannot
@@ -329,17 +325,16 @@ public actor LiveNote {
     }
 
     /// Undoes `owner`'s latest stroke or erasure; the other writers' stay. Keyed as ``erase(_:on:by:key:)``.
-    public func undo(by owner: String, key: String? = nil) {
-        let page = session.state.note?.currentPageID ?? pages.first?.id
-        guard !refusedWhileClosing("undo"), isNew(key, on: page) else { return }
-        send(.undo(writer: owner, at: now), keyed: key, on: page)
-    }
+    public func undo(by owner: String, key: String? = nil) { stepHistory(.undo(writer: owner, at: now), "undo", key: key) }
 
     /// Redoes `owner`'s latest undone stroke or erasure. Keyed as ``erase(_:on:by:key:)``.
-    public func redo(by owner: String, key: String? = nil) {
+    public func redo(by owner: String, key: String? = nil) { stepHistory(.redo(writer: owner, at: now), "redo", key: key) }
+
+    /// Sends an undo or redo (`what`, for the refusal while closing), keyed as an erasure.
+    private func stepHistory(_ event: SessionEvent, _ what: String, key: String?) {
         let page = session.state.note?.currentPageID ?? pages.first?.id
-        guard !refusedWhileClosing("redo"), isNew(key, on: page) else { return }
-        send(.redo(writer: owner, at: now), keyed: key, on: page)
+        guard !refusedWhileClosing(what), isNew(key, on: page) else { return }
+        send(event, keyed: key, on: page)
     }
 
     /// Whether the edit of `key` is new: one the note has (sent again after a reconnect) is confirmed
@@ -357,11 +352,8 @@ public actor LiveNote {
     /// Sends an edit's event: the changes it makes carry its `key`, so they confirm it once on disk as
     /// a stroke's do; an edit that changed nothing (nothing left to undo) is confirmed at once.
     private func send(_ event: SessionEvent, keyed key: String?, on page: PageID?) {
-        editKey = key
-        send(event)
-        editKey = nil
-        if let key, !editKeyJournaled { settle(key, on: page) }
-        editKeyJournaled = false
+        let changes = send(event, editKey: key)
+        if let key, !changes.contains(where: { $0.key == key }) { settle(key, on: page) }
     }
 
     /// Confirms at once the edit of `key`, which changed nothing: there is nothing of it to keep.
@@ -425,10 +417,12 @@ public actor LiveNote {
     // MARK: The session's shell
 
     /// Sends `event` to the session; the changes of ink it makes are journaled, and told to the
-    /// observers (with the keys of the strokes they drew: by their pen up, the stall timeout, leaving)
-    /// once the journal has them on disk.
-    private func send(_ event: SessionEvent) {
-        guard !isClosed else { return }
+    /// observers (with the keys of the strokes they drew: by their pen up, the stall timeout, leaving;
+    /// or `editKey`, the key of the erasure, undo or redo `event` is) once the journal has them on
+    /// disk. Returns those changes.
+    @discardableResult
+    private func send(_ event: SessionEvent, editKey: String? = nil) -> [InkChange] {
+        guard !isClosed else { return [] }
         var changes: [InkChange] = []
         runner.send(event) { effect, _ in
             if case .inkChanged(let change) = effect {
@@ -439,10 +433,7 @@ public actor LiveNote {
         }
         if let editKey {
             // The edit's own changes (a stroke ended by a timer first carries its stroke's key).
-            for index in changes.indices where changes[index].key == nil {
-                changes[index].key = editKey
-                editKeyJournaled = true
-            }
+            for index in changes.indices where changes[index].key == nil { changes[index].key = editKey }
         }
         forgetEndedStrokes(drawn: changes)
         for change in changes {
@@ -457,6 +448,7 @@ public actor LiveNote {
         }
         scheduleTimer()
         wake()
+        return changes
     }
 
     /// Forgets the strokes in progress the session no longer has. One that ended without drawing

@@ -238,8 +238,7 @@ public struct WebServer: Sendable {
     /// A browser's writer id (`?writer=` on the note's socket): 1 to 64 letters, digits and `-`, as the
     /// page makes it; anything else is not taken (the connection is then its own writer).
     static func writerID(_ given: String?) -> String? {
-        guard let given, (1...64).contains(given.count),
-              given.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
+        guard let given, (1...64).contains(given.count), given.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
         else { return nil }
         return "browser:" + given
     }

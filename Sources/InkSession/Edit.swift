@@ -2,7 +2,7 @@ import InkCore
 
 /// An undoable change to a page's strokes.
 enum Edit: Sendable, Equatable {
-    /// A stroke drawn (at the end of its page).
+    /// A stroke drawn (at its place in id order: the end of its page when it is drawn).
     case draw(page: Int, Stroke)
     /// Strokes erased, with their positions before erasing, in increasing position order.
     case erase(page: Int, [ErasedStroke])

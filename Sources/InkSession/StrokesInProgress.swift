@@ -62,18 +62,18 @@ extension OpenNote {
     /// Ends, where they got to, the strokes that went `strokeStallTimeout` without a move.
     mutating func endStalledStrokes(_ step: inout Step) {
         let stalled = strokesInProgress.filter { $0.value.lastMove + step.config.strokeStallTimeout <= step.now }
-        // Oldest first, so ids follow the order the pens went down.
-        for key in stalled.sorted(by: { ($0.value.startedAt, $0.key) < ($1.value.startedAt, $1.key) }).map(\.key) {
-            strokeUp(key, &step)
-        }
+        for key in Self.oldestFirst(stalled) { strokeUp(key, &step) }
         scheduleStrokeStall(step)
     }
 
     /// Ends every stroke in progress, oldest first (leaving, or the draft made final).
     mutating func finishAllStrokes(_ step: inout Step) {
-        for key in strokesInProgress.sorted(by: { ($0.value.startedAt, $0.key) < ($1.value.startedAt, $1.key) }).map(\.key) {
-            strokeUp(key, &step)
-        }
+        for key in Self.oldestFirst(strokesInProgress) { strokeUp(key, &step) }
+    }
+
+    /// The keys of `strokes`, the earliest pen down first, so their ids follow the order the pens went down.
+    private static func oldestFirst(_ strokes: [String: StrokeInProgress]) -> [String] {
+        strokes.sorted { ($0.value.startedAt, $0.key) < ($1.value.startedAt, $1.key) }.map(\.key)
     }
 
     /// The stall deadline: the least recently moved stroke's last move plus the timeout (none when the

@@ -660,6 +660,14 @@ import InkStore
         #"{"t":"answer","a":"save"}"#,
     ]
 
+    @Test func aBrowsersWriterIDIsTakenOnlyWhenWellFormed() {
+        #expect(WebServer.writerID("3f2a-b9C1") == "browser:3f2a-b9C1")
+        #expect(WebServer.writerID(String(repeating: "a", count: 64)) == "browser:" + String(repeating: "a", count: 64))
+        for refused in [nil, "", String(repeating: "a", count: 65), "a:b", "../x", "é", "a b", "a\u{0}"] {
+            #expect(WebServer.writerID(refused) == nil, "\(String(describing: refused))")
+        }
+    }
+
     @Test func everyValidMessageDecodes() throws {
         for text in Self.valid { _ = try ClientMessage.decode(text) }
     }

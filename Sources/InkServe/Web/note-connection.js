@@ -98,7 +98,7 @@ export function send(message) {
   if (connected()) state.socket.send(JSON.stringify(message));
 }
 
-/** Sends a message of a stroke, keeping the stroke until the server confirms it. */
+/** Sends a message of a kept change (a stroke, an erasure, an undo or redo), keeping it until the server confirms its key. */
 export function sendStroke(key, message) {
   const kept = state.unacknowledged.get(key) ?? [];
   kept.push(message);
