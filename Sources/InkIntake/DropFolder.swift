@@ -198,6 +198,7 @@ public final class DropFolder {
                         continue
                     }
                     let event = process(name, signature: signature)
+                    noticeArrivals(besides: current, at: now())
                     if event.kind == .waiting {
                         observed[name] = nil
                         waiting.append(name)
@@ -208,6 +209,8 @@ public final class DropFolder {
                     }
                     report(event)
                 }
+                // Files that arrived while this look was importing wait for the next.
+                waiting += observed.keys.filter { current[$0] == nil }.sorted()
                 if let (count, sources) = burst.check(at: newestArrival ?? now()) {
                     var warning = DropEvent(kind: .burst)
                     warning.count = count
@@ -218,6 +221,16 @@ public final class DropFolder {
             }
         } catch StoreError.locked {
             return nil
+        }
+    }
+
+    /// Notes when files that arrived during a look were first seen. Importing a file can take seconds
+    /// (recognition), so a look through many files would otherwise see the newcomers only at its end,
+    /// and a burst written in one go would look spread over minutes.
+    private func noticeArrivals(besides looked: [String: FileSignature], at time: Date) {
+        guard let names = try? candidates() else { return }
+        for name in names where looked[name] == nil && observed[name] == nil {
+            if let signature = FileSignature.of(folder.appendingPathComponent(name)) { observed[name] = (signature, time) }
         }
     }
 

@@ -272,7 +272,7 @@ struct DropFolderCommandTests {
     @Test("a burst of 60 files warns exactly once, naming the count and the source they claim")
     func burst() throws {
         try cli.ok(["init"])
-        let (process, output) = try cli.start(["watch", "--settle", "0.3", "--json"])
+        let (process, output) = try cli.start(["watch", "--settle", "0.3", "--no-recognize", "--json"])
         for i in 0..<60 {
             try Data(replayNote("Burst \(i)", strokes: 1, source: "Acme Scanner 2").utf8)
                 .write(to: cli.dropFolder.appendingPathComponent(String(format: "burst-%02d.jsonl", i)))

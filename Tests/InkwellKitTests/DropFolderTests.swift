@@ -231,6 +231,35 @@ struct DropFolderTests {
         #expect(warnings.first?.count == 60)
     }
 
+    @Test("files that arrive while a look is importing are seen arriving then, not when the long look ends")
+    func burstArrivingDuringSlowLook() throws {
+        let fixture = try DropFixture()
+        let header = #"{"type":"header","version":1,"source":"Acme Scanner 2"}"#
+        for i in 0..<30 { try fixture.write("a\(i).jsonl", replayLog("A \(i)", strokes: 1, header: header)) }
+        try fixture.look()
+        // The second 30 are written while the first of the first 30 is imported; each import takes 3 s of
+        // the clock, so the look ends 90 s after the burst began.
+        fixture.clock += 2
+        var clock = fixture.clock
+        var written = false
+        let waiting = try fixture.drop.look(now: { clock += 3; return clock }) { event in
+            fixture.events.append(event)
+            if !written {
+                written = true
+                for i in 0..<30 { try? fixture.write("b\(i).jsonl", replayLog("B \(i)", strokes: 1, header: header)) }
+            }
+        }
+        #expect(waiting?.count == 30) // the newcomers are named as waiting
+        for _ in 0..<2 {
+            clock += 2
+            _ = try fixture.drop.look(now: { clock += 3; return clock }) { fixture.events.append($0) }
+        }
+        let warnings = fixture.events.filter { $0.kind == .burst }
+        #expect(fixture.events.filter { $0.kind == .imported }.count == 60)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.count == 60)
+    }
+
     @Test("the burst monitor warns again only after the rate fell back")
     func burstMonitor() {
         var monitor = BurstMonitor(limit: 50, window: 60)
