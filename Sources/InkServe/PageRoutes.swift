@@ -19,11 +19,17 @@ extension WebServer {
         let backgroundImages = backgroundImages
         let rooms = rooms
 
-        router.get("/api/notes/:id/thumbnail.png") { _, context in
+        // ?page=N (1-based, the first by default): a search shows the page that matched.
+        router.get("/api/notes/:id/thumbnail.png") { request, context in
             let id = try noteID(context)
+            let page = request.uri.queryParameters.get("page").map { Int($0) ?? 0 } ?? 1
+            guard page >= 1 else {
+                throw HTTPError(.badRequest, message: "page must be a page number, 1 or more")
+            }
             return try await Self.blocking {
                 let entry = try workspace.note(id: id)
-                guard let png = try thumbnails.thumbnail(of: entry, make: { try workspace.thumbnail(of: id, width: 256) }) else {
+                guard let png = try thumbnails.thumbnail(of: entry, page: page, make: { try workspace.thumbnail(of: id, page: page, width: 256) }) else {
+                    if page > 1 { throw HTTPError(.notFound, message: "no page \(page) in this note") }
                     return Response(status: .noContent)
                 }
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=31536000, immutable"],

@@ -1,7 +1,7 @@
 import Foundation
 import InkwellKit
 
-/// First-page thumbnails, kept in memory by the note's content version (its pages and modification
+/// Page thumbnails (the first page's for the library's cards, a matching page's for search), kept in memory by the note's content version (its pages and modification
 /// time), so the library view renders each once.
 final class ThumbnailCache: Sendable {
     private let cache = Locked<[String: [UInt8]]>([:])
@@ -13,9 +13,10 @@ final class ThumbnailCache: Sendable {
         return "\(Int(entry.note.modified.timeIntervalSince1970))-\(pages)"
     }
 
-    /// The thumbnail of `entry` as it is now, made by `make` (nil: the note has no pages) unless kept.
-    func thumbnail(of entry: NoteEntry, make: () throws -> [UInt8]?) throws -> [UInt8]? {
-        let key = "\(entry.note.id.rawValue)/\(Self.version(of: entry))"
+    /// The thumbnail of page `page` (1-based) of `entry` as it is now, made by `make` (nil: the note has
+    /// no such page) unless kept.
+    func thumbnail(of entry: NoteEntry, page: Int, make: () throws -> [UInt8]?) throws -> [UInt8]? {
+        let key = "\(entry.note.id.rawValue)/\(page)/\(Self.version(of: entry))"
         if let hit = cache.withLock({ $0[key] }) { return hit }
         guard let png = try make() else { return nil }
         cache.withLock { cache in

@@ -56,12 +56,13 @@ extension Workspace {
         try library.pages(of: stored(id))
     }
 
-    /// A PNG of the first page of `note`, `width` pixels wide, drawn on its PDF page if it has one; nil
-    /// when the note has no pages.
-    public func thumbnail(of note: NoteID, width: Int = 256) throws -> [UInt8]? {
+    /// A PNG of page `number` (1-based; the first by default) of `note`, `width` pixels wide, drawn on
+    /// its PDF page if it has one; nil when the note has no such page.
+    public func thumbnail(of note: NoteID, page number: Int = 1, width: Int = 256) throws -> [UInt8]? {
         let stored = try stored(note)
-        guard let first = try library.pages(of: stored).first else { return nil }
-        return try renderer(backgrounds: library.backgroundDocuments(of: stored)).thumbnail(first, width: width)
+        let pages = try library.pages(of: stored)
+        guard pages.indices.contains(number - 1) else { return nil }
+        return try renderer(backgrounds: library.backgroundDocuments(of: stored)).thumbnail(pages[number - 1], width: width)
     }
 
     /// A PNG of the PDF page `page` of `note` is drawn on (nil when it is on none, or on one that cannot

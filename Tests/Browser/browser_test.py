@@ -257,11 +257,12 @@ def check_move_to_new_notebook(tab, failures):
     made = tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
                   "body: JSON.stringify({title: 'To move'})}).then(r => r.json()).then(n => n.id)")
     tab.js("location.reload()")
-    tab.wait_for(f"document.querySelector('.note[data-id=\"{made}\"] button[data-action=move]')", timeout=10)
+    tab.wait_for(f"document.querySelector('.note[data-id=\"{made}\"] button.more')", timeout=10)
     notebooks = "fetch('/api/library').then(r => r.json()).then(l => l.notebooks.filter(n => n.startsWith('Nope')))"
 
     def move_to(path, confirm):
-        tab.js(f"document.querySelector('.note[data-id=\"{made}\"] button[data-action=move]').click()")
+        tab.js(f"document.querySelector('.note[data-id=\"{made}\"] button.more').click()")  # its menu, then Move
+        tab.js("document.querySelector('.card-menu [data-action=move]').click()")
         tab.wait_for("document.querySelector('dialog.ask input')", timeout=5)
         tab.js(f"document.querySelector('dialog.ask input').value = {json.dumps(path)}; document.querySelector('dialog.ask button.primary').click()")
         asked = tab.wait_for("document.querySelector('dialog.confirm')?.open", timeout=5)
@@ -308,6 +309,8 @@ def main():
              "dark": lambda b, u, f: check_dark_mode(b, u, f, new_note(b, u, "Dark")),
              "phone-sidebar": lambda b, u, f: check_phone_sidebar(b, u, f) if new_note(b, u, "Phone") else None,
              "screenshots": lambda b, u, f: take_screenshots(b, u, written_note(b, u), shots or os.path.join(work, "shots")),
+             "cards": check_library_cards,
+             "search-hits": lambda b, u, f: check_search_hits(b, u, f, "plan", "ideas") if recognised_note(b, u) else None,
              "app-manifest": check_app_manifest, "offline-app": lambda b, _, f: check_offline_app(b, inkwell, work, f, shots),
              }[args[args.index("--only") + 1]](browser, base, failures)
         else:
@@ -513,6 +516,11 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     check_phone_sidebar(browser, base, failures)
     if shots:
         take_screenshots(browser, base, note_id, shots)
+
+    # 12g. The library's cards (date, pages, one menu, sorting, the notebooks in view) and search hits to tell apart
+    # (after the screenshots: they add two dozen notes).
+    check_search_hits(browser, base, failures, "plan", "ideas")
+    check_library_cards(browser, base, failures)
 
     # 13. Offline: the server killed mid-stroke, 20 strokes written while it is down, a tab closed and
     # opened again while it is down; all of it saved once it is back, "Saved" never before its word.
@@ -828,6 +836,15 @@ def check_offline_app(browser, inkwell, work, failures, shots=None):
         library = tab.wait_for(f"document.querySelector('#notes .note[data-id=\"{note_id}\"] a.title') !== null", timeout=10)
         failures.check("offline app: the library opened while the server is down shows its notes as last listed",
                        library, f"at {tab.js('location.href')}: {tab.js('document.title')}")
+        banner = "(() => { const b = document.getElementById('offline'); return b && !b.hidden ? b.textContent : null; })()"
+        said = tab.wait_for(f"{banner}?.startsWith('Offline')", timeout=3) and tab.js(banner)
+        server = own.start()
+        cleared = tab.wait_for(f"{banner} === null", timeout=10)  # it looks again by itself
+        OwnServer.kill(server)
+        failures.check("offline app: …saying so, and no longer once the server answers again", said and cleared,
+                       f"banner offline {said!r}, gone once back {cleared}")
+        tab.go(own.base)
+        library = tab.wait_for(f"document.querySelector('#notes .note[data-id=\"{note_id}\"] a.title') !== null", timeout=10)
         if library:
             tab.js(f"document.querySelector('#notes .note[data-id=\"{note_id}\"] a.title').click()")
         opened = library and tab.wait_for(f"location.pathname === '/notes/{note_id}' && {saved_ink} === 5", timeout=10)
@@ -1113,7 +1130,8 @@ def check_phone_sidebar(browser, base, failures):
 
 
 def take_screenshots(browser, base, note_id, shots):
-    """The pictures in docs/serve.md: the library, a note, a search, the phone layout and dark mode."""
+    """The pictures in docs/serve.md: the library (a desktop, a card's menu, a tablet), a note, a search,
+    the phone layout and dark mode."""
     os.makedirs(shots, exist_ok=True)
     images = "[...document.images].every(i => i.complete && i.naturalWidth > 0)"
 
@@ -1133,9 +1151,15 @@ def take_screenshots(browser, base, note_id, shots):
     tab = open_library(browser, base, **desktop)
     tab.wait_for(images, timeout=10)
     save("serve-library.png", tab)
-    tab.js("(() => { const s = document.getElementById('search'); s.value = 'ideas'; s.dispatchEvent(new Event('input')); })()")
+    tab.js("document.querySelector('#notes .note button.more').click()")
+    save("serve-menu.png", tab)
+    tab.js("(() => { const s = document.getElementById('search'); s.value = 'plan'; s.dispatchEvent(new Event('input')); })()")
     tab.wait_for("document.querySelector('#results .hit') !== null", timeout=5)
+    tab.wait_for(images, timeout=10)
     save("serve-search.png", tab)
+    tablet = open_library(browser, base, **dict(SIZES["tablet"], scale=1))
+    tablet.wait_for(images, timeout=10)
+    save("serve-tablet.png", tablet)
     save("serve-note.png", shown_note(**desktop))
     tab = open_library(browser, base, **phone)
     tab.wait_for(images, timeout=10)
@@ -1147,6 +1171,143 @@ def take_screenshots(browser, base, note_id, shots):
     tab.wait_for("document.body.dataset.connection === 'open' && Number(document.querySelector('.page')?.dataset.strokes) > 0", timeout=10)
     tab.js("document.body.dataset.nav = 'shown'")
     save("serve-dark.png", tab)
+
+
+def press(tab, key, code=None, vk=0):
+    """A key pressed and released, as a keyboard sends it."""
+    text = {"Enter": "\r"}.get(key)
+    for kind in ("keyDown", "keyUp"):
+        tab.call("Input.dispatchKeyEvent", type=kind, key=key, code=code or key, windowsVirtualKeyCode=vk,
+                 **({"text": text} if text and kind == "keyDown" else {}))
+
+
+def post_note(tab, title, notebook):
+    return tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                  f"body: JSON.stringify({{title: {json.dumps(title)}, notebook: {json.dumps(notebook)}}})}}).then(r => r.json()).then(n => n.id)")
+
+
+CARD_STATE = """((title) => { const card = [...document.querySelectorAll('#notes .note')].find(c => c.querySelector('.title').textContent.endsWith(title));
+  const stops = [...card.querySelectorAll('a[href], button, input, select, [tabindex]')].filter(e => e.tabIndex >= 0 && e.getClientRects().length);
+  const menu = document.querySelector('.card-menu'), r = menu?.getBoundingClientRect();
+  return { stops: stops.length, date: !!card.querySelector('time[datetime]'), facts: card.querySelector('.facts')?.textContent ?? '',
+           menu: menu ? { role: menu.getAttribute('role'), inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+                          items: [...menu.querySelectorAll('[role=menuitem]')].map(i => i.textContent) } : null,
+           focused: document.activeElement === document.body ? '(the page)' : document.activeElement?.textContent || document.activeElement?.getAttribute('aria-label') || '' }; })"""
+
+
+def check_library_cards(browser, base, failures):
+    """Cards a pen user reads at a glance: the date and the page count on each, two tab stops a card (the
+    title and one menu of actions, opened and walked with the keyboard, inside the screen); sorting by
+    title or date, kept across a reload; the notebooks staying in view as the notes scroll."""
+    tab = Tab(browser, base)
+    for title in ("Cherry", "apple", "Banana"):
+        post_note(tab, title, "Fruit")
+        time.sleep(1.1)  # modification times a second apart: "Last changed" has an order to find
+    for i in range(24):
+        post_note(tab, f"Filler {i + 1}", "Fill")
+    for size, options in SIZES.items():
+        tab = open_library(browser, base, **options)
+        tab.call("Emulation.setFocusEmulationEnabled", enabled=True)  # keys reach it as the window in front
+        card = lambda: tab.js(f"({CARD_STATE})('Cherry')")
+        before = card()
+        tab.js("[...document.querySelectorAll('#notes .note')].find(c => c.querySelector('.title').textContent.endsWith('Cherry')).querySelector('button.more')?.focus()")
+        press(tab, "Enter", vk=13)
+        opened = tab.wait_for("document.activeElement?.getAttribute('role') === 'menuitem'", timeout=3) and card()
+        press(tab, "ArrowDown", vk=40)
+        walked = card()["focused"]
+        press(tab, "Escape", vk=27)
+        closed = card()
+        press(tab, "Enter", vk=13)
+        tab.wait_for("document.activeElement?.getAttribute('role') === 'menuitem'", timeout=3)
+        press(tab, "ArrowDown", vk=40)
+        press(tab, "Enter", vk=13)
+        renaming = tab.wait_for("document.querySelector('dialog.ask')?.open && document.querySelector('dialog.ask input').value === 'Cherry'", timeout=3)
+        if renaming:
+            tab.js("document.querySelector('dialog.ask button:not(.primary)').click()")
+        failures.check(f"library cards ({size}): date and page count on each, 2 tab stops a card, one actions menu opened and walked with the keyboard, inside the screen",
+                       before["date"] and re.search(r"\b(\d+ pages?|empty)$", before["facts"]) and before["stops"] == 2
+                       and opened and opened["menu"] and opened["menu"]["role"] == "menu" and opened["menu"]["inside"]
+                       and walked == "Rename…" and closed["menu"] is None and "Actions" in closed["focused"] and renaming,
+                       f"card {before}; opened {opened}; after ↓ {walked!r}; after Esc {closed}; Enter on Rename… asks {renaming}")
+
+    tab = open_library(browser, base, **SIZES["desktop"])
+    fruit = "[...document.querySelectorAll('#notes .note .title')].map(t => t.textContent).filter(t => ['apple', 'Banana', 'Cherry'].includes(t))"
+
+    def sort_by(value):
+        tab.js(f"(() => {{ const s = document.getElementById('sort'); s.value = '{value}'; s.dispatchEvent(new Event('change')); }})()")
+        return tab.js(fruit)
+
+    manual, by_title, by_date = tab.js(fruit), sort_by("title"), sort_by("modified")
+    tab.go(base)
+    tab.wait_for("document.querySelector('#notes .note') !== null", timeout=10)
+    kept = [tab.js("document.getElementById('sort').value"), tab.js(fruit)]
+    sort_by("manual")
+    failures.check("library: sorted by title, by date last changed (newest first), and the order kept across a reload",
+                   by_title == ["apple", "Banana", "Cherry"] and by_date == ["Banana", "apple", "Cherry"] and kept == ["modified", by_date],
+                   f"my order {manual}, by title {by_title}, by date {by_date}, after a reload {kept}")
+
+    tab.js("scrollTo(0, 700)")
+    time.sleep(0.2)
+    sticky = tab.js("(() => { const bar = document.querySelector('.bar').getBoundingClientRect(), nav = document.getElementById('notebooks').getBoundingClientRect(); "
+                    "return { scrolled: scrollY, bar: bar.bottom, top: nav.top, first: document.querySelector('#notebooks .notebook').getBoundingClientRect().top }; })()")
+    failures.check("library: the notebooks stay in view below the bar as the notes scroll",
+                   sticky["scrolled"] >= 300 and abs(sticky["top"] - sticky["bar"]) <= 2 and sticky["first"] >= sticky["bar"] - 1, str(sticky))
+
+
+HIT_STATE = """(() => [...document.querySelectorAll('#results .hit')].map(h => ({
+  title: h.querySelector('.title')?.textContent, where: h.querySelector('.where')?.textContent,
+  snippet: h.querySelector('.snippet')?.textContent ?? null, marks: [...h.querySelectorAll('.snippet mark')].map(m => m.textContent.toLowerCase()),
+  thumb: (() => { const i = h.querySelector('.thumb img'); return i ? { loaded: i.complete && i.naturalWidth > 0, src: i.getAttribute('src') } : null; })(),
+  href: h.querySelector('a.title')?.getAttribute('href') })))()"""
+
+
+def check_search_hits(browser, base, failures, word, tag):
+    """Search results to tell apart: the matching page's thumbnail, the title apart from the notebook,
+    page and date, the words found marked (no « » shown); notes titled the same told apart; a tag
+    filter alone shows no snippet that only repeats the title."""
+    tab = Tab(browser, base)
+    twin = [post_note(tab, "Twin", "Twins") for _ in range(2)][0]
+    tab = open_note(browser, base, twin)  # one written on, one left empty
+    left, top, k = page_geometry(tab)
+    tab.pen("mousePressed", left + 200 * k, top + 300 * k, 0.5)
+    for i in range(1, 12):
+        tab.pen("mouseMoved", left + (200 + 20 * i) * k, top + 300 * k, 0.5)
+    tab.pen("mouseReleased", left + 420 * k, top + 300 * k, 0.5, buttons=0)
+    tab.wait_for("window.inkwell.unacknowledged.size === 0 && document.body.dataset.saving === 'saved'", timeout=10)
+    tab = open_library(browser, base, **SIZES["desktop"])
+
+    def search(words):
+        tab.js("document.getElementById('results').replaceChildren()")  # no hit of the search before is taken for one of this
+        tab.js(f"(() => {{ const s = document.getElementById('search'); s.value = {json.dumps(words)}; s.dispatchEvent(new Event('input')); }})()")
+        tab.wait_for("document.querySelector('#results .hit') !== null", timeout=5)
+        tab.wait_for("[...document.querySelectorAll('#results img')].every(i => i.complete)", timeout=10)
+        return tab.js(HIT_STATE)
+
+    found = search(word)
+    first = found[0] if found else {}
+    failures.check(f"search: a hit for “{word}” shows its page's thumbnail, the title apart from notebook and page, and “{word}” marked",
+                   bool(found) and first["thumb"] and first["thumb"]["loaded"] and "page=" in first["thumb"]["src"]
+                   and word in first["marks"] and "«" not in (first["snippet"] or "") and "»" not in (first["snippet"] or "")
+                   and "page 1" in (first["where"] or "") and first["title"] not in (first["where"] or "") and "#page=1" in (first["href"] or ""),
+                   str(found[:2]))
+    twins = [h for h in search("Twin") if h["title"] == "Twin"]
+    failures.check("search: two notes titled the same in one notebook are told apart (pages, date, thumbnail)",
+                   len(twins) == 2 and twins[0]["where"] != twins[1]["where"], str(twins))
+    search("")
+    tab.js("document.getElementById('results').replaceChildren()")
+    tab.js(f"[...document.querySelectorAll('#tag-filter .tag')].find(t => t.textContent === '#{tag}').click()")
+    tab.wait_for("document.querySelector('#results .hit') !== null", timeout=5)
+    tagged = tab.js(HIT_STATE)
+    tab.js(f"[...document.querySelectorAll('#tag-filter .tag')].find(t => t.textContent === '#{tag}').click()")
+    failures.check(f"search: the tag #{tag} alone lists its notes without a snippet repeating the title",
+                   bool(tagged) and all(h["snippet"] != h["title"] for h in tagged), str(tagged[:2]))
+
+
+def recognised_note(browser, base):
+    """A note with "#ideas plan" written on it, read (for checks run on their own)."""
+    note_id = written_note(browser, base)
+    tab = Tab(browser, base)
+    return tab.wait_for(f"fetch('/api/library').then(r => r.json()).then(l => l.notes.find(n => n.id === '{note_id}')?.tags.includes('ideas'))", timeout=60)
 
 
 def written_note(browser, base):

@@ -236,6 +236,30 @@ import InkStore
         }
     }
 
+    @Test("a search hit's thumbnail is the page that matched: ?page=N, 404 past the last page, 400 for no page number")
+    func thumbnailOfAPage() async throws {
+        let stored = try workspace.library.createNote(title: "Two pages")
+        let strokes = [[InkPoint(x: 100, y: 100), InkPoint(x: 400, y: 300)], [InkPoint(x: 100, y: 900), InkPoint(x: 1300, y: 900)]]
+        try workspace.library.save(strokes.map { points in
+            PageDelta(pageID: .random(), isNew: true, addedStrokes: [Stroke(id: StrokeID(1), points: points)])
+        }, to: stored.note.id)
+        try await app().test { client in
+            var images: [[UInt8]] = []
+            for uri in ["thumbnail.png", "thumbnail.png?page=1", "thumbnail.png?page=2"] {
+                try await client.execute(uri: "/api/notes/\(stored.note.id)/\(uri)", method: .get) { response in
+                    #expect(response.status == .ok && response.headers[.contentType] == "image/png", "\(uri)")
+                    images.append(Array(response.body.readableBytesView))
+                }
+            }
+            #expect(images[0] == images[1] && images[1] != images[2])
+            for (query, status) in [("page=3", HTTPResponse.Status.notFound), ("page=0", .badRequest), ("page=two", .badRequest)] {
+                try await client.execute(uri: "/api/notes/\(stored.note.id)/thumbnail.png?\(query)", method: .get) { response in
+                    #expect(response.status == status, "\(query)")
+                }
+            }
+        }
+    }
+
     // MARK: Access
 
     @Test func aTokenGuardsEveryRequestAndMovesIntoAnHttpOnlyCookie() async throws {

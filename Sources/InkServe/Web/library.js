@@ -2,20 +2,53 @@
 // filters, search, and the note actions.
 import { api, ask, confirmChoice, el, toast } from "/assets/api.js";
 
+/** The orders the notes can be shown in; pinned notes come first in each. */
+const SORTS = {
+  manual: { label: "My order", compare: null },  // the notebook's own order (drag a card onto another)
+  modified: { label: "Last changed", compare: (a, b) => b.modified.localeCompare(a.modified) },
+  created: { label: "Date created", compare: (a, b) => b.created.localeCompare(a.created) },
+  title: { label: "Title", compare: (a, b) => a.title.localeCompare(b.title, undefined, { sensitivity: "base", numeric: true }) },
+};
+
 const state = {
   listing: { notebooks: [], notes: [] },
   notebook: null,          // null: every notebook; "#trash": the trash
   tags: new Set(),         // tag filter (AND)
   view: localStorage.getItem("inkwell.view") === "list" ? "list" : "grid",
+  sort: SORTS[localStorage.getItem("inkwell.sort")] ? localStorage.getItem("inkwell.sort") : "manual",
+  offline: false,          // the listing shown is the one kept from before the server went out of reach
 };
 window.inkwell = state;
 
 async function load() {
-  state.listing = await api("GET", "/api/library");
+  let response;
+  try {
+    response = await fetch("/api/library", { credentials: "same-origin" });
+  } catch {
+    // Out of reach and nothing kept (the service worker keeps the last listing).
+    return showOffline(true, "The Inkwell server cannot be reached. The library shows here once it is back.");
+  }
+  if (!response.ok) throw new Error(`the library could not be listed: ${response.status} ${response.statusText}`);
+  state.listing = await response.json();
+  // The service worker marks a listing it answered from its copy.
+  showOffline(response.headers.has("Inkwell-Kept"));
   render();
 }
 
+let reconnectTimer = null;
+/** Says whether what is shown is the library as last seen, and looks again every few seconds until the server answers. */
+function showOffline(offline, message = "Offline: the library as last seen. Notes opened before open as they were; changes wait until the server is back.") {
+  state.offline = offline;
+  document.body.dataset.offline = String(offline);
+  const banner = document.getElementById("offline");
+  banner.hidden = !offline;
+  banner.textContent = offline ? message : "";
+  clearTimeout(reconnectTimer);
+  if (offline) reconnectTimer = setTimeout(() => load().catch(() => {}), 5000);
+}
+
 function render() {
+  cardMenu.close();
   renderNotebooks();
   renderTagFilter();
   if (state.notebook === "#trash") return renderTrash();
@@ -24,7 +57,14 @@ function render() {
   document.getElementById("results").hidden = true;
   const notes = state.listing.notes.filter((note) =>
     state.notebook === null || note.notebook === state.notebook || note.notebook.startsWith(`${state.notebook}/`));
-  renderNotes(notes);
+  renderNotes(sorted(notes));
+}
+
+/** The notes in the chosen order, pinned first (the listing's own order is the notebooks' order). */
+function sorted(notes) {
+  const compare = SORTS[state.sort].compare;
+  if (!compare) return notes;
+  return [...notes].sort((a, b) => (b.pinned - a.pinned) || compare(a, b));
 }
 
 function renderNotebooks() {
@@ -62,15 +102,40 @@ function renderNotes(notes) {
   Object.assign(toggle.dataset, { view: state.view });
   toggle.title = other;
   toggle.setAttribute("aria-label", other);
+  document.getElementById("sort").value = state.sort;
   if (!notes.length) {
-    container.replaceChildren(el("p", { class: "empty" }, "No notes here yet. Start one with “New note”."));
+    container.replaceChildren(el("div", { class: "empty" },
+      el("p", { class: "lead" }, state.notebook === null ? "No notes yet." : "No notes in this notebook yet."),
+      el("p", {}, "Write one with a pen, or bring recordings from a tablet with ", el("code", {}, "inkwell import"), "."),
+      el("button", { type: "button", class: "primary", onclick: newNote }, "New note")));
     return;
   }
   container.innerHTML = notes.map(card).join("");
 }
 
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+/** What recognition has still to do for a note, in words; empty once every page is read. */
 function statusText(status) {
-  return Object.entries(status).map(([name, count]) => `${count} ${name}`).join(" · ");
+  const waiting = (status.pending ?? 0) + (status.processing ?? 0);
+  return [waiting ? `Reading the handwriting of ${plural(waiting, "page")}…` : "",
+    status.failed ? `${plural(status.failed, "page")} could not be read` : ""].filter(Boolean).join(" · ");
+}
+
+/** A date as people say it: the time today, “Yesterday”, the day this year, the day and year before. */
+function when(iso) {
+  const date = new Date(iso), now = new Date();
+  const day = (d) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((day(now) - day(date)) / 86_400_000);
+  if (days === 0) return date.toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
+  if (days === 1) return "Yesterday";
+  return date.toLocaleDateString(undefined, date.getFullYear() === now.getFullYear()
+    ? { day: "numeric", month: "short" } : { day: "numeric", month: "short", year: "numeric" });
+}
+
+/** The date a note was last changed and how many pages it has, as its card shows them. */
+function facts(note) {
+  return `<time datetime="${escapeHTML(note.modified)}" title="Changed ${escapeHTML(new Date(note.modified).toLocaleString())}">${escapeHTML(when(note.modified))}</time> · ${note.pages ? plural(note.pages, "page") : "empty"}`;
 }
 
 const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -82,13 +147,82 @@ function card(note) {
     ? `<img src="${escapeHTML(note.thumbnail)}" loading="lazy" alt="" width="256" height="341">`
     : `<span class="blank"></span>`;
   const tags = note.tags.map((tag) => `<span class="tag">#${escapeHTML(tag)}</span>`).join("");
-  return `<article class="note" draggable="true" data-id="${escapeHTML(note.id)}">
+  const status = statusText(note.status);
+  return `<article class="note" draggable="${state.sort === "manual"}" data-id="${escapeHTML(note.id)}">
 <a href="${href}" class="thumb" tabindex="-1" aria-hidden="true">${thumb}</a>
-<div class="meta"><a href="${href}" class="title">${note.pinned ? `<span aria-hidden="true">★ </span><span class="visually-hidden">Pinned: </span>` : ""}${escapeHTML(note.title)}</a>
-<span class="where">${escapeHTML(note.notebook)}</span><span class="status">${escapeHTML(statusText(note.status))}</span>
-<span class="tags">${tags}</span>
-<span class="actions"><button type="button" data-action="pin">${note.pinned ? "Unpin" : "Pin"}</button><button type="button" data-action="rename">Rename</button><button type="button" data-action="tags">Tags</button><button type="button" data-action="move">Move</button><button type="button" data-action="delete">Delete</button></span></div>
+<div class="meta"><div class="card-head"><a href="${href}" class="title">${note.pinned ? `<span class="pin" aria-hidden="true">★ </span><span class="visually-hidden">Pinned: </span>` : ""}${escapeHTML(note.title)}</a>
+<button type="button" class="more icon" data-action="menu" aria-haspopup="menu" aria-expanded="false" title="Actions" aria-label="Actions for “${escapeHTML(note.title)}”">${MORE_ICON}</button></div>
+<span class="where">${escapeHTML(note.notebook)}</span><span class="facts">${facts(note)}</span>${status ? `<span class="status">${escapeHTML(status)}</span>` : ""}
+<span class="tags">${tags}</span></div>
 </article>`;
+}
+
+const MORE_ICON = `<svg viewBox="0 0 24 24" aria-hidden="true"><circle class="fill" cx="5" cy="12" r="1.6"/><circle class="fill" cx="12" cy="12" r="1.6"/><circle class="fill" cx="19" cy="12" r="1.6"/></svg>`;
+
+/** The one menu of a card's actions, opened under its “…” button; arrows move, Esc closes. */
+const cardMenu = {
+  node: null,
+  button: null,
+
+  open(button, note) {
+    this.close();
+    const item = (action, label) => el("button", { type: "button", role: "menuitem", tabindex: "-1", dataset: { action } }, label);
+    this.node = el("div", { class: "card-menu", role: "menu", "aria-label": `Actions for “${note.title}”` },
+      item("pin", note.pinned ? "Unpin" : "Pin to the top"), item("rename", "Rename…"), item("tags", "Tags…"),
+      item("move", "Move to notebook…"), item("delete", "Move to trash"));
+    this.node.addEventListener("click", (event) => {
+      const action = event.target.closest("[role=menuitem]")?.dataset.action;
+      if (!action) return;
+      this.close();
+      runAction(action, note);
+    });
+    this.node.addEventListener("keydown", (event) => this.key(event));
+    document.body.append(this.node);
+    const r = button.getBoundingClientRect(), width = this.node.offsetWidth, height = this.node.offsetHeight;
+    // Placed in the page (it scrolls with its card): below the button, or above it near the bottom of the screen.
+    this.node.style.left = `${scrollX + Math.max(8, Math.min(r.right - width, innerWidth - width - 8))}px`;
+    this.node.style.top = `${scrollY + (r.bottom + height + 8 > innerHeight ? Math.max(8, r.top - height - 4) : r.bottom + 4)}px`;
+    this.button = button;
+    button.setAttribute("aria-expanded", "true");
+    this.items()[0].focus();
+  },
+
+  items() { return [...this.node.querySelectorAll("[role=menuitem]")]; },
+
+  key(event) {
+    const items = this.items(), at = items.indexOf(document.activeElement);
+    const moves = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      items[(moves[event.key] + items.length) % items.length].focus();
+    } else if (event.key === "Escape" || event.key === "Tab") {
+      event.preventDefault();
+      this.close(true);
+    }
+  },
+
+  /** Closes the menu, giving the focus back to its button when `refocus`. */
+  close(refocus = false) {
+    if (!this.node) return;
+    this.node.remove();
+    this.node = null;
+    this.button.setAttribute("aria-expanded", "false");
+    if (refocus) this.button.focus();
+  },
+};
+
+document.addEventListener("pointerdown", (event) => {
+  if (cardMenu.node && !cardMenu.node.contains(event.target) && !cardMenu.button.contains(event.target)) cardMenu.close();
+});
+
+function runAction(action, note) {
+  ({
+    pin: () => change(note, { pinned: !note.pinned }),
+    rename: () => rename(note),
+    tags: () => retag(note),
+    move: () => move(note),
+    delete: () => remove(note),
+  })[action]();
 }
 
 /** The cards' buttons and drag-to-reorder, handled once for the whole list. */
@@ -98,19 +232,14 @@ function listenToCards(container) {
     return state.listing.notes.find((note) => note.id === id);
   };
   container.addEventListener("click", (event) => {
-    const action = event.target.closest("button[data-action]")?.dataset.action;
-    const note = action && noteOf(event);
+    const button = event.target.closest("button[data-action=menu]");
+    const note = button && noteOf(event);
     if (!note) return;
-    ({
-      pin: () => change(note, { pinned: !note.pinned }),
-      rename: () => rename(note),
-      tags: () => retag(note),
-      move: () => move(note),
-      delete: () => remove(note),
-    })[action]();
+    if (cardMenu.button === button && cardMenu.node) return cardMenu.close(true);
+    cardMenu.open(button, note);
   });
   container.addEventListener("dragstart", (event) => {
-    const note = noteOf(event);
+    const note = state.sort === "manual" && noteOf(event);
     if (note) event.dataTransfer.setData("text/x-inkwell-note", note.id);
   });
   container.addEventListener("dragover", (event) => { if (event.target.closest(".note")) event.preventDefault(); });
@@ -245,15 +374,43 @@ async function runSearch(words) {
     const results = document.getElementById("results");
     document.getElementById("notes").hidden = true;
     results.hidden = false;
-    results.replaceChildren(...(hits.length ? hits.map((hit) => el("article", { class: "hit" },
-      el("a", { href: `/notes/${hit.note}`, class: "title" }, hit.title),
-      el("span", { class: "where" }, hit.notebook, hit.pages.length ? ` · page ${hit.pages.join(", ")}` : ""),
-      el("p", { class: "snippet" }, hit.snippet),
-      el("span", { class: "tags" }, ...hit.tags.map((tag) => el("span", { class: "tag" }, `#${tag}`))))) :
-      [el("p", { class: "empty" }, "Nothing found.")]));
+    const asked = [words && `“${words}”`, ...[...state.tags].map((tag) => `#${tag}`)].filter(Boolean).join(" and ");
+    results.replaceChildren(...(hits.length ? [el("p", { class: "count", role: "status" }, `${plural(hits.length, "note")} for ${asked}`), ...hits.map(hitCard)] :
+      [el("div", { class: "empty", role: "status" }, el("p", { class: "lead" }, `Nothing found for ${asked}.`),
+        el("p", {}, "Search reads titles, tags and handwriting; fewer words find more."))]));
   } catch (error) {
     toast(error.message, "error");
   }
+}
+
+/** One search hit: the page that matched (its thumbnail), the title, where and when, and the words found marked. */
+function hitCard(hit) {
+  const note = state.listing.notes.find((n) => n.id === hit.note);
+  const page = hit.pages[0] ?? 1;
+  const href = `/notes/${hit.note}${hit.pages.length ? `#page=${page}` : ""}`;
+  // The card's thumbnail address (it changes with the note), for the page that matched.
+  const thumbnail = note?.thumbnail ? el("img", { src: `${note.thumbnail}&page=${page}`, alt: "", loading: "lazy", width: "256", height: "341" })
+    : el("span", { class: "blank" });
+  // The pages that matched of how many, or how many there are: notes titled the same are told apart.
+  const of = note ? ` of ${note.pages}` : "";
+  const pages = hit.pages.length ? `${hit.pages.length === 1 ? "page" : "pages"} ${hit.pages.join(", ")}${of}`
+    : note ? (note.pages ? plural(note.pages, "page") : "empty") : "";
+  const where = [hit.notebook, pages];
+  const meta = el("span", { class: "where" }, where.filter(Boolean).join(" · "));
+  if (note) meta.append(" · ", el("time", { datetime: note.modified, title: `Changed ${new Date(note.modified).toLocaleString()}` }, when(note.modified)));
+  // A hit on the title or a tag alone has no text of its own to show.
+  const snippet = hit.snippet && hit.snippet !== hit.title ? el("p", { class: "snippet" }, ...marked(hit.snippet)) : null;
+  return el("article", { class: "hit" },
+    el("a", { href, class: "thumb", tabindex: "-1", "aria-hidden": "true" }, thumbnail),
+    el("div", { class: "meta" },
+      el("a", { href, class: "title" }, hit.title),
+      meta, snippet,
+      el("span", { class: "tags" }, ...hit.tags.map((tag) => el("span", { class: "tag" }, `#${tag}`)))));
+}
+
+/** The snippet's text with the words the search matched (between « and ») as marked nodes. */
+function marked(snippet) {
+  return snippet.split(/«([^»]*)»/).map((part, i) => (i % 2 ? el("mark", {}, part) : part)).filter((part) => part !== "");
 }
 
 /** The notebooks' side bar, folded behind its toggle on a narrow screen (open or not, as `folded` says). */
@@ -262,10 +419,18 @@ function foldSidebar(folded) {
   document.getElementById("sidebar-toggle").setAttribute("aria-expanded", String(!folded));
 }
 
+addEventListener("resize", () => cardMenu.close());
+
 let searchTimer = null;
 document.getElementById("search").addEventListener("input", () => {
   clearTimeout(searchTimer);
   searchTimer = setTimeout(render, 200);
+});
+document.getElementById("sort").replaceChildren(...Object.entries(SORTS).map(([value, { label }]) => el("option", { value }, label)));
+document.getElementById("sort").addEventListener("change", (event) => {
+  state.sort = event.target.value;
+  localStorage.setItem("inkwell.sort", state.sort);
+  render();
 });
 document.getElementById("view-toggle").addEventListener("click", () => {
   state.view = state.view === "grid" ? "list" : "grid";
@@ -281,6 +446,9 @@ document.getElementById("pdf-file").addEventListener("change", (event) => {
   importPDF(file);
 });
 listenToCards(document.getElementById("notes"));
+// The notebooks stay in view below the bar as the notes scroll.
+new ResizeObserver(([entry]) => document.documentElement.style.setProperty("--bar-height", `${entry.target.offsetHeight}px`))
+  .observe(document.querySelector(".bar"));
 load().catch((error) => toast(error.message, "error"));
 // Tags recognised while this view is open (in another tab) show up when it comes back.
 document.addEventListener("visibilitychange", () => { if (!document.hidden) load(); });

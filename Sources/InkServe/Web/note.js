@@ -25,6 +25,7 @@ function receive(message) {
       showNote(message.note);
       showPages(message.pages);
       keepPages();
+      showAskedPage();
       showNavigation(message.nav);
       showSaving(message.saving);
       showTags(message.tags);
@@ -53,6 +54,15 @@ async function showLastPages() {
   showNote(last.note);
   showPages(last.pages);
   drawKept();
+}
+
+/** Scrolls to the page the address asks for (`#page=N`, as a search hit links to it), once. */
+function showAskedPage() {
+  const number = Number(/^#page=(\d+)$/.exec(location.hash)?.[1]);
+  const page = number && document.querySelectorAll(".page")[number - 1];
+  if (!page) return;
+  page.scrollIntoView({ block: "start" });
+  history.replaceState(null, "", location.pathname);
 }
 
 // MARK: Chrome

@@ -47,7 +47,10 @@ async function networkFirst(event, key) {
     return response;
   } catch (unreachable) {
     const kept = await caches.open(CACHE).then((cache) => cache.match(key));
-    if (kept) return kept;
-    throw unreachable;
+    if (!kept) throw unreachable;
+    // Marked, so that the library can say it shows the listing as last seen.
+    const headers = new Headers(kept.headers);
+    headers.set("Inkwell-Kept", "1");
+    return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
   }
 }
