@@ -838,6 +838,14 @@ def check_offline_app(browser, inkwell, work, failures, shots=None):
                        library, f"at {tab.js('location.href')}: {tab.js('document.title')}")
         banner = "(() => { const b = document.getElementById('offline'); return b && !b.hidden ? b.textContent : null; })()"
         said = tab.wait_for(f"{banner}?.startsWith('Offline')", timeout=3) and tab.js(banner)
+        # A change tried meanwhile says why it was not made, in words a person can act on.
+        tab.js(f"document.querySelector('.note[data-id=\"{note_id}\"] button.more').click()")
+        tab.js("document.querySelector('.card-menu [data-action=rename]').click()")
+        tab.wait_for("document.querySelector('dialog.ask')?.open", timeout=3)
+        tab.js("document.querySelector('dialog.ask input').value = 'Renamed offline'; document.querySelector('dialog.ask button.primary').click()")
+        refused = tab.wait_for("[...document.querySelectorAll('.toast.error')].some(t => t.textContent.includes('cannot be reached'))", timeout=5)
+        failures.check("offline app: a rename tried in the library while the server is down says the server cannot be reached",
+                       refused, str(tab.js("[...document.querySelectorAll('.toast')].map(t => t.textContent)")))
         server = own.start()
         cleared = tab.wait_for(f"{banner} === null", timeout=10)  # it looks again by itself
         OwnServer.kill(server)

@@ -1,14 +1,20 @@
 // What both pages share: JSON calls to the server, small DOM helpers and an in-page prompt.
 
 /** Calls the JSON API; throws an Error with the server's message (and the answer's `status`) when
- * the answer is not 2xx. */
+ * the answer is not 2xx, or saying the server is out of reach (`status` 0). */
 export async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "same-origin",
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    // The browser's own words ("Failed to fetch") say nothing a person can act on.
+    throw Object.assign(new Error("The Inkwell server cannot be reached: nothing was changed. Try again once it is back."), { status: 0 });
+  }
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { error: { message: text } }; }

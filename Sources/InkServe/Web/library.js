@@ -37,7 +37,7 @@ async function load() {
 
 let reconnectTimer = null;
 /** Says whether what is shown is the library as last seen, and looks again every few seconds until the server answers. */
-function showOffline(offline, message = "Offline: the library as last seen. Notes opened before open as they were; changes wait until the server is back.") {
+function showOffline(offline, message = "Offline: the library as last seen. Notes opened before open, and what you write in them is kept until the server is back.") {
   state.offline = offline;
   document.body.dataset.offline = String(offline);
   const banner = document.getElementById("offline");
