@@ -885,11 +885,7 @@ def check_left_note_released(browser, base, failures):
     note_id = new_note(browser, base, "Left in its tab")
     tab = open_note(browser, base, note_id)
     tab.js("fetch('/api/notebooks', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({path: 'Elsewhere'})})")
-    left, top, k = page_geometry(tab)
-    tab.pen("mousePressed", left + 300 * k, top + 500 * k, 0.5)
-    for i in range(1, 20):
-        tab.pen("mouseMoved", left + (300 + 15 * i) * k, top + 500 * k, 0.5)
-    tab.pen("mouseReleased", left + 585 * k, top + 500 * k, 0.5, buttons=0)
+    draw_line(tab, 300, 500, 285, moves=19)
     tab.wait_for("window.inkwell.unacknowledged.size === 0 && document.body.dataset.saving === 'saved'", timeout=10)
     tab.js("document.getElementById('back').click()")
     back = tab.wait_for("location.pathname === '/' && document.getElementById('notes') !== null", timeout=5)
@@ -1276,11 +1272,7 @@ def check_search_hits(browser, base, failures, word, tag):
     tab = Tab(browser, base)
     twin = [post_note(tab, "Twin", "Twins") for _ in range(2)][0]
     tab = open_note(browser, base, twin)  # one written on, one left empty
-    left, top, k = page_geometry(tab)
-    tab.pen("mousePressed", left + 200 * k, top + 300 * k, 0.5)
-    for i in range(1, 12):
-        tab.pen("mouseMoved", left + (200 + 20 * i) * k, top + 300 * k, 0.5)
-    tab.pen("mouseReleased", left + 420 * k, top + 300 * k, 0.5, buttons=0)
+    draw_line(tab, 200, 300, 220)
     tab.wait_for("window.inkwell.unacknowledged.size === 0 && document.body.dataset.saving === 'saved'", timeout=10)
     tab = open_library(browser, base, **SIZES["desktop"])
 
@@ -1358,6 +1350,14 @@ def page_geometry(tab):
     """The first page's client rectangle and client pixels a page pixel."""
     r = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
     return r[0], r[1], r[2] / 1404.0
+
+
+def draw_line(tab, x, y, length, moves=10):
+    """A straight pen stroke on the first page, `length` page pixels to the right of (x, y) in `moves` moves."""
+    left, top, k = page_geometry(tab)
+    for i in range(moves + 1):
+        tab.pen("mousePressed" if i == 0 else "mouseMoved", left + (x + length * i / moves) * k, top + y * k, 0.5)
+    tab.pen("mouseReleased", left + (x + length) * k, top + y * k, 0.5, buttons=0)
 
 
 def stroke_count(tab):

@@ -38,6 +38,12 @@ final class DropFixture {
         try Data(text.utf8).write(to: inbox.appendingPathComponent(name))
     }
 
+    /// `count` one-stroke recordings named PREFIX0.jsonl… that claim to come from "Acme Scanner 2".
+    func writeClaimed(_ prefix: String, count: Int) throws {
+        let header = #"{"type":"header","version":1,"source":"Acme Scanner 2"}"#
+        for i in 0..<count { try write("\(prefix)\(i).jsonl", replayLog("\(prefix) \(i)", strokes: 1, header: header)) }
+    }
+
     func append(_ name: String, _ text: String) throws {
         let handle = try FileHandle(forWritingTo: inbox.appendingPathComponent(name))
         try handle.seekToEnd()
@@ -196,11 +202,10 @@ struct DropFolderTests {
     @Test("a burst of 60 files warns once, naming the count and the source they claim")
     func burst() throws {
         let fixture = try DropFixture()
-        let header = #"{"type":"header","version":1,"source":"Acme Scanner 2"}"#
-        for i in 0..<30 { try fixture.write("a\(i).jsonl", replayLog("A \(i)", strokes: 1, header: header)) }
+        try fixture.writeClaimed("a", count: 30)
         try fixture.look()
         try fixture.look(after: 2) // 30 imported: no burst yet
-        for i in 0..<30 { try fixture.write("b\(i).jsonl", replayLog("B \(i)", strokes: 1, header: header)) }
+        try fixture.writeClaimed("b", count: 30)
         try fixture.look(after: 1)
         try fixture.look(after: 2) // 60 within a minute: one warning
         for i in 0..<5 { try fixture.write("c\(i).jsonl", replayLog("C \(i)", strokes: 1)) }
@@ -218,8 +223,7 @@ struct DropFolderTests {
     @Test("a burst is counted by when the files arrived: 60 files read 2 s apart (two minutes of reading) still warn once")
     func burstReadSlowly() throws {
         let fixture = try DropFixture()
-        let header = #"{"type":"header","version":1,"source":"Acme Scanner 2"}"#
-        for i in 0..<60 { try fixture.write("a\(i).jsonl", replayLog("A \(i)", strokes: 1, header: header)) }
+        try fixture.writeClaimed("a", count: 60)
         try fixture.look()  // all 60 seen at once
         // Each file's reading takes 2 s of the clock: the last is read two minutes after the burst came.
         fixture.clock += 2
@@ -234,8 +238,7 @@ struct DropFolderTests {
     @Test("files that arrive while a look is importing are seen arriving then, not when the long look ends")
     func burstArrivingDuringSlowLook() throws {
         let fixture = try DropFixture()
-        let header = #"{"type":"header","version":1,"source":"Acme Scanner 2"}"#
-        for i in 0..<30 { try fixture.write("a\(i).jsonl", replayLog("A \(i)", strokes: 1, header: header)) }
+        try fixture.writeClaimed("a", count: 30)
         try fixture.look()
         // The second 30 are written while the first of the first 30 is imported; each import takes 3 s of
         // the clock, so the look ends 90 s after the burst began.
@@ -246,7 +249,7 @@ struct DropFolderTests {
             fixture.events.append(event)
             if !written {
                 written = true
-                for i in 0..<30 { try? fixture.write("b\(i).jsonl", replayLog("B \(i)", strokes: 1, header: header)) }
+                try? fixture.writeClaimed("b", count: 30)
             }
         }
         #expect(waiting?.count == 30) // the newcomers are named as waiting
