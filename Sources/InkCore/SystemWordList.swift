@@ -26,6 +26,20 @@ public enum SystemWordList {
         return paths
     }
 
+    /// The lists whose words people write often, beside the chosen `paths`: for a chosen list that has
+    /// a smaller one installed (`wamerican` beside `wamerican-large`) the smaller, for the others
+    /// themselves; empty when no chosen list has a smaller one (then no word is rare).
+    public static func commonPaths(besides paths: [String]) -> [String] {
+        let alternatives = lists.values.joined()
+        var common: [String] = [], smaller = false
+        for path in paths {
+            let installed = (alternatives.first { $0.first == path } ?? []).dropFirst().filter { FileManager.default.isReadableFile(atPath: $0) }
+            smaller = smaller || !installed.isEmpty
+            common += installed.isEmpty ? [path] : installed
+        }
+        return smaller ? common : []
+    }
+
     /// Every line of the lists at `paths` (UTF-8, or Latin-1 for older lists), as written: case,
     /// apostrophes and accents kept. A list that cannot be read adds nothing.
     public static func words(at paths: [String]) -> [String] {

@@ -98,7 +98,7 @@ struct CTCSpelling {
     /// each in the case of `reading` with its punctuation around it kept, and with its cost; empty when
     /// none is in reach, or when the reading is more than letters and punctuation around them. What
     /// was read is never among them.
-    func spellings(of reading: String, steps: LetterSteps, limit: Double, count: Int = 1) -> [(text: String, cost: Double)] {
+    func spellings(of reading: String, steps: LetterSteps, limit: Double, count: Int = 1, commonOnly: Bool = false) -> [(text: String, cost: Double)] {
         let isPunctuation: (Character) -> Bool = { !($0.isLetter || $0.isNumber) }
         let leading = String(reading.prefix(while: isPunctuation))
         let trailing = String(reading.dropFirst(leading.count).reversed().prefix(while: isPunctuation).reversed())
@@ -108,7 +108,7 @@ struct CTCSpelling {
               let read = steps.logLikelihood(of: letters) else { return [] }
         let folded = core.lowercased()
         return search(steps)
-            .filter { $0.word.count >= 2 && $0.word != folded && lexicon.words.contains($0.word) }
+            .filter { $0.word.count >= 2 && $0.word != folded && lexicon.words.contains($0.word) && !(commonOnly && lexicon.rare.contains($0.word)) }
             .map { (word: $0.word, cost: max(0, read - $0.logLikelihood)) }
             .filter { $0.cost <= limit }
             .sorted { ($0.cost, $0.word) < ($1.cost, $1.word) }

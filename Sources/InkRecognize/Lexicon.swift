@@ -7,6 +7,10 @@ import InkCore
 public struct Lexicon: Sendable {
     /// Lower-cased words.
     public private(set) var words: Set<String>
+    /// Lower-cased words of `words` that people seldom write: those only a larger word list holds
+    /// ("strake", "mech"), and names read in small letters ("fran" for "Fran"). A neural reading of
+    /// one may be spelled as a common word its steps read nearly as well (``TesseractRecognizer``).
+    public private(set) var rare: Set<String> = []
     /// Every beginning of a word, made when first asked for and shared by the copies of this lexicon.
     private var prefixes = Prefixes()
 
@@ -15,10 +19,19 @@ public struct Lexicon: Sendable {
         self.words = Set(words.map { $0.lowercased() })
     }
 
-    /// The lexicon with `more` words added (case folded): the library's own vocabulary.
+    /// A lexicon of `words` of which `rare` are seldom written (both case folded).
+    init<Words: Sequence>(_ words: Words, rare: Set<String>) where Words.Element == String {
+        self.init(words)
+        self.rare = rare
+    }
+
+    /// The lexicon with `more` words added (case folded): the library's own vocabulary, none of it rare.
     public func adding<Words: Sequence>(_ more: Words) -> Lexicon where Words.Element == String {
         var copy = self
-        for word in more { copy.words.insert(word.lowercased()) }
+        for word in more {
+            copy.words.insert(word.lowercased())
+            copy.rare.remove(word.lowercased())
+        }
         if copy.words.count != words.count { copy.prefixes = Prefixes() }
         return copy
     }
@@ -40,6 +53,14 @@ public struct Lexicon: Sendable {
         if words.contains(folded) { return true }
         let parts = folded.split(separator: "-", omittingEmptySubsequences: false)
         return parts.count > 1 && parts.allSatisfy { !$0.isEmpty && words.contains(String($0)) }
+    }
+
+    /// True when `text` (punctuation around it ignored) is a rare word of the lexicon, or a name read
+    /// in small letters.
+    public func isRare(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: Self.surrounding)
+        // A capital may begin a name the lists hold ("Fran"): only small letters make one rare.
+        return trimmed.first?.isUppercase == false && rare.contains(trimmed.lowercased())
     }
 
     /// What surrounds a word without belonging to it: punctuation, symbols, spaces.
@@ -91,7 +112,10 @@ public struct Lexicon: Sendable {
         func lexicon(of paths: [String]) -> Lexicon {
             lists.withLock { lists in
                 if let lexicon = lists[paths] { return lexicon }
-                let lexicon = Lexicon(SystemWordList.words(at: paths))
+                let words = SystemWordList.words(at: paths)
+                let common = Set(SystemWordList.words(at: SystemWordList.commonPaths(besides: paths)).filter { $0.first?.isLowercase == true })
+                let rare = common.isEmpty ? [] : Set(words.lazy.filter { !common.contains($0) }.map { $0.lowercased() }).subtracting(common)
+                let lexicon = Lexicon(words, rare: rare)
                 lists[paths] = lexicon
                 return lexicon
             }

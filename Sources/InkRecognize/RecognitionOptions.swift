@@ -149,6 +149,10 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// ``neuralSpellingAllowance`` a letter less likely (natural log) than what was read. On the real
     /// pages: 0.25 → 75.0% of words, 0.5 → 77.4%, 0.75 → 79.0%, 1.0 → 78.2% (with `wamerican`).
     public var neuralSpellingAllowance = 0.75
+    /// A neural reading that is a rare word (``Lexicon/rare``: only in the larger word list, or a name
+    /// in small letters) becomes the common word its steps read likeliest when that word is at most
+    /// this a letter less likely.
+    public var rareSpellingAllowance = 1.0
     /// How many spellings of a word are kept (at least one): the cheapest becomes the word, the
     /// others stay searchable with the page's other readings.
     public var spellings = 3

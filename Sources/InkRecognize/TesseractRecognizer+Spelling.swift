@@ -19,10 +19,16 @@ extension TesseractRecognizer {
             let steps = readings[index].letterSteps
             readings[index].letterSteps = nil
             guard !text.hasPrefix("#"), !readings[index].alternatives.isEmpty, !text.contains(where: \.isNumber),
-                  !lexicon.accepts(text), lookalikeHashtag(text) == nil else { continue }
+                  lookalikeHashtag(text) == nil else { continue }
             let letters = text.filter(\.isLetter).count
             let spelled: [(text: String, cost: Double)]
-            if let steps {
+            if lexicon.accepts(text) {
+                // A rare word the model read may be a common one it read nearly as well ("strake", "stroke").
+                guard let steps, lexicon.isRare(text) else { continue }
+                if ctcSpelling == nil { ctcSpelling = CTCSpelling(lexicon: lexicon) }
+                spelled = ctcSpelling!.spellings(of: text, steps: steps, limit: options.rareSpellingAllowance * Double(letters),
+                                                 count: max(1, options.spellings), commonOnly: true)
+            } else if let steps {
                 if ctcSpelling == nil { ctcSpelling = CTCSpelling(lexicon: lexicon) }
                 spelled = ctcSpelling!.spellings(of: text, steps: steps, limit: options.neuralSpellingAllowance * Double(letters),
                                                  count: max(1, options.spellings))

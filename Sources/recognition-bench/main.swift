@@ -14,6 +14,7 @@
 // --reader tesseract|neural|both, --neural-votes V (real: what the neural reading of a word counts as) and
 // --neural-stretches 1,1.6 (real: how many times each neural image of a line is widened, one reading each).
 // --neural-spelling 0.5 (real: how much less likely a letter, natural log, a lexicon word spelled from a neural reading may be).
+// --rare-spelling 1.0 (real: the same for a common word spelled from a neural reading of a rare one).
 import Foundation
 import InkCore
 import InkRecognize
@@ -38,6 +39,7 @@ let readerOption = option("--reader")
 let neuralVotesOption = Double(option("--neural-votes") ?? "")
 let neuralStretchesOption = option("--neural-stretches").map { $0.split(separator: ",").compactMap { Double($0) } }
 let neuralSpellingOption = Double(option("--neural-spelling") ?? "")
+let rareSpellingOption = Double(option("--rare-spelling") ?? "")
 let section = arguments.first ?? "accuracy"
 
 let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -200,7 +202,7 @@ case "speed":
 case "real":
     try runReal(corpus: corpusOption, qualities: chosen(RecognitionOptions.Quality.self, by: qualityOption, named: "--quality"),
                 readers: chosen(RecognitionOptions.Reader.self, by: readerOption, named: "--reader"), neuralVotes: neuralVotesOption,
-                neuralStretches: neuralStretchesOption, neuralSpelling: neuralSpellingOption, scratch: scratch, verbose: arguments.contains("--verbose"))
+                neuralStretches: neuralStretchesOption, neuralSpelling: neuralSpellingOption, rareSpelling: rareSpellingOption, scratch: scratch, verbose: arguments.contains("--verbose"))
 
 default:
     FileHandle.standardError.write(Data("unknown section \(section)\n".utf8))

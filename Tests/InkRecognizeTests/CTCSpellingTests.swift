@@ -1,4 +1,5 @@
 import Foundation
+import InkCore
 @testable import InkRecognize
 import Testing
 
@@ -51,6 +52,35 @@ struct CTCSpellingTests {
         let word = steps([[("t", 0.9)], [("o", 0.9)], [], [("o", 0.9)], [("l", 0.9)]])
         #expect(spelling.spellings(of: "tool", steps: word, limit: 6).isEmpty)
         #expect(spelling.spellings(of: "t0ol", steps: word, limit: 6).isEmpty)
+    }
+
+    @Test("a neural reading of a rare word becomes a common word its steps read nearly as well; a common word, a name with its capital and a rare word read far better stay")
+    func rareWords() throws {
+        let lexicon = Lexicon(["from", "fran", "mech", "mesh"], rare: ["fran", "mech"])
+        let recognizer = try TesseractRecognizer(knownTags: [], lexicon: lexicon)
+        // "fran" where the model nearly read "from"; "mech" where it hardly saw an "s".
+        let nearlyFrom = steps([[("f", 0.9)], [("r", 0.9)], [("a", 0.5), ("o", 0.4)], [("n", 0.5), ("m", 0.4)]])
+        let clearlyMech = steps([[("m", 0.9)], [("e", 0.9)], [("c", 0.9), ("s", 0.01)], [("h", 0.9)]])
+        var readings = [("fran", nearlyFrom), ("Fran", nearlyFrom), ("mech", clearlyMech), ("from", nearlyFrom)].map { text, steps in
+            var reading = TesseractRecognizer.Reading(word: RecognizedWord(text: text, box: Rect(minX: 0, minY: 0, maxX: 10, maxY: 10),
+                                                                           confidence: 0.8, line: 0),
+                                                      alternatives: [[OCRChoice(text: text, confidence: 80)]])
+            reading.letterSteps = steps
+            return reading
+        }
+        let searchable = recognizer.spell(&readings)
+        #expect(readings.map(\.word.text) == ["from", "Fran", "mech", "from"])
+        #expect(searchable == ["fran"])
+    }
+
+    @Test("the system's rare words: only in wamerican-large, not in wamerican; the library's own words are never rare",
+          .enabled(if: ["/usr/share/dict/american-english-large", "/usr/share/dict/american-english"].allSatisfy(FileManager.default.isReadableFile),
+                   "needs Debian's wamerican and wamerican-large (scripts/install-deps.sh installs them)"))
+    func systemRareWords() {
+        let lexicon = Lexicon.system(language: "eng")
+        #expect(lexicon.isRare("strake") && lexicon.isRare("mech"))
+        #expect(!lexicon.isRare("stroke") && !lexicon.isRare("from") && !lexicon.isRare("Strake"))
+        #expect(!lexicon.adding(["mech"]).isRare("mech"))
     }
 
     @Test("decoding keeps a word's steps from the read before it to the read after it, folded to letters")
