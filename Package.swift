@@ -44,8 +44,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // libzip, for zip-packaged Xournal++ files and ZIP export.
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
-        // Cairo (image and PDF surfaces) and libpng, found with pkg-config.
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        // Cairo's headers (image and PDF surfaces), from libcairo2-dev: not linked (CCairoOnUse below), so
+        // not found with pkg-config, which would link it; on macOS build with -Xcc -I$(brew --prefix)/include.
+        .systemLibrary(name: "CCairo"),
+        // libpng, found with pkg-config.
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         // What the libraries loaded on first use share: the first of a list of names dlopen can load, and
         // a table of function pointers filled with dlsym (the targets below).
@@ -59,6 +61,9 @@ let package = Package(
         // libpq's C API (the PostgreSQL index), loaded with dlopen when a `postgres://` index is first opened,
         // as poppler is: no TLS library or database client is linked into every command. Needs libpq5 at run time.
         .target(name: "CPostgres", dependencies: ["CLoadOnUse"]),
+        // Cairo's functions, each forwarding to libcairo loaded with dlopen on the first call (it and the 22
+        // libraries it pulls in cost every command ~2.5 ms at start-up). Needs libcairo2 at run time.
+        .target(name: "CCairoOnUse", dependencies: ["CCairo", "CLoadOnUse"]),
         // ONNX Runtime's C API (the neural line reader's models), loaded with dlopen when recognition first
         // reads a line, as Tesseract is; absent, recognition is Tesseract's alone. From PyPI's onnxruntime
         // wheel (scripts/install-deps.sh), installed under lib/inkwell/.
@@ -86,10 +91,10 @@ let package = Package(
         .target(name: "InkPDF", dependencies: ["CPoppler"]),
         // Rendering backends: PNG (Cairo + libpng), PDF and SVG; tools' looks, templates; typed text
         // set in a Hershey font for PDFs.
-        .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "InkPDF", "CCairo", "CPNGWriter"]),
+        .target(name: "InkRender", dependencies: ["InkCore", "InkGeometry", "InkText", "InkFont", "InkPDF", "CCairo", "CCairoOnUse", "CPNGWriter"]),
         // Handwriting recognition through Tesseract and a neural line reader (PP-OCR on ONNX Runtime) voting
         // together: the recogniser of InkCore's protocol (rasterised for OCR with Cairo).
-        .target(name: "InkRecognize", dependencies: ["InkCore", "InkGeometry", "CCairo", "CTesseract", "COnnxRuntime"]),
+        .target(name: "InkRecognize", dependencies: ["InkCore", "InkGeometry", "CCairo", "CCairoOnUse", "CTesseract", "COnnxRuntime"]),
         // The search index (SQLite FTS5 via GRDB): titles, tags, typed and recognised text, page status.
         .target(
             name: "InkIndex",
