@@ -42,8 +42,9 @@ let package = Package(
     targets: [
         // zlib, for CRC-32 (found with pkg-config on Linux).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        // libzip, for zip-packaged Xournal++ files and ZIP export.
-        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
+        // libzip's header, for zip-packaged Xournal++ files and ZIP export: not linked (CZipOnUse below), so
+        // not found with pkg-config, which would link it.
+        .systemLibrary(name: "CZip"),
         // Cairo's headers (image and PDF surfaces), from libcairo2-dev: not linked (CCairoOnUse below), so
         // not found with pkg-config, which would link it; on macOS build with -Xcc -I$(brew --prefix)/include.
         .systemLibrary(name: "CCairo"),
@@ -62,8 +63,11 @@ let package = Package(
         // as poppler is: no TLS library or database client is linked into every command. Needs libpq5 at run time.
         .target(name: "CPostgres", dependencies: ["CLoadOnUse"]),
         // Cairo's functions, each forwarding to libcairo loaded with dlopen on the first call (it and the 22
-        // libraries it pulls in cost every command ~2.5 ms at start-up). Needs libcairo2 at run time.
+        // libraries it pulls in cost every command ~2.5 ms at start-up; scripts/forwarders.py writes them).
+        // Needs libcairo2 at run time.
         .target(name: "CCairoOnUse", dependencies: ["CCairo", "CLoadOnUse"]),
+        // libzip's functions, forwarding to libzip loaded on the first call, as Cairo's. Needs libzip4 at run time.
+        .target(name: "CZipOnUse", dependencies: ["CZip", "CLoadOnUse"]),
         // ONNX Runtime's C API (the neural line reader's models), loaded with dlopen when recognition first
         // reads a line, as Tesseract is; absent, recognition is Tesseract's alone. From PyPI's onnxruntime
         // wheel (scripts/install-deps.sh), installed under lib/inkwell/.
@@ -106,13 +110,13 @@ let package = Package(
         // Export: file names, PDF/PNG/SVG/Markdown/InkML outputs (typed text in PDF and Markdown), ZIP archives (libzip), conflicts, the catalog.
         .target(
             name: "InkExport",
-            dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkPDF", "InkInterchange", "CZip"]
+            dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkPDF", "InkInterchange", "CZip", "CZipOnUse"]
         ),
         // Pushing notes into an Obsidian vault's daily notes, once each.
         .target(name: "InkObsidian", dependencies: ["InkCore", "InkStore", "InkText", "InkIndex", "InkRender", "InkExport"]),
         // Decoders of recorded pen input and format detection: replay log, InkML, reMarkable .rm, Xournal++ (gzip via zlib, zip via libzip);
         // InkFont measures a reMarkable page's typed text to wrap it at its column, in the font it is printed in.
-        .target(name: "InkInterchange", dependencies: ["InkCore", "InkFont", "CZlib", "CZip"]),
+        .target(name: "InkInterchange", dependencies: ["InkCore", "InkFont", "CZlib", "CZip", "CZipOnUse"]),
         // The application layer, in rooms behind one door. The workspace: one library with its index, the
         // recognition context every path reads in, the after-change policy (tags → routes → index), the
         // session runner both session shells share.
