@@ -301,7 +301,7 @@ def main():
         base = match.group(0)
         browser = Chromium(os.path.join(work, "profile"))
         if "--only" in args:  # one check by name, while working on it
-            {"live-shape": check_live_shape, "live-width": check_live_width, "long-stroke": check_long_stroke,
+            {"live-shape": check_live_shape, "live-width": check_live_width, "long-stroke": check_long_stroke, "thin-pen": check_thin_pen,
              "left-note": check_left_note_released, "undo-per-writer": check_undo_per_writer, "offline": lambda b, _, f: check_offline(b, inkwell, work, f),
              "named": lambda b, u, f: check_named_controls(b, u, f, new_note(b, u, "Named")),
              "toolbar": lambda b, u, f: check_toolbar(b, u, f, new_note(b, u, "Toolbar")),
@@ -490,6 +490,7 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
 
     # 11. The live stroke is as wide as the saved one, with pressure from the pen and made up from speed.
     check_live_width(browser, base, failures)
+    check_thin_pen(browser, base, failures)
 
     # 12. Pen first: the toolbar, palm rejection, pinch zoom, writers who never wait, a new note left.
     check_pen_first(browser, base, failures)
@@ -1378,7 +1379,7 @@ def check_live_width(browser, base, failures):
                   "body: JSON.stringify({title: 'Widths'})}).then(r => r.json())")
     tab = Tab(browser, f"{base}notes/{note['id']}", scale=1404.0 / 900)
     tab.wait_for("document.body.dataset.connection === 'open' && document.querySelector('.page') !== null")
-    tab.js("document.querySelectorAll('.width')[2].click()")  # thick: 12 page pixels nominal
+    tab.js("document.querySelectorAll('.width')[2].click()")  # thick: 18 page pixels nominal (the pen's own widths, note-state.js)
     columns = list(range(400, 901, 50))
     for number, (name, pressures) in enumerate([("pen pressure 0.3", [0.3, 0.302]), ("a mouse's constant 0.5", [0.5])]):
         r = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
@@ -1402,6 +1403,43 @@ def check_live_width(browser, base, failures):
         live_mean, saved_mean = sum(live) / len(live), sum(saved) / len(saved)
         failures.check(f"a live stroke is as wide as the saved one ({name})", saved_mean > 2 and abs(live_mean / saved_mean - 1) < 0.15,
                        f"{live_mean:.1f} and {saved_mean:.1f} page pixels")
+
+
+def check_thin_pen(browser, base, failures):
+    """Issue 38: the thin pen draws a visibly inked line at the usual zoom, not a hairline. A horizontal
+    pen stroke at pressure 0.5 with the pen's default (thinnest) width on a 1440 × 900 screen, where the
+    page shows 900 CSS pixels wide, at two device pixels a CSS pixel: its height across the line in CSS
+    pixels, on the live canvas while writing and in the server's drawing once saved (the code before:
+    1.2 CSS px)."""
+    from PIL import Image
+    note_id = new_note(browser, base, "Thin pen")
+    tab = open_note(browser, base, note_id, width=1440, height=900, scale=2)
+    chosen = tab.js("[document.querySelector('.tool[aria-pressed=true]').dataset.tool, "
+                    "document.querySelector('.width[aria-pressed=true]') === document.querySelector('.width')]")
+    left, top, k = page_geometry(tab)
+    shown = tab.js("document.querySelector('.page').getBoundingClientRect().width")
+    y, columns = 300, list(range(400, 901, 50))
+    # Two pressures in turn, so that the stroke's pressure is recorded (one pressure throughout is made up from the speed).
+    tab.pen("mousePressed", left + 200 * k, top + y * k, 0.5)
+    for i in range(1, 41):
+        time.sleep(0.016)
+        tab.pen("mouseMoved", left + (200 + 20 * i) * k, top + y * k, (0.5, 0.502)[i % 2])
+    live = tab.js(f"""(() => {{ const c = {LIVE_CANVAS}; const s = c.width / 1404, css = devicePixelRatio;
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        return {columns}.map(x => {{ const cx = Math.round(x * s); let n = 0;
+          for (let cy = 0; cy < c.height; cy++) if (d[(cy * c.width + cx) * 4 + 3] > 127) n++; return n / css; }}); }})()""")
+    tab.pen("mouseReleased", left + 1000 * k, top + y * k, 0.5, buttons=0)
+    tab.wait_for("Number(document.querySelector('.page').dataset.strokes) === 1 && window.inkwell.unacknowledged.size === 0", timeout=5)
+    time.sleep(0.3)
+    b = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()")
+    shot = Image.open(io.BytesIO(tab.screenshot({"x": b[0], "y": b[1], "width": b[2], "height": b[3], "scale": 1}, beyond_viewport=False))).convert("L")
+    s = shot.width / 1404.0  # device pixels a page pixel
+    band = range(round((y - 30) * s), round((y + 30) * s))
+    saved = [sum(1 for cy in band if shot.getpixel((round(x * s), cy)) < 128) / (shot.width / b[2]) for x in columns]
+    live_mean, saved_mean = sum(live) / len(live), sum(saved) / len(saved)
+    failures.check("the thin pen draws at least 2.5 CSS px wide at pressure 0.5 on a page shown 900 px wide, live and saved",
+                   chosen == ["pen", True] and abs(shown - 900) < 1 and live_mean >= 2.5 and saved_mean >= 2.5,
+                   f"live {live_mean:.2f}, saved {saved_mean:.2f} CSS px (tool, thinnest: {chosen}; page {shown:.0f} px wide)")
 
 
 def check_live_shape(browser, base, failures):

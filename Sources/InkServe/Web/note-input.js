@@ -8,7 +8,7 @@ import { addPoints, clearCanvas, finishStroke, sizeCanvas } from "/assets/note-c
 import { sendEdit, sendStroke } from "/assets/note-connection.js";
 import { eraseAlong, redo, strokeDown, strokeMove, strokeUp, undo } from "/assets/note-messages.js";
 import { keyboardInNavigation, penDown, tapAt, wantNavigation } from "/assets/note-navigation.js";
-import { keyPrefix, state } from "/assets/note-state.js";
+import { WIDTHS, keyPrefix, state } from "/assets/note-state.js";
 import { RULES } from "/assets/rules.js";
 
 /** Touch is a palm while a pen is down and this long (ms) after it lifts. */
@@ -166,7 +166,7 @@ function onPointerDown(event) {
   const tool = state.tool;
   const key = `${keyPrefix}${++state.sequence}`;
   const point = pagePoint(view, event);
-  const width = tool.width * state.widthFactor;
+  const width = tool.widths?.[state.widthIndex] ?? tool.width * WIDTHS[state.widthIndex].factor;
   const stroke = {
     key, page: view, points: [point], times: [0], start: performance.now(), tool, color: tool.color ?? state.color, width,
     pointerId: event.pointerId, startX: event.clientX, startY: event.clientY,
