@@ -301,7 +301,7 @@ def main():
         base = match.group(0)
         browser = Chromium(os.path.join(work, "profile"))
         if "--only" in args:  # one check by name, while working on it
-            {"live-shape": check_live_shape, "live-width": check_live_width, "long-stroke": check_long_stroke, "thin-pen": check_thin_pen,
+            {"live-shape": check_live_shape, "live-width": check_live_width, "long-stroke": check_long_stroke, "thin-pen": check_thin_pen, "scroll-after-pen": check_scroll_after_pen, "pen-first": check_pen_first,
              "left-note": check_left_note_released, "undo-per-writer": check_undo_per_writer, "offline": lambda b, _, f: check_offline(b, inkwell, work, f),
              "named": lambda b, u, f: check_named_controls(b, u, f, new_note(b, u, "Named")),
              "toolbar": lambda b, u, f: check_toolbar(b, u, f, new_note(b, u, "Toolbar")),
@@ -494,6 +494,7 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
 
     # 12. Pen first: the toolbar, palm rejection, pinch zoom, writers who never wait, a new note left.
     check_pen_first(browser, base, failures)
+    check_scroll_after_pen(browser, base, failures)
 
     # 12b. A live stroke's pixels are the saved stroke's: nothing changes at pen up.
     check_live_shape(browser, base, failures)
@@ -1276,7 +1277,8 @@ def check_pen_first(browser, base, failures):
         elif i == 30:
             tab.touches("touchEnd", [])
     tab.pen("mouseReleased", left + 1000 * k, top + y * k, 0.5, buttons=0)
-    tab.finger_drag(500, 1100, 0, -200)  # within 500 ms of the pen's lift: still a palm
+    # Within 500 ms of the pen's lift and next to where it lifted: still a palm.
+    tab.finger_drag(left + 1000 * k + 60, top + y * k + 150, -20, -120)
     after = tab.js("[scrollX, scrollY, window.inkwell.zoom]")
     tab.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}", timeout=5)
     page = tab.js("window.inkwell.pages[0].id")
@@ -1285,7 +1287,7 @@ def check_pen_first(browser, base, failures):
     bent = max(abs(p[1] - y) for p in line)
     failures.check("pen first: a palm during a stroke leaves the ink straight and whole",
                    len(line) == 41 and bent < 1 and stroke_count(tab) == drawn + 1, f"{len(line)} points, {bent:.1f} px off the line")
-    failures.check("pen first: …and neither scrolls nor zooms the page (nor does touch just after the pen lifts)",
+    failures.check("pen first: …and neither scrolls nor zooms the page (nor does a touch next to the pen just after it lifts)",
                    after == before, f"{before} → {after}")
     time.sleep(0.6)
     tab.finger_drag(500, 1100, 0, -200)
@@ -1368,6 +1370,60 @@ def check_pen_first(browser, base, failures):
     left_at_once = fresh.wait_for("location.pathname === '/'", timeout=5)
     failures.check("pen first: leaving a new empty note does not ask about unsaved changes",
                    left_at_once and not fresh.js("document.getElementById('leave')?.open ?? false"))
+
+
+def check_scroll_after_pen(browser, base, failures):
+    """Issue 38: a finger scroll right after writing scrolls. On a tablet (1024 × 1366, touch), a palm
+    resting and moving during a pen stroke draws nothing and scrolls nothing; a touch put down next to
+    where the pen lifted, 100 ms after, is still a palm; and a finger dragged up 200 ms after the pen
+    lifts, away from it, scrolls the page (the code before swallowed every touch for 500 ms)."""
+    note_id = new_note(browser, base, "Scroll after pen")
+    tab = open_note(browser, base, note_id, width=1024, height=1366)
+    tab.js("""(() => { window.times = {};
+        addEventListener('pointerup', (e) => { if (e.pointerType === 'pen') window.times.penUp = e.timeStamp; }, true);
+        addEventListener('pointerdown', (e) => { if (e.pointerType === 'touch') window.times.touchDown = e.timeStamp; }, true); })()""")
+    left, top, k = page_geometry(tab)
+    y = 300
+
+    def stroke(y, palm=False):
+        tab.pen("mousePressed", left + 200 * k, top + y * k, 0.5)
+        for i in range(1, 41):
+            tab.pen("mouseMoved", left + (200 + 20 * i) * k, top + y * k, 0.5)
+            if palm and i == 10:
+                tab.touches("touchStart", [(300, 900), (400, 950)])
+            elif palm and 10 < i < 30:
+                d = i - 10
+                tab.touches("touchMove", [(300 - 4 * d, 900 - 6 * d), (400 + 4 * d, 950 - 6 * d)])
+            elif palm and i == 30:
+                tab.touches("touchEnd", [])
+        tab.pen("mouseReleased", left + 1000 * k, top + y * k, 0.5, buttons=0)
+
+    before = tab.js("[scrollX, scrollY, window.inkwell.zoom]")
+    stroke(y, palm=True)
+    still = tab.js("[scrollX, scrollY, window.inkwell.zoom]")
+    written = tab.wait_for("Number(document.querySelector('.page').dataset.strokes) === 1 && window.inkwell.unacknowledged.size === 0", timeout=5)
+    downs = tab.js("window.inkwell.log.filter(m => m.sent === 'down').length")
+    page = tab.js("window.inkwell.pages[0].id")
+    points = [len(s["points"]) for s in tab.js(f"fetch('/api/notes/{note_id}/pages/{page}/strokes').then(r => r.json())")["strokes"]]
+    failures.check("scroll after the pen: a palm during a stroke draws nothing and neither scrolls nor zooms",
+                   written and downs == 1 and points == [41] and still == before, f"{downs} strokes sent, points {points}, {before} → {still}")
+    time.sleep(0.6)
+    # A touch next to where the pen lifted, 100 ms after: a palm, no scroll.
+    stroke(y + 100)
+    time.sleep(0.1)
+    tab.finger_drag(left + 1000 * k + 60, top + (y + 100) * k + 150, -20, -150)
+    palm = tab.js("[scrollX, scrollY, window.times.touchDown - window.times.penUp]")
+    failures.check("scroll after the pen: a touch next to where the pen lifted, just after, is still a palm (no scroll)",
+                   palm[:2] == still[:2], f"scrolled {palm[1] - still[1]:.0f} px, {palm[2]:.0f} ms after the lift")
+    time.sleep(0.6)
+    # A finger away from the pen, 200 ms after it lifts: a scroll.
+    stroke(y + 200)
+    time.sleep(0.2)
+    tab.finger_drag(500, 1100, 0, -200)
+    after = tab.js("[scrollX, scrollY, window.times.touchDown - window.times.penUp]")
+    scrolled = after[1] - palm[1]
+    failures.check("scroll after the pen: a finger dragged 200 ms after the pen lifts, away from it, scrolls the page",
+                   scrolled > 150 and after[2] < 500, f"{scrolled:.0f} px, the finger down {after[2]:.0f} ms after the lift")
 
 
 def check_live_width(browser, base, failures):
