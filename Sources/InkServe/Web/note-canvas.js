@@ -237,7 +237,8 @@ function drawMore(stroke) {
     node.style.opacity = String(stroke.tool.name === "eraser" ? ERASER_OPACITY : lookOf(stroke.tool.name).opacity);
     view.node.append(node);
     const growing = new GrowingStroke(stroke.tool.name, stroke.width, stroke.points, stroke.times, view.tolerance ?? 0.3);
-    overlay = stroke.overlay = { node, done, tip, growing, origin: null, lines: 0 };
+    const css = view.node.getBoundingClientRect().width / done.width || 1; // CSS pixels a device pixel
+    overlay = stroke.overlay = { node, done, tip, growing, css, origin: null, lines: 0 };
     // The tip's canvas is only as big as the tip can be (its reach and a width either way of the pen),
     // moved along with it: a frame copies and composites a canvas's every pixel, a page's are a million.
     sizeTip(overlay, Math.ceil(2 * (growing.reach + 2 * stroke.width) * done.width / view.width) + 8);
@@ -272,8 +273,7 @@ function drawMore(stroke) {
   const side = overlay.tip.width, at = overlay.origin;
   if (!at || box[0] < at[0] || box[1] < at[1] || box[2] > at[0] + side || box[3] > at[1] + side) {
     overlay.origin = [Math.round((box[0] + box[2] - side) / 2), Math.round((box[1] + box[3] - side) / 2)];
-    const css = view.node.getBoundingClientRect().width / overlay.done.width; // CSS pixels a device pixel
-    overlay.tip.style.transform = `translate(${overlay.origin[0] * css}px, ${overlay.origin[1] * css}px)`;
+    overlay.tip.style.transform = `translate(${overlay.origin[0] * overlay.css}px, ${overlay.origin[1] * overlay.css}px)`;
   }
   tipContext.setTransform(1, 0, 0, 1, -overlay.origin[0], -overlay.origin[1]);
   paint(tipContext, stroke, tip);
@@ -281,9 +281,8 @@ function drawMore(stroke) {
 
 /** Makes a stroke's tip canvas `side` device pixels square (cleared; placed again at the next draw). */
 function sizeTip(overlay, side) {
-  const css = overlay.done.getBoundingClientRect().width / overlay.done.width || 1 / (window.devicePixelRatio || 1);
   overlay.tip.width = overlay.tip.height = side;
-  overlay.tip.style.width = overlay.tip.style.height = `${side * css}px`;
+  overlay.tip.style.width = overlay.tip.style.height = `${side * overlay.css}px`;
   overlay.origin = null;
 }
 
