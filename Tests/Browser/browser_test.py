@@ -302,7 +302,7 @@ def main():
         base = match.group(0)
         browser = Chromium(os.path.join(work, "profile"))
         if "--only" in args:  # one check by name, while working on it
-            {"live-shape": check_live_shape, "live-width": check_live_width, "long-stroke": check_long_stroke,
+            {"live-shape": check_live_shape, "live-width": check_live_width, "long-stroke": check_long_stroke, "thin-pen": check_thin_pen, "scroll-after-pen": check_scroll_after_pen, "pen-first": check_pen_first,
              "left-note": check_left_note_released, "undo-per-writer": check_undo_per_writer, "offline": lambda b, _, f: check_offline(b, inkwell, work, f),
              "named": lambda b, u, f: check_named_controls(b, u, f, new_note(b, u, "Named")),
              "toolbar": lambda b, u, f: check_toolbar(b, u, f, new_note(b, u, "Toolbar")),
@@ -493,9 +493,11 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
 
     # 11. The live stroke is as wide as the saved one, with pressure from the pen and made up from speed.
     check_live_width(browser, base, failures)
+    check_thin_pen(browser, base, failures)
 
     # 12. Pen first: the toolbar, palm rejection, pinch zoom, writers who never wait, a new note left.
     check_pen_first(browser, base, failures)
+    check_scroll_after_pen(browser, base, failures)
 
     # 12b. A live stroke's pixels are the saved stroke's: nothing changes at pen up.
     check_live_shape(browser, base, failures)
@@ -903,17 +905,23 @@ def check_left_note_released(browser, base, failures):
 def check_long_stroke(browser, base, failures):
     """Ink at any length: a 2,000-point pen stroke, each move timed in the page — its handler's cost
     (from a capturing listener before the page's to one after it) and input to frame (the move's
-    timestamp to a task after the next animation frame, once that frame is painted) — around 100,
-    500 and 2,000 points. Printed as a table; checked only that a move's cost does not grow with the
-    stroke's length (timings on a shared machine are not asserted)."""
+    timestamp to a task after the next animation frame, once that frame is painted) — over the 150
+    moves from 100, 500 and 1,850 points on. Printed as a table; timings on a shared machine are not
+    asserted. What is asserted is the work a move does, counted in the page: the circles it outlines
+    (Path2D arcs: the geometry drawn) and the messages it writes to IndexedDB (the stroke kept for
+    offline) are no more at 2,000 points than at 100 (issue 38: the code before wrote the whole stroke
+    to IndexedDB four times a second, 2,000 messages at a time)."""
     note_id = new_note(browser, base, "Long stroke")
     tab = open_note(browser, base, note_id, width=1440, height=900)
-    tab.js("""(() => { const samples = window.moveSamples = []; let started = 0;
-        addEventListener('pointermove', (e) => { started = performance.now(); }, true);
+    tab.js("""(() => { const samples = window.moveSamples = []; let started = 0, arcs = 0, kept = 0;
+        const arc = Path2D.prototype.arc, put = IDBObjectStore.prototype.put;
+        Path2D.prototype.arc = function (...a) { arcs++; return arc.apply(this, a); };
+        IDBObjectStore.prototype.put = function (record, ...a) { kept = Math.max(kept, record?.messages?.length ?? 0); return put.call(this, record, ...a); };
+        addEventListener('pointermove', (e) => { started = performance.now(); arcs = 0; kept = 0; }, true);
         addEventListener('pointermove', (e) => {
           const stroke = window.inkwell.current;
           if (!stroke) return;
-          const sample = { n: stroke.points.length, cost: performance.now() - started };
+          const sample = { n: stroke.points.length, cost: performance.now() - started, arcs, kept };
           samples.push(sample);
           requestAnimationFrame(() => setTimeout(() => { sample.frame = performance.now() - e.timeStamp; }));
         }); })()""")
@@ -939,16 +947,21 @@ def check_long_stroke(browser, base, failures):
         costs = sorted(s["cost"] for s in chosen)
         frames = sorted(s["frame"] for s in chosen if "frame" in s)
         pick = lambda values, q: values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
-        return len(chosen), pick(costs, 0.5), pick(costs, 0.99), pick(frames, 0.5), pick(frames, 0.99)
+        arcs = sum(s["arcs"] for s in chosen) / max(1, len(chosen))
+        kept = max((s["kept"] for s in chosen), default=0)
+        return len(chosen), pick(costs, 0.5), pick(costs, 0.99), pick(frames, 0.5), pick(frames, 0.99), arcs, kept
 
-    rows = [(n, *stats(n, n + 50)) for n in (100, 500, 1950)]
-    print("     points  moves  cost p50  cost p99  input→frame p50  input→frame p99 (ms)")
-    for n, count, c50, c99, f50, f99 in rows:
-        print(f"     {n:>6}  {count:>5}  {c50:8.2f}  {c99:8.2f}  {f50:15.2f}  {f99:15.2f}")
-    at_100, at_2000 = rows[0][2], rows[2][2]
-    failures.check("a long stroke: a move costs no more at 2,000 points than about 3× (or 1 ms more than) at 100 points",
-                   saved and rows[0][1] > 0 and rows[2][1] > 0 and at_2000 <= max(3 * at_100, at_100 + 1),
-                   f"median {at_100:.2f} ms at 100 points, {at_2000:.2f} ms at 2,000; saved {saved}")
+    rows = [(n, *stats(n, n + 150)) for n in (100, 500, 1850)]
+    print("     points  moves  cost p50  cost p99  input→frame p50  input→frame p99 (ms)  arcs a move  most kept at once")
+    for n, count, c50, c99, f50, f99, arcs, kept in rows:
+        print(f"     {n:>6}  {count:>5}  {c50:8.2f}  {c99:8.2f}  {f50:15.2f}  {f99:15.2f}       {arcs:11.1f}  {kept:17}")
+    (arcs_100, kept_100), (arcs_2000, kept_2000) = rows[0][-2:], rows[2][-2:]
+    failures.check("a long stroke: a move outlines no more circles at 2,000 points than at 100 (within 1.5×)",
+                   saved and arcs_100 > 0 and arcs_2000 <= 1.5 * arcs_100,
+                   f"{arcs_100:.1f} a move at 100 points, {arcs_2000:.1f} at 2,000; saved {saved}")
+    failures.check("a long stroke: what a move writes to IndexedDB does not grow with the stroke (at 2,000 points at most 2× at 100)",
+                   saved and kept_100 > 0 and kept_2000 <= 2 * kept_100,
+                   f"at most {kept_100} messages at once from 100 points, {kept_2000} from 1,850")
 
 
 def check_undo_per_writer(browser, base, failures):
@@ -1444,7 +1457,8 @@ def check_pen_first(browser, base, failures):
         elif i == 30:
             tab.touches("touchEnd", [])
     tab.pen("mouseReleased", left + 1000 * k, top + y * k, 0.5, buttons=0)
-    tab.finger_drag(500, 1100, 0, -200)  # within 500 ms of the pen's lift: still a palm
+    # Within 500 ms of the pen's lift and next to where it lifted: still a palm.
+    tab.finger_drag(left + 1000 * k + 60, top + y * k + 150, -20, -120)
     after = tab.js("[scrollX, scrollY, window.inkwell.zoom]")
     tab.wait_for(f"Number(document.querySelector('.page').dataset.strokes) === {drawn + 1}", timeout=5)
     page = tab.js("window.inkwell.pages[0].id")
@@ -1453,7 +1467,7 @@ def check_pen_first(browser, base, failures):
     bent = max(abs(p[1] - y) for p in line)
     failures.check("pen first: a palm during a stroke leaves the ink straight and whole",
                    len(line) == 41 and bent < 1 and stroke_count(tab) == drawn + 1, f"{len(line)} points, {bent:.1f} px off the line")
-    failures.check("pen first: …and neither scrolls nor zooms the page (nor does touch just after the pen lifts)",
+    failures.check("pen first: …and neither scrolls nor zooms the page (nor does a touch next to the pen just after it lifts)",
                    after == before, f"{before} → {after}")
     time.sleep(0.6)
     tab.finger_drag(500, 1100, 0, -200)
@@ -1538,6 +1552,60 @@ def check_pen_first(browser, base, failures):
                    left_at_once and not fresh.js("document.getElementById('leave')?.open ?? false"))
 
 
+def check_scroll_after_pen(browser, base, failures):
+    """Issue 38: a finger scroll right after writing scrolls. On a tablet (1024 × 1366, touch), a palm
+    resting and moving during a pen stroke draws nothing and scrolls nothing; a touch put down next to
+    where the pen lifted, 100 ms after, is still a palm; and a finger dragged up 200 ms after the pen
+    lifts, away from it, scrolls the page (the code before swallowed every touch for 500 ms)."""
+    note_id = new_note(browser, base, "Scroll after pen")
+    tab = open_note(browser, base, note_id, width=1024, height=1366)
+    tab.js("""(() => { window.times = {};
+        addEventListener('pointerup', (e) => { if (e.pointerType === 'pen') window.times.penUp = e.timeStamp; }, true);
+        addEventListener('pointerdown', (e) => { if (e.pointerType === 'touch') window.times.touchDown = e.timeStamp; }, true); })()""")
+    left, top, k = page_geometry(tab)
+    y = 300
+
+    def stroke(y, palm=False):
+        tab.pen("mousePressed", left + 200 * k, top + y * k, 0.5)
+        for i in range(1, 41):
+            tab.pen("mouseMoved", left + (200 + 20 * i) * k, top + y * k, 0.5)
+            if palm and i == 10:
+                tab.touches("touchStart", [(300, 900), (400, 950)])
+            elif palm and 10 < i < 30:
+                d = i - 10
+                tab.touches("touchMove", [(300 - 4 * d, 900 - 6 * d), (400 + 4 * d, 950 - 6 * d)])
+            elif palm and i == 30:
+                tab.touches("touchEnd", [])
+        tab.pen("mouseReleased", left + 1000 * k, top + y * k, 0.5, buttons=0)
+
+    before = tab.js("[scrollX, scrollY, window.inkwell.zoom]")
+    stroke(y, palm=True)
+    still = tab.js("[scrollX, scrollY, window.inkwell.zoom]")
+    written = tab.wait_for("Number(document.querySelector('.page').dataset.strokes) === 1 && window.inkwell.unacknowledged.size === 0", timeout=5)
+    downs = tab.js("window.inkwell.log.filter(m => m.sent === 'down').length")
+    page = tab.js("window.inkwell.pages[0].id")
+    points = [len(s["points"]) for s in tab.js(f"fetch('/api/notes/{note_id}/pages/{page}/strokes').then(r => r.json())")["strokes"]]
+    failures.check("scroll after the pen: a palm during a stroke draws nothing and neither scrolls nor zooms",
+                   written and downs == 1 and points == [41] and still == before, f"{downs} strokes sent, points {points}, {before} → {still}")
+    time.sleep(0.6)
+    # A touch next to where the pen lifted, 100 ms after: a palm, no scroll.
+    stroke(y + 100)
+    time.sleep(0.1)
+    tab.finger_drag(left + 1000 * k + 60, top + (y + 100) * k + 150, -20, -150)
+    palm = tab.js("[scrollX, scrollY, window.times.touchDown - window.times.penUp]")
+    failures.check("scroll after the pen: a touch next to where the pen lifted, just after, is still a palm (no scroll)",
+                   palm[:2] == still[:2], f"scrolled {palm[1] - still[1]:.0f} px, {palm[2]:.0f} ms after the lift")
+    time.sleep(0.6)
+    # A finger away from the pen, 200 ms after it lifts: a scroll.
+    stroke(y + 200)
+    time.sleep(0.2)
+    tab.finger_drag(500, 1100, 0, -200)
+    after = tab.js("[scrollX, scrollY, window.times.touchDown - window.times.penUp]")
+    scrolled = after[1] - palm[1]
+    failures.check("scroll after the pen: a finger dragged 200 ms after the pen lifts, away from it, scrolls the page",
+                   scrolled > 150 and after[2] < 500, f"{scrolled:.0f} px, the finger down {after[2]:.0f} ms after the lift")
+
+
 def check_live_width(browser, base, failures):
     """Writes thick horizontal strokes at one screen pixel a page pixel and measures their height
     across the line, on the live canvas while writing and in the server's drawing once saved."""
@@ -1547,7 +1615,7 @@ def check_live_width(browser, base, failures):
                   "body: JSON.stringify({title: 'Widths'})}).then(r => r.json())")
     tab = Tab(browser, f"{base}notes/{note['id']}", scale=1404.0 / 900)
     tab.wait_for("document.body.dataset.connection === 'open' && document.querySelector('.page') !== null")
-    tab.js("document.querySelectorAll('.width')[2].click()")  # thick: 12 page pixels nominal
+    tab.js("document.querySelectorAll('.width')[2].click()")  # thick: 18 page pixels nominal (the pen's own widths, note-state.js)
     columns = list(range(400, 901, 50))
     for number, (name, pressures) in enumerate([("pen pressure 0.3", [0.3, 0.302]), ("a mouse's constant 0.5", [0.5])]):
         r = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left, r.top, r.width]; })()")
@@ -1571,6 +1639,43 @@ def check_live_width(browser, base, failures):
         live_mean, saved_mean = sum(live) / len(live), sum(saved) / len(saved)
         failures.check(f"a live stroke is as wide as the saved one ({name})", saved_mean > 2 and abs(live_mean / saved_mean - 1) < 0.15,
                        f"{live_mean:.1f} and {saved_mean:.1f} page pixels")
+
+
+def check_thin_pen(browser, base, failures):
+    """Issue 38: the thin pen draws a visibly inked line at the usual zoom, not a hairline. A horizontal
+    pen stroke at pressure 0.5 with the pen's default (thinnest) width on a 1440 × 900 screen, where the
+    page shows 900 CSS pixels wide, at two device pixels a CSS pixel: its height across the line in CSS
+    pixels, on the live canvas while writing and in the server's drawing once saved (the code before:
+    1.2 CSS px)."""
+    from PIL import Image
+    note_id = new_note(browser, base, "Thin pen")
+    tab = open_note(browser, base, note_id, width=1440, height=900, scale=2)
+    chosen = tab.js("[document.querySelector('.tool[aria-pressed=true]').dataset.tool, "
+                    "document.querySelector('.width[aria-pressed=true]') === document.querySelector('.width')]")
+    left, top, k = page_geometry(tab)
+    shown = tab.js("document.querySelector('.page').getBoundingClientRect().width")
+    y, columns = 300, list(range(400, 901, 50))
+    # Two pressures in turn, so that the stroke's pressure is recorded (one pressure throughout is made up from the speed).
+    tab.pen("mousePressed", left + 200 * k, top + y * k, 0.5)
+    for i in range(1, 41):
+        time.sleep(0.016)
+        tab.pen("mouseMoved", left + (200 + 20 * i) * k, top + y * k, (0.5, 0.502)[i % 2])
+    live = tab.js(f"""(() => {{ const c = {LIVE_CANVAS}; const s = c.width / 1404, css = devicePixelRatio;
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        return {columns}.map(x => {{ const cx = Math.round(x * s); let n = 0;
+          for (let cy = 0; cy < c.height; cy++) if (d[(cy * c.width + cx) * 4 + 3] > 127) n++; return n / css; }}); }})()""")
+    tab.pen("mouseReleased", left + 1000 * k, top + y * k, 0.5, buttons=0)
+    tab.wait_for("Number(document.querySelector('.page').dataset.strokes) === 1 && window.inkwell.unacknowledged.size === 0", timeout=5)
+    time.sleep(0.3)
+    b = tab.js("(() => { const r = document.querySelector('.page').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()")
+    shot = Image.open(io.BytesIO(tab.screenshot({"x": b[0], "y": b[1], "width": b[2], "height": b[3], "scale": 1}, beyond_viewport=False))).convert("L")
+    s = shot.width / 1404.0  # device pixels a page pixel
+    band = range(round((y - 30) * s), round((y + 30) * s))
+    saved = [sum(1 for cy in band if shot.getpixel((round(x * s), cy)) < 128) / (shot.width / b[2]) for x in columns]
+    live_mean, saved_mean = sum(live) / len(live), sum(saved) / len(saved)
+    failures.check("the thin pen draws at least 2.5 CSS px wide at pressure 0.5 on a page shown 900 px wide, live and saved",
+                   chosen == ["pen", True] and abs(shown - 900) < 1 and live_mean >= 2.5 and saved_mean >= 2.5,
+                   f"live {live_mean:.2f}, saved {saved_mean:.2f} CSS px (tool, thinnest: {chosen}; page {shown:.0f} px wide)")
 
 
 def check_live_shape(browser, base, failures):

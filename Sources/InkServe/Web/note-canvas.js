@@ -231,13 +231,17 @@ function drawMore(stroke) {
   let overlay = stroke.overlay;
   if (overlay?.done.width !== view.canvas.width) {
     dropOverlay(stroke);
-    const [done, tip] = [el("canvas"), el("canvas")];
-    for (const canvas of [done, tip]) [canvas.width, canvas.height] = [view.canvas.width, view.canvas.height];
+    const [done, tip] = [el("canvas"), el("canvas", { class: "tip" })];
+    [done.width, done.height] = [view.canvas.width, view.canvas.height];
     const node = el("div", { class: "writing" }, done, tip);
     node.style.opacity = String(stroke.tool.name === "eraser" ? ERASER_OPACITY : lookOf(stroke.tool.name).opacity);
     view.node.append(node);
     const growing = new GrowingStroke(stroke.tool.name, stroke.width, stroke.points, stroke.times, view.tolerance ?? 0.3);
-    overlay = stroke.overlay = { node, done, tip, growing, box: null, lines: 0 };
+    const css = view.node.getBoundingClientRect().width / done.width || 1; // CSS pixels a device pixel
+    overlay = stroke.overlay = { node, done, tip, growing, css, origin: null, lines: 0 };
+    // The tip's canvas is only as big as the tip can be (its reach and a width either way of the pen),
+    // moved along with it: a frame copies and composites a canvas's every pixel, a page's are a million.
+    sizeTip(overlay, Math.ceil(2 * (growing.reach + 2 * stroke.width) * done.width / view.width) + 8);
   }
   const scale = overlay.done.width / view.width;
   const context = overlay.done.getContext("2d");
@@ -255,12 +259,31 @@ function drawMore(stroke) {
   }
   const { fixed, tip, tipBox } = overlay.growing.advance(scale);
   paint(context, stroke, fixed);
-  const tipContext = overlay.tip.getContext("2d");
-  if (overlay.box) tipContext.clearRect(...overlay.box);
-  paint(tipContext, stroke, tip);
-  // Where the tip was drawn, in device pixels, with a pixel's room for antialiasing.
+  // The tip, in device pixels with a pixel's room for antialiasing: its canvas moves to hold it when it
+  // leaves it (and grows, should it not fit), and is cleared and drawn again.
   const [left, top, right, bottom] = tipBox.map((v) => v * scale);
-  overlay.box = Number.isFinite(left) ? [left - 2, top - 2, right - left + 4, bottom - top + 4] : null;
+  const tipContext = overlay.tip.getContext("2d");
+  tipContext.setTransform(1, 0, 0, 1, 0, 0);
+  tipContext.clearRect(0, 0, overlay.tip.width, overlay.tip.height);
+  if (!Number.isFinite(left)) return;
+  const box = [left - 2, top - 2, right + 2, bottom + 2];
+  if (box[2] - box[0] > overlay.tip.width || box[3] - box[1] > overlay.tip.height) {
+    sizeTip(overlay, Math.ceil(2 * Math.max(box[2] - box[0], box[3] - box[1])));
+  }
+  const side = overlay.tip.width, at = overlay.origin;
+  if (!at || box[0] < at[0] || box[1] < at[1] || box[2] > at[0] + side || box[3] > at[1] + side) {
+    overlay.origin = [Math.round((box[0] + box[2] - side) / 2), Math.round((box[1] + box[3] - side) / 2)];
+    overlay.tip.style.transform = `translate(${overlay.origin[0] * overlay.css}px, ${overlay.origin[1] * overlay.css}px)`;
+  }
+  tipContext.setTransform(1, 0, 0, 1, -overlay.origin[0], -overlay.origin[1]);
+  paint(tipContext, stroke, tip);
+}
+
+/** Makes a stroke's tip canvas `side` device pixels square (cleared; placed again at the next draw). */
+function sizeTip(overlay, side) {
+  overlay.tip.width = overlay.tip.height = side;
+  overlay.tip.style.width = overlay.tip.style.height = `${side * overlay.css}px`;
+  overlay.origin = null;
 }
 
 function dropOverlay(stroke) {

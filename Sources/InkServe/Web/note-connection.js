@@ -7,10 +7,11 @@ import { keyPrefix, noteID, state, writer } from "/assets/note-state.js";
 
 const DATABASE = "inkwell-offline";
 const STROKES = "strokes";
-/** While a stroke is being drawn, it is written to IndexedDB at most this often (ms); whole at pen up. */
+/** While a stroke is being drawn, what is new of it is written to IndexedDB at most this often (ms);
+ *  the whole stroke at its pen down and up. */
 const KEEP_EVERY = 250;
 let database = null;
-const keptAt = new Map(); // key → when the stroke was last written to IndexedDB
+const keptAt = new Map(); // key → { at: when the stroke was last written to IndexedDB, count: how many of its messages were }
 
 function request(r) {
   return new Promise((resolve, reject) => {
@@ -26,7 +27,19 @@ export async function loadKept() {
     open.onupgradeneeded = () => open.result.createObjectStore(STROKES, { keyPath: "key" });
     database = await request(open);
     const all = await request(database.transaction(STROKES).objectStore(STROKES).getAll());
-    for (const stroke of all) if (stroke.note === noteID) state.unacknowledged.set(stroke.key, stroke.messages);
+    const parts = [];
+    for (const record of all) {
+      if (record.note !== noteID) continue;
+      if (record.stroke) parts.push(record); else state.unacknowledged.set(record.key, record.messages);
+    }
+    // A stroke whose page was closed while its pen was down: its whole record (the pen down) and the parts
+    // written since, in order; each part holds its stroke's messages from `from` on.
+    parts.sort((a, b) => a.from - b.from);
+    for (const part of parts) {
+      const messages = state.unacknowledged.get(part.stroke) ?? [];
+      if (part.from <= messages.length) messages.push(...part.messages.slice(messages.length - part.from));
+      state.unacknowledged.set(part.stroke, messages);
+    }
   } catch (error) {
     database = null;
     toast(`This browser cannot keep strokes while offline (${error?.message ?? error})`, "error");
@@ -34,18 +47,34 @@ export async function loadKept() {
   showConnection();
 }
 
+/** The keys of a stroke's parts in the store (`KEY#FROM`). */
+const partsOf = (key) => IDBKeyRange.bound(`${key}#`, `${key}#\uffff`);
+
+/** Writes a change to IndexedDB: whole when `final` (its parts replaced), else, at most every KEEP_EVERY
+ *  ms, only the messages that came since it was last written, as a part: a move of a long stroke writes
+ *  what is new, never the whole stroke again. */
 function keep(key, final) {
   if (!database) return;
   const now = performance.now();
-  if (!final && now - (keptAt.get(key) ?? -Infinity) < KEEP_EVERY) return;
-  keptAt.set(key, now);
+  const kept = keptAt.get(key);
+  if (!final && now - (kept?.at ?? -Infinity) < KEEP_EVERY) return;
   const messages = state.unacknowledged.get(key);
-  if (messages) database.transaction(STROKES, "readwrite").objectStore(STROKES).put({ key, note: noteID, messages });
+  if (!messages) return;
+  const store = database.transaction(STROKES, "readwrite").objectStore(STROKES);
+  if (final || !kept) {
+    store.delete(partsOf(key));
+    store.put({ key, note: noteID, messages });
+  } else {
+    store.put({ key: `${key}#${kept.count}`, note: noteID, stroke: key, from: kept.count, messages: messages.slice(kept.count) });
+  }
+  keptAt.set(key, { at: now, count: messages.length });
 }
 
 function forget(key) {
   keptAt.delete(key);
-  database?.transaction(STROKES, "readwrite").objectStore(STROKES).delete(key);
+  const store = database?.transaction(STROKES, "readwrite").objectStore(STROKES);
+  store?.delete(key);
+  store?.delete(partsOf(key));
 }
 
 let receiver = null;
@@ -100,12 +129,11 @@ export function send(message) {
 
 /** Sends a message of a kept change (a stroke, an erasure, an undo or redo), keeping it until the server confirms its key. */
 export function sendStroke(key, message) {
-  const kept = state.unacknowledged.get(key) ?? [];
-  kept.push(message);
-  state.unacknowledged.set(key, kept);
+  const kept = state.unacknowledged.get(key);
+  if (kept) kept.push(message); else state.unacknowledged.set(key, [message]);
   keep(key, message.t !== "move");
   send(message);
-  showConnection();
+  if (!kept) showConnection(); // a new change to wait for (a move changes nothing shown)
 }
 
 /** Sends an erasure, undo or redo, `make(key)` under a new key of this writer, kept as a stroke is:

@@ -1,18 +1,23 @@
 // Input: a pen or the mouse writes (with pressure and tilt), a finger scrolls, two fingers zoom
 // (about the point between them), a double tap is passed to the session; Ctrl + wheel zooms; Ctrl+Z
-// undoes, Ctrl+Shift+Z redoes. Pen first: touch is ignored while a pen touches the screen and for
-// PALM_AFTER_PEN ms after (a resting palm neither writes, scrolls nor zooms); the navigation comes
+// undoes, Ctrl+Shift+Z redoes. Pen first: a touch that starts while a pen touches the screen (or rests
+// there when it comes down) is a palm for as long as it lasts, and so is one that starts within
+// PALM_AFTER_PEN ms of the pen's lift and PALM_REACH of where it lifted (a palm neither writes, scrolls
+// nor zooms); a finger put down farther away scrolls at once, however soon after the pen. The navigation comes
 // back with the mouse or a pen hovering at the top edge, its handle, Esc, or a pen double tap near
 // the top, or keyboard focus in it, and each use of it keeps it up (note-navigation.js: the session decides, or offline the page).
 import { addPoints, clearCanvas, finishStroke, sizeCanvas } from "/assets/note-canvas.js";
 import { sendEdit, sendStroke } from "/assets/note-connection.js";
 import { eraseAlong, redo, strokeDown, strokeMove, strokeUp, undo } from "/assets/note-messages.js";
 import { keyboardInNavigation, penDown, tapAt, wantNavigation } from "/assets/note-navigation.js";
-import { keyPrefix, state } from "/assets/note-state.js";
+import { WIDTHS, keyPrefix, state } from "/assets/note-state.js";
 import { RULES } from "/assets/rules.js";
 
-/** Touch is a palm while a pen is down and this long (ms) after it lifts. */
+/** A touch starting this long (ms) after a pen lifts, and within PALM_REACH of where it lifted, is a palm. */
 const PALM_AFTER_PEN = 500;
+/** CSS pixels (about 6 cm on a tablet): a hand that just lifted its pen rests next to where it wrote;
+ *  a finger put down farther away, as a scroll with the other hand is, is not a palm. */
+const PALM_REACH = 300;
 /** A pointer (mouse or hovering pen) this close to the top (CSS pixels) reaches for the navigation. */
 const TOP_EDGE = 24;
 /** A pen contact starting this close to the top of the screen (page pixels, the session's band) may be
@@ -35,7 +40,9 @@ export function listenForInput(pages) {
   window.addEventListener("pointercancel", (event) => { if (event.pointerType === "pen") penTouches(event, -1); }, true);
   // The browser's own panning and zooming never act on a palm (the editor scrolls and zooms by itself).
   for (const kind of ["touchstart", "touchmove"]) {
-    window.addEventListener(kind, (event) => { if (isPalmTime(event.timeStamp)) event.preventDefault(); }, { passive: false });
+    window.addEventListener(kind, (event) => {
+      if ([...event.changedTouches].some((t) => isPalm(event.timeStamp, t.clientX, t.clientY))) event.preventDefault();
+    }, { passive: false });
   }
   window.addEventListener("wheel", (event) => {
     if (!event.ctrlKey) return; // Ctrl + wheel (and a touchpad's pinch) zooms the pages, not the whole page
@@ -64,6 +71,7 @@ export function listenForInput(pages) {
 
 let pensDown = 0;
 let penLiftedAt = -Infinity;
+let penLifted = { x: NaN, y: NaN }; // where (client pixels)
 
 function penTouches(event, change) {
   pensDown = Math.max(0, pensDown + change);
@@ -74,12 +82,15 @@ function penTouches(event, change) {
     lastTap = null;
   } else {
     penLiftedAt = event.timeStamp;
+    penLifted = { x: event.clientX, y: event.clientY };
   }
 }
 
-/** Whether touch at `time` (an event's timeStamp) is a palm: a pen is down, or lifted under PALM_AFTER_PEN ms ago. */
-function isPalmTime(time) {
-  return pensDown > 0 || time - penLiftedAt < PALM_AFTER_PEN;
+/** Whether a touch starting at `time` (an event's timeStamp) at client point `x`, `y` is a palm: a pen is
+ *  down, or lifted under PALM_AFTER_PEN ms ago within PALM_REACH of it. */
+function isPalm(time, x, y) {
+  if (pensDown > 0) return true;
+  return time - penLiftedAt < PALM_AFTER_PEN && !(Math.hypot(x - penLifted.x, y - penLifted.y) > PALM_REACH);
 }
 
 /** Where a pointer event is on a page, in page pixels. */
@@ -153,7 +164,7 @@ function touchDistance() {
 
 function onPointerDown(event) {
   if (event.pointerType === "touch") {
-    if (isPalmTime(event.timeStamp)) return;
+    if (isPalm(event.timeStamp, event.clientX, event.clientY)) return;
     touches.set(event.pointerId, { x: event.clientX, y: event.clientY, startX: event.clientX, startY: event.clientY, at: event.timeStamp });
     if (touches.size === 2) pinch = { distance: touchDistance(), zoom: state.zoom, anchor: anchorAt(midpoint()) };
     return;
@@ -166,7 +177,7 @@ function onPointerDown(event) {
   const tool = state.tool;
   const key = `${keyPrefix}${++state.sequence}`;
   const point = pagePoint(view, event);
-  const width = tool.width * state.widthFactor;
+  const width = tool.widths?.[state.widthIndex] ?? tool.width * WIDTHS[state.widthIndex].factor;
   const stroke = {
     key, page: view, points: [point], times: [0], start: performance.now(), tool, color: tool.color ?? state.color, width,
     pointerId: event.pointerId, startX: event.clientX, startY: event.clientY,
@@ -207,7 +218,7 @@ function onPointerMove(event) {
     const touch = touches.get(event.pointerId);
     if (!touch) return;
     event.preventDefault();
-    if (isPalmTime(event.timeStamp)) {
+    if (pensDown > 0) { // a pen came down: the touch is a palm from now on
       touches.delete(event.pointerId);
       pinch = null;
       return;

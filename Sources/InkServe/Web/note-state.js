@@ -17,10 +17,15 @@ export const writer = (() => {
 })();
 /** What this page load's keys start with (the writer, a mark of the load): keys never repeat across reloads. */
 export const keyPrefix = `${writer}:${randomID().slice(0, 8)}-`;
-/** The tools in the toolbar's order; `icon` names the toolbar's drawing of it. */
+/** The tools in the toolbar's order; `icon` names the toolbar's drawing of it. A stroke's nominal width
+ *  (page pixels, stored with it) is the tool's `widths` for the chosen pen width, or else its `width` times
+ *  the width's factor. The pen and pencil have their own: their style draws 0.3 (pencil 0.55) of the
+ *  nominal width at no pressure and all of it at full, and the page is shown 900 of its 1,404 pixels
+ *  wide, so a thin pen of 3 was a hairline on screen (1.25 CSS px at pressure 0.5, 1.9 at full); 7 draws
+ *  2.9 CSS px there at pressure 0.5, 4.5 at full (docs/serve.md, *Pen widths*). */
 export const TOOLS = [
-  { name: "pen", label: "Pen", icon: "pen", width: 3 },
-  { name: "pencil", label: "Pencil", icon: "pencil", width: 3 },
+  { name: "pen", label: "Pen", icon: "pen", width: 3, widths: [7, 11, 18] },
+  { name: "pencil", label: "Pencil", icon: "pencil", width: 3, widths: [7, 11, 18] },
   { name: "marker", label: "Marker", icon: "marker", width: 8 },
   { name: "highlighter", label: "Highlighter", icon: "highlighter", width: 24, color: "#ffe14d" },
   { name: "eraser", label: "Stroke eraser", icon: "eraser", width: 30, erase: "stroke" },
@@ -33,7 +38,7 @@ export const COLORS = [
   { name: "Red", value: "#c0262d" },
   { name: "Green", value: "#207a3c" },
 ];
-/** Pen widths, as factors of the tool's width, and their names. */
+/** Pen widths, as factors of the tool's width (unless it names its own `widths`), and their names. */
 export const WIDTHS = [
   { name: "Thin", factor: 1 },
   { name: "Medium", factor: 2 },
@@ -46,7 +51,7 @@ export const state = {
   pages: [],            // { id, width, height, node, ink, canvas }
   tool: TOOLS[0],
   color: COLORS[0].value,
-  widthFactor: 1,
+  widthIndex: 0,        // the chosen pen width (WIDTHS)
   sequence: 0,
   current: null,        // the stroke being drawn: { key, page, points, tool, color, width, erase }
   others: new Map(),    // strokes other writers are drawing now, by key (drawn live, as they come)

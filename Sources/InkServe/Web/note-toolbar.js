@@ -46,6 +46,6 @@ export function buildToolbar(tools) {
       choice("swatch", index, color.name, () => { state.color = color.value; },
         el("span", { class: "chip", style: `background: ${color.value}` })))),
     el("span", { class: "group" }, WIDTHS.map((width, index) =>
-      choice("width", index, `${width.name} pen`, () => { state.widthFactor = width.factor; },
+      choice("width", index, `${width.name} pen`, () => { state.widthIndex = index; },
         el("span", { class: "dot", style: `--factor: ${width.factor}` })))));
 }
