@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the forwarders of the C libraries the program calls by their own names but loads on first use
 (docs/benchmarks.md, start-up): for each library, a C file defining every one of its functions the
-Swift sources call, each forwarding to the library dlopened on the first call (CLoadOnUse's
+Swift sources and tests call, each forwarding to the library dlopened on the first call (CLoadOnUse's
 ink_forwarded_library). Run it after calling a function of theirs not called before (the link fails,
 naming it, until then); it reads the headers of libcairo2-dev and libzip-dev:
     scripts/forwarders.py"""
@@ -37,7 +37,7 @@ def named(parameters):
 
 
 def write(library):
-    swift = subprocess.run(["grep", "-rhoE", rf"\b{library['prefix']}[a-z0-9_]+\b", "Sources", "--include=*.swift"],
+    swift = subprocess.run(["grep", "-rhoE", rf"\b{library['prefix']}[a-z0-9_]+\b", "Sources", "Tests", "--include=*.swift"],
                            cwd=root, capture_output=True, text=True).stdout.split()
     text = "".join(pathlib.Path(f"/usr/include/{h}").read_text() for h in library["headers"])
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
@@ -46,7 +46,7 @@ def write(library):
     names = sorted({name for name in swift if name in prototypes})
     table = library["prefix"] + "api"
     lines = ["// Written by scripts/forwarders.py: do not edit. Every function of " + library["label"] + " the Swift sources",
-             "// call, forwarding to the library, loaded on the first call (CLoadOnUse's ink_forwarded_library).",
+             "// and tests call, forwarding to the library, loaded on the first call (CLoadOnUse's ink_forwarded_library).",
              '#include "CLoadOnUse.h"', ""] + [f"#include <{h}>" for h in library["headers"]] + ["",
              f"static struct {{"] + [f"  __typeof__({name}) *{name};" for name in names] + [f"}} {table};", "",
              "static void resolve(void *handle);", "",

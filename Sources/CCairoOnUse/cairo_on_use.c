@@ -1,5 +1,5 @@
 // Written by scripts/forwarders.py: do not edit. Every function of Cairo the Swift sources
-// call, forwarding to the library, loaded on the first call (CLoadOnUse's ink_forwarded_library).
+// and tests call, forwarding to the library, loaded on the first call (CLoadOnUse's ink_forwarded_library).
 #include "CLoadOnUse.h"
 
 #include <cairo/cairo.h>
@@ -13,7 +13,9 @@ static struct {
   __typeof__(cairo_destroy) *cairo_destroy;
   __typeof__(cairo_fill) *cairo_fill;
   __typeof__(cairo_image_surface_create) *cairo_image_surface_create;
+  __typeof__(cairo_image_surface_create_from_png) *cairo_image_surface_create_from_png;
   __typeof__(cairo_image_surface_get_data) *cairo_image_surface_get_data;
+  __typeof__(cairo_image_surface_get_format) *cairo_image_surface_get_format;
   __typeof__(cairo_image_surface_get_height) *cairo_image_surface_get_height;
   __typeof__(cairo_image_surface_get_stride) *cairo_image_surface_get_stride;
   __typeof__(cairo_image_surface_get_width) *cairo_image_surface_get_width;
@@ -68,7 +70,9 @@ static void resolve(void *handle) {
   ink_forwarded_resolve(&library, handle, "cairo_destroy", (void **)&cairo_api.cairo_destroy);
   ink_forwarded_resolve(&library, handle, "cairo_fill", (void **)&cairo_api.cairo_fill);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_create", (void **)&cairo_api.cairo_image_surface_create);
+  ink_forwarded_resolve(&library, handle, "cairo_image_surface_create_from_png", (void **)&cairo_api.cairo_image_surface_create_from_png);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_get_data", (void **)&cairo_api.cairo_image_surface_get_data);
+  ink_forwarded_resolve(&library, handle, "cairo_image_surface_get_format", (void **)&cairo_api.cairo_image_surface_get_format);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_get_height", (void **)&cairo_api.cairo_image_surface_get_height);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_get_stride", (void **)&cairo_api.cairo_image_surface_get_stride);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_get_width", (void **)&cairo_api.cairo_image_surface_get_width);
@@ -145,9 +149,19 @@ cairo_surface_t * cairo_image_surface_create(cairo_format_t format, int width, i
   return cairo_api.cairo_image_surface_create(format, width, height);
 }
 
+cairo_surface_t * cairo_image_surface_create_from_png(const char *filename) {
+  ink_forwarded_ensure(&library);
+  return cairo_api.cairo_image_surface_create_from_png(filename);
+}
+
 unsigned char * cairo_image_surface_get_data(cairo_surface_t *surface) {
   ink_forwarded_ensure(&library);
   return cairo_api.cairo_image_surface_get_data(surface);
+}
+
+cairo_format_t cairo_image_surface_get_format(cairo_surface_t *surface) {
+  ink_forwarded_ensure(&library);
+  return cairo_api.cairo_image_surface_get_format(surface);
 }
 
 int cairo_image_surface_get_height(cairo_surface_t *surface) {

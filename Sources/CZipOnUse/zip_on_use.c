@@ -1,5 +1,5 @@
 // Written by scripts/forwarders.py: do not edit. Every function of libzip the Swift sources
-// call, forwarding to the library, loaded on the first call (CLoadOnUse's ink_forwarded_library).
+// and tests call, forwarding to the library, loaded on the first call (CLoadOnUse's ink_forwarded_library).
 #include "CLoadOnUse.h"
 
 #include <zip.h>

@@ -902,6 +902,25 @@ def check_left_note_released(browser, base, failures):
                    back and status == 200, f"back in the library {back}, move answered {status} after {time.time() - started:.2f} s")
 
 
+def input_to_frame_floor(browser, moves=300):
+    """Input to frame (p50, p99 in ms) for pen moves over an empty page that does nothing with them, at the
+    long-stroke check's pace: what a move costs when the page costs nothing (headless Chromium paints at
+    60 Hz, so a move waits for the next frame)."""
+    tab = Tab(browser, "data:text/html,<body style='margin:0'></body>", width=1440, height=900)
+    tab.js("""(() => { const samples = window.moveSamples = [];
+        addEventListener('pointermove', (e) => { const sample = {}; samples.push(sample);
+          requestAnimationFrame(() => setTimeout(() => { sample.frame = performance.now() - e.timeStamp; })); }); })()""")
+    tab.pen("mousePressed", 100, 100, 0.5)
+    for i in range(moves):
+        tab.pen("mouseMoved", 100 + (i % 300) * 3, 100 + (i // 300) * 50, 0.5)
+        time.sleep(0.004)
+    time.sleep(0.3)
+    tab.pen("mouseReleased", 100, 150, 0.5, buttons=0)
+    frames = sorted(s["frame"] for s in tab.js("window.moveSamples") if "frame" in s)
+    pick = lambda q: frames[min(len(frames) - 1, int(q * len(frames)))] if frames else float("nan")
+    return pick(0.5), pick(0.99)
+
+
 def check_long_stroke(browser, base, failures):
     """Ink at any length: a 2,000-point pen stroke, each move timed in the page — its handler's cost
     (from a capturing listener before the page's to one after it) and input to frame (the move's
@@ -952,6 +971,8 @@ def check_long_stroke(browser, base, failures):
         return len(chosen), pick(costs, 0.5), pick(costs, 0.99), pick(frames, 0.5), pick(frames, 0.99), arcs, kept
 
     rows = [(n, *stats(n, n + 150)) for n in (100, 500, 1850)]
+    floor = input_to_frame_floor(browser)
+    print(f"     the same measure on an empty page (the floor: the wait for the next 60 Hz frame): p50 {floor[0]:.2f}, p99 {floor[1]:.2f} ms")
     print("     points  moves  cost p50  cost p99  input→frame p50  input→frame p99 (ms)  arcs a move  most kept at once")
     for n, count, c50, c99, f50, f99, arcs, kept in rows:
         print(f"     {n:>6}  {count:>5}  {c50:8.2f}  {c99:8.2f}  {f50:15.2f}  {f99:15.2f}       {arcs:11.1f}  {kept:17}")
