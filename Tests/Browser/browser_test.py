@@ -27,6 +27,7 @@ while keyboard focus is in it; dark mode for the chrome, not the paper; the note
 phone. `--screenshots DIR` saves the pictures of docs/serve.md. Exits 1 when any check fails, naming it.
 """
 import base64
+import glob
 import io
 import json
 import os
@@ -517,6 +518,12 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     check_dark_mode(browser, base, failures, note_id)
     check_phone_sidebar(browser, base, failures)
     if shots:
+        # Notes with handwriting in them for the pictures, pinned so that they come first: the samples (but
+        # the one about planning, which a search for "plan" below would find).
+        samples = [path for path in sorted(glob.glob(os.path.join(ROOT, "Samples", "*.jsonl"))) if "planning" not in path]
+        imported = subprocess.run([inkwell, "import", "--library", library, *samples], check=True, capture_output=True, text=True).stdout
+        for sample in re.findall(r"^imported (\S+)", imported, flags=re.M):
+            subprocess.run([inkwell, "note", "pin", sample, "--library", library], check=True, stdout=subprocess.DEVNULL)
         take_screenshots(browser, base, note_id, shots)
 
     # 12g. The library's cards (date, pages, one menu, sorting, the notebooks in view) and search hits to tell apart
