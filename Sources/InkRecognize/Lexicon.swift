@@ -10,19 +10,13 @@ public struct Lexicon: Sendable {
     /// Lower-cased words of `words` that people seldom write: those only a larger word list holds
     /// ("strake", "mech"), and names read in small letters ("fran" for "Fran"). A neural reading of
     /// one may be spelled as a common word its steps read nearly as well (``TesseractRecognizer``).
-    public private(set) var rare: Set<String> = []
+    public internal(set) var rare: Set<String> = []
     /// Every beginning of a word, made when first asked for and shared by the copies of this lexicon.
     private var prefixes = Prefixes()
 
     /// A lexicon of exactly `words` (case folded).
     public init<Words: Sequence>(_ words: Words) where Words.Element == String {
         self.words = Set(words.map { $0.lowercased() })
-    }
-
-    /// A lexicon of `words` of which `rare` are seldom written (both case folded).
-    init<Words: Sequence>(_ words: Words, rare: Set<String>) where Words.Element == String {
-        self.init(words)
-        self.rare = rare
     }
 
     /// The lexicon with `more` words added (case folded): the library's own vocabulary, none of it rare.
@@ -112,10 +106,11 @@ public struct Lexicon: Sendable {
         func lexicon(of paths: [String]) -> Lexicon {
             lists.withLock { lists in
                 if let lexicon = lists[paths] { return lexicon }
-                let words = SystemWordList.words(at: paths)
-                let common = Set(SystemWordList.words(at: SystemWordList.commonPaths(besides: paths)).filter { $0.first?.isLowercase == true })
-                let rare = common.isEmpty ? [] : Set(words.lazy.filter { !common.contains($0) }.map { $0.lowercased() }).subtracting(common)
-                let lexicon = Lexicon(words, rare: rare)
+                var lexicon = Lexicon(SystemWordList.words(at: paths))
+                // Common: the smaller lists' words as written in small letters (a name's capital kept out).
+                let common = SystemWordList.words(at: SystemWordList.commonPaths(besides: paths))
+                    .filter { $0.first?.isLowercase == true }.map { $0.lowercased() }
+                if !common.isEmpty { lexicon.rare = lexicon.words.subtracting(common) }
                 lists[paths] = lexicon
                 return lexicon
             }

@@ -20,18 +20,17 @@ extension TesseractRecognizer {
             readings[index].letterSteps = nil
             guard !text.hasPrefix("#"), !readings[index].alternatives.isEmpty, !text.contains(where: \.isNumber),
                   lookalikeHashtag(text) == nil else { continue }
+            // A word of the lexicon is spelled again only when it is rare and the model read it: it may be
+            // a common one the model read nearly as well ("strake", "stroke").
+            let known = lexicon.accepts(text)
+            if known, steps == nil || !lexicon.isRare(text) { continue }
             let letters = text.filter(\.isLetter).count
             let spelled: [(text: String, cost: Double)]
-            if lexicon.accepts(text) {
-                // A rare word the model read may be a common one it read nearly as well ("strake", "stroke").
-                guard let steps, lexicon.isRare(text) else { continue }
+            if let steps {
                 if ctcSpelling == nil { ctcSpelling = CTCSpelling(lexicon: lexicon) }
-                spelled = ctcSpelling!.spellings(of: text, steps: steps, limit: options.rareSpellingAllowance * Double(letters),
-                                                 count: max(1, options.spellings), commonOnly: true)
-            } else if let steps {
-                if ctcSpelling == nil { ctcSpelling = CTCSpelling(lexicon: lexicon) }
-                spelled = ctcSpelling!.spellings(of: text, steps: steps, limit: options.neuralSpellingAllowance * Double(letters),
-                                                 count: max(1, options.spellings))
+                let allowance = known ? options.rareSpellingAllowance : options.neuralSpellingAllowance
+                spelled = ctcSpelling!.spellings(of: text, steps: steps, limit: allowance * Double(letters),
+                                                 count: max(1, options.spellings), commonOnly: known)
             } else {
                 if spelling == nil { spelling = LexiconLattice(lexicon: lexicon) }
                 spelled = spelling!.spellings(of: text, choices: readings[index].alternatives,

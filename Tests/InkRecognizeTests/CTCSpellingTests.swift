@@ -56,7 +56,8 @@ struct CTCSpellingTests {
 
     @Test("a neural reading of a rare word becomes a common word its steps read nearly as well; a common word, a name with its capital and a rare word read far better stay")
     func rareWords() throws {
-        let lexicon = Lexicon(["from", "fran", "mech", "mesh"], rare: ["fran", "mech"])
+        var lexicon = Lexicon(["from", "fran", "mech", "mesh"])
+        lexicon.rare = ["fran", "mech"]
         let recognizer = try TesseractRecognizer(knownTags: [], lexicon: lexicon)
         // "fran" where the model nearly read "from"; "mech" where it hardly saw an "s".
         let nearlyFrom = steps([[("f", 0.9)], [("r", 0.9)], [("a", 0.5), ("o", 0.4)], [("n", 0.5), ("m", 0.4)]])
