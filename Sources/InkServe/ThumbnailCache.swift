@@ -1,8 +1,8 @@
 import Foundation
 import InkwellKit
 
-/// Page thumbnails (the first page's for the library's cards, a matching page's for search), kept in memory by the note's content version (its pages and modification
-/// time), so the library view renders each once.
+/// Page thumbnails (the first page's for the library's cards, a matching page's for search), kept in
+/// memory by the note's content version (its pages and modification time), so each is rendered once.
 final class ThumbnailCache: Sendable {
     private let cache = Locked<[String: [UInt8]]>([:])
 

@@ -350,9 +350,7 @@ def run_checks(browser, base, inkwell, library, failures, shots, work):
     # Typed and confirmed with Enter, as people do (Enter once picked the dialog's first button, Cancel).
     tab.js("document.querySelector('dialog.ask input').select()")
     tab.call("Input.insertText", text="Browser notes")
-    for kind in ("keyDown", "keyUp"):
-        tab.call("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter", windowsVirtualKeyCode=13,
-                 **({"text": "\r"} if kind == "keyDown" else {}))
+    press(tab, "Enter")
     created = tab.wait_for("location.pathname.startsWith('/notes/')")
     failures.check("New note, its title typed and Enter pressed, opens the note at its own address", created, tab.js("location.pathname"))
     note_id = tab.js("location.pathname.split('/')[2]")
@@ -1116,8 +1114,7 @@ def check_toolbar(browser, base, failures, note_id):
     for _ in range(4):
         if tab.js("document.getElementById('nav').contains(document.activeElement)"):
             break
-        for kind in ("keyDown", "keyUp"):
-            tab.call("Input.dispatchKeyEvent", type=kind, key="Tab", code="Tab", windowsVirtualKeyCode=9)
+        press(tab, "Tab")
     focused = tab.js("document.activeElement?.id || document.activeElement?.tagName")
     time.sleep(6.5)
     stayed = tab.js("document.body.dataset.nav === 'shown' && document.getElementById('nav').contains(document.activeElement)")
@@ -1218,19 +1215,6 @@ def take_screenshots(browser, base, note_id, shots):
     save("serve-dark.png", tab)
 
 
-def press(tab, key, code=None, vk=0):
-    """A key pressed and released, as a keyboard sends it."""
-    text = {"Enter": "\r"}.get(key)
-    for kind in ("keyDown", "keyUp"):
-        tab.call("Input.dispatchKeyEvent", type=kind, key=key, code=code or key, windowsVirtualKeyCode=vk,
-                 **({"text": text} if text and kind == "keyDown" else {}))
-
-
-def post_note(tab, title, notebook):
-    return tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
-                  f"body: JSON.stringify({{title: {json.dumps(title)}, notebook: {json.dumps(notebook)}}})}}).then(r => r.json()).then(n => n.id)")
-
-
 CARD_STATE = """((title) => { const card = [...document.querySelectorAll('#notes .note')].find(c => c.querySelector('.title').textContent.endsWith(title));
   const stops = [...card.querySelectorAll('a[href], button, input, select, [tabindex]')].filter(e => e.tabIndex >= 0 && e.getClientRects().length);
   const menu = document.querySelector('.card-menu'), r = menu?.getBoundingClientRect();
@@ -1256,16 +1240,16 @@ def check_library_cards(browser, base, failures):
         card = lambda: tab.js(f"({CARD_STATE})('Cherry')")
         before = card()
         tab.js("[...document.querySelectorAll('#notes .note')].find(c => c.querySelector('.title').textContent.endsWith('Cherry')).querySelector('button.more')?.focus()")
-        press(tab, "Enter", vk=13)
+        press(tab, "Enter")
         opened = tab.wait_for("document.activeElement?.getAttribute('role') === 'menuitem'", timeout=3) and card()
-        press(tab, "ArrowDown", vk=40)
+        press(tab, "ArrowDown")
         walked = card()["focused"]
-        press(tab, "Escape", vk=27)
+        press(tab, "Escape")
         closed = card()
-        press(tab, "Enter", vk=13)
+        press(tab, "Enter")
         tab.wait_for("document.activeElement?.getAttribute('role') === 'menuitem'", timeout=3)
-        press(tab, "ArrowDown", vk=40)
-        press(tab, "Enter", vk=13)
+        press(tab, "ArrowDown")
+        press(tab, "Enter")
         renaming = tab.wait_for("document.querySelector('dialog.ask')?.open && document.querySelector('dialog.ask input').value === 'Cherry'", timeout=3)
         if renaming:
             tab.js("document.querySelector('dialog.ask button:not(.primary)').click()")
@@ -1365,10 +1349,13 @@ def written_note(browser, base):
 
 
 def new_note(browser, base, title):
-    tab = Tab(browser, base)
-    note = tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
-                  f"body: JSON.stringify({{title: '{title}'}})}}).then(r => r.json())")
-    return note["id"]
+    return post_note(Tab(browser, base), title)
+
+
+def post_note(tab, title, notebook=None):
+    """A note made through the API from `tab` (in the Inbox when no notebook is given); its id."""
+    return tab.js("fetch('/api/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                  f"body: JSON.stringify({{title: {json.dumps(title)}, notebook: {json.dumps(notebook)}}})}}).then(r => r.json()).then(n => n.id)")
 
 
 def open_note(browser, base, note_id, **options):
@@ -1380,11 +1367,21 @@ def open_note(browser, base, note_id, **options):
 STROKE_IDS = "[...document.querySelectorAll('.page g[data-id]')].map(g => g.dataset.id)"
 
 
+KEY_CODES = {"Enter": 13, "Tab": 9, "Escape": 27, "ArrowUp": 38, "ArrowDown": 40}
+
+
+def press(tab, key, code=None, modifiers=0):
+    """A key pressed and released, as a keyboard sends it (Enter with its carriage return); `code` is the
+    key's name when not given, `modifiers` CDP's bits (2 Ctrl, 8 Shift)."""
+    vk = KEY_CODES.get(key) or ord(key.upper())
+    for kind in ("keyDown", "keyUp"):
+        tab.call("Input.dispatchKeyEvent", type=kind, key=key, code=code or key, windowsVirtualKeyCode=vk, modifiers=modifiers,
+                 **({"text": "\r"} if key == "Enter" and kind == "keyDown" else {}))
+
+
 def press_undo(tab, redo=False):
     """Ctrl+Z (Ctrl+Shift+Z to redo), as a writer presses it."""
-    for kind in ("keyDown", "keyUp"):
-        tab.call("Input.dispatchKeyEvent", type=kind, key="Z" if redo else "z", code="KeyZ", windowsVirtualKeyCode=90,
-                 modifiers=2 | (8 if redo else 0))
+    press(tab, "Z" if redo else "z", code="KeyZ", modifiers=2 | (8 if redo else 0))
 
 
 def page_geometry(tab):
@@ -1436,8 +1433,7 @@ def check_pen_first(browser, base, failures):
                    hidden and handle and tab.wait_for(shown, timeout=2, step=0.02))
     # …with Esc…
     hidden = hide_by_writing(960)
-    for kind in ("keyDown", "keyUp"):
-        tab.call("Input.dispatchKeyEvent", type=kind, key="Escape", code="Escape", windowsVirtualKeyCode=27)
+    press(tab, "Escape")
     failures.check("pen first: Esc brings the toolbar back", hidden and tab.wait_for(shown, timeout=2, step=0.02))
     # …and with a pen double tap near the top, which draws nothing. (The stroke that hid the toolbar is
     # counted once the server has it: wait for that, so that only the taps' strokes can differ.)
@@ -1778,8 +1774,7 @@ def check_live_shape(browser, base, failures):
                   "return [c.top, r.bottom, innerHeight]; })()")
     failures.check("replay on a 1440 × 900 screen: the page and its controls fit the window",
                    fits and fits[0] >= 0 and fits[1] <= fits[2], f"canvas top, Close's bottom, window height: {fits}")
-    for kind in ("keyDown", "keyUp"):
-        tab.call("Input.dispatchKeyEvent", type=kind, key="Escape", code="Escape", windowsVirtualKeyCode=27)
+    press(tab, "Escape")
     failures.check("…and Esc closes the replay", tab.wait_for("document.getElementById('player').hidden", timeout=3))
 
 

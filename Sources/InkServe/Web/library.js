@@ -16,7 +16,6 @@ const state = {
   tags: new Set(),         // tag filter (AND)
   view: localStorage.getItem("inkwell.view") === "list" ? "list" : "grid",
   sort: SORTS[localStorage.getItem("inkwell.sort")] ? localStorage.getItem("inkwell.sort") : "manual",
-  offline: false,          // the listing shown is the one kept from before the server went out of reach
 };
 window.inkwell = state;
 
@@ -38,8 +37,6 @@ async function load() {
 let reconnectTimer = null;
 /** Says whether what is shown is the library as last seen, and looks again every few seconds until the server answers. */
 function showOffline(offline, message = "Offline: the library as last seen. Notes opened before open, and what you write in them is kept until the server is back.") {
-  state.offline = offline;
-  document.body.dataset.offline = String(offline);
   const banner = document.getElementById("offline");
   banner.hidden = !offline;
   banner.textContent = offline ? message : "";
@@ -133,9 +130,12 @@ function when(iso) {
     ? { day: "numeric", month: "short" } : { day: "numeric", month: "short", year: "numeric" });
 }
 
+/** How many pages a note has, as a card and a search hit say it. */
+const pageCount = (note) => (note.pages ? plural(note.pages, "page") : "empty");
+
 /** The date a note was last changed and how many pages it has, as its card shows them. */
 function facts(note) {
-  return `<time datetime="${escapeHTML(note.modified)}" title="Changed ${escapeHTML(new Date(note.modified).toLocaleString())}">${escapeHTML(when(note.modified))}</time> · ${note.pages ? plural(note.pages, "page") : "empty"}`;
+  return `<time datetime="${escapeHTML(note.modified)}" title="Changed ${escapeHTML(new Date(note.modified).toLocaleString())}">${escapeHTML(when(note.modified))}</time> · ${pageCount(note)}`;
 }
 
 const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -394,7 +394,7 @@ function hitCard(hit) {
   // The pages that matched of how many, or how many there are: notes titled the same are told apart.
   const of = note ? ` of ${note.pages}` : "";
   const pages = hit.pages.length ? `${hit.pages.length === 1 ? "page" : "pages"} ${hit.pages.join(", ")}${of}`
-    : note ? (note.pages ? plural(note.pages, "page") : "empty") : "";
+    : note ? pageCount(note) : "";
   const where = [hit.notebook, pages];
   const meta = el("span", { class: "where" }, where.filter(Boolean).join(" · "));
   if (note) meta.append(" · ", el("time", { datetime: note.modified, title: `Changed ${new Date(note.modified).toLocaleString()}` }, when(note.modified)));

@@ -3,7 +3,7 @@
 // it is on disk, then sent again after a reconnect or a reload. The server ignores a change whose key
 // it has, and confirms it again.
 import { toast } from "/assets/api.js";
-import { keyPrefix, noteID, state, writer } from "/assets/note-state.js";
+import { newKey, noteID, state, writer } from "/assets/note-state.js";
 
 const DATABASE = "inkwell-offline";
 const STROKES = "strokes";
@@ -139,7 +139,7 @@ export function sendStroke(key, message) {
 /** Sends an erasure, undo or redo, `make(key)` under a new key of this writer, kept as a stroke is:
  *  written offline, it goes when the server is back, and once. */
 export function sendEdit(make) {
-  const key = `${keyPrefix}${++state.sequence}`;
+  const key = newKey();
   sendStroke(key, make(key));
 }
 

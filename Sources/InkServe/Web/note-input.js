@@ -10,7 +10,7 @@ import { addPoints, clearCanvas, finishStroke, sizeCanvas } from "/assets/note-c
 import { sendEdit, sendStroke } from "/assets/note-connection.js";
 import { eraseAlong, redo, strokeDown, strokeMove, strokeUp, undo } from "/assets/note-messages.js";
 import { keyboardInNavigation, penDown, tapAt, wantNavigation } from "/assets/note-navigation.js";
-import { WIDTHS, keyPrefix, state } from "/assets/note-state.js";
+import { WIDTHS, newKey, state } from "/assets/note-state.js";
 import { RULES } from "/assets/rules.js";
 
 /** A touch starting this long (ms) after a pen lifts, and within PALM_REACH of where it lifted, is a palm. */
@@ -175,7 +175,7 @@ function onPointerDown(event) {
   event.preventDefault();
   view.node.setPointerCapture?.(event.pointerId);
   const tool = state.tool;
-  const key = `${keyPrefix}${++state.sequence}`;
+  const key = newKey();
   const point = pagePoint(view, event);
   const width = tool.widths?.[state.widthIndex] ?? tool.width * WIDTHS[state.widthIndex].factor;
   const stroke = {
@@ -240,7 +240,7 @@ function onPointerMove(event) {
   const points = (events.length ? events : [event]).map((e) => pagePoint(stroke.page, e));
   if (endedByServer(stroke)) {
     // The server ended it (no move for its stall time) and confirmed it: the pen goes on in a new stroke.
-    const key = `${keyPrefix}${++state.sequence}`;
+    const key = newKey();
     finishStroke(stroke);
     Object.assign(stroke, { key, points: [points[0]], times: [0], start: performance.now() });
     sendStroke(key, strokeDown(key, stroke.page.id, points[0], stroke.tool.name, stroke.color, stroke.width));

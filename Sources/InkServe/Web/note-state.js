@@ -16,7 +16,9 @@ export const writer = (() => {
   }
 })();
 /** What this page load's keys start with (the writer, a mark of the load): keys never repeat across reloads. */
-export const keyPrefix = `${writer}:${randomID().slice(0, 8)}-`;
+const keyPrefix = `${writer}:${randomID().slice(0, 8)}-`;
+/** A new key of this writer, for a stroke, an erasure, an undo or a redo the server confirms by it. */
+export const newKey = () => `${keyPrefix}${++state.sequence}`;
 /** The tools in the toolbar's order; `icon` names the toolbar's drawing of it. A stroke's nominal width
  *  (page pixels, stored with it) is the tool's `widths` for the chosen pen width, or else its `width` times
  *  the width's factor. The pen and pencil have their own: their style draws 0.3 (pencil 0.55) of the
