@@ -23,10 +23,10 @@ import InkStore
         workspace = Workspace(library: try Library.create(at: folder))
     }
 
-    func app(token: String? = nil) -> some ApplicationProtocol {
+    func app(token: String? = nil, session: SessionConfig = SessionConfig()) -> some ApplicationProtocol {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        return WebServer(workspace: workspace, options: ServeOptions(port: 0, token: token, recognize: false))
+        return WebServer(workspace: workspace, options: ServeOptions(port: 0, token: token, recognize: false, session: session))
             .application(logger: logger)
     }
 
@@ -367,7 +367,9 @@ import InkStore
     @Test(.timeLimit(.minutes(20)))
     func aPenHeldDownOnOneSocketBlocksNoOtherWritersStrokesErasuresOrUndo() async throws {
         let stored = try workspace.library.createNote(title: "Held")
-        try await app().test { client in
+        // The pen stays down however slowly a busy machine runs the test (at the default 10 s without a
+        // move the session would end it, and B's stroke would be the page's second).
+        try await app(session: SessionConfig(strokeStallTimeout: 3600)).test { client in
             try await client.ws("/api/notes/\(stored.note.id)/live") { holderInbound, holder, _ in
                 var held = holderInbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                 let hello = try await Self.next(&held)
