@@ -115,7 +115,7 @@ install: deps-package inkwell man
 	@$(MAKE) --no-print-directory install-files
 
 # What `install` copies, from what `inkwell` and `man` made: the binary stripped of its symbols
-# (about 93 MB left, a third of it the ICU data Foundation links in), the
+# (about 52 MB: scripts/swift-release.sh links ICU's English data only), the
 # completions written by the binary itself (bash's without the #! line the generator puts first:
 # the file is sourced, never run), and the neural reader's library and model (their licences are in
 # packaging/debian/copyright; ONNX Runtime's notices of what it bundles go beside them).

@@ -67,6 +67,20 @@ else
     echo "package-test: SKIPPED the render: the shared corpus is not here ($page; set INKWELL_CORPUS)"
 fi
 
+# The binary carries ICU's English data only (scripts/icu-data.py): dates are still read (ISO 8601 in a
+# replay log), shown in the local time zone whatever the language, and written in UTC in an export.
+step "dates and time zones: import, note show in Asia/Kolkata under de_DE, export --format md"
+library="$scratch/library"
+"$inkwell" init --library "$library" > /dev/null
+"$inkwell" import --library "$library" --no-recognize Samples/errands-print-mild.jsonl > /dev/null
+note=$("$inkwell" note list --library "$library" --json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')
+shown=$(TZ=Asia/Kolkata LANG=de_DE.UTF-8 "$inkwell" note show --library "$library" "$note")
+grep -q 'created *2025-03-02 14:20' <<< "$shown" \
+    || fail "a note created 2025-03-02T08:50:00Z is not shown as 2025-03-02 14:20 in Asia/Kolkata: $shown"
+TZ=America/New_York "$inkwell" export --library "$library" "$note" --format md -o "$scratch/markdown" > /dev/null
+grep -q '^created: 2025-03-02T08:50:00Z$' "$scratch/markdown/20250302-errands.md" || fail "the Markdown export does not date the note 2025-03-02T08:50:00Z (UTC)"
+echo "created 2025-03-02T08:50:00Z: shown 14:20 in Kolkata, exported as UTC"
+
 step "man -w inkwell; whatis inkwell.note.list"
 manual=$(man -w inkwell) || fail "man does not find inkwell's page"
 [ "$manual" = /usr/share/man/man1/inkwell.1.gz ] || fail "man -w inkwell found $manual, not the package's page"

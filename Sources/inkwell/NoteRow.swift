@@ -10,9 +10,11 @@ extension NoteRow {
 }
 
 extension DateFormatter {
-    /// `2026-11-21 14:05` in the local time zone, for people.
+    /// `2026-11-21 14:05` in the local time zone, for people: the same digits and calendar whatever
+    /// the language (`en_US_POSIX`).
     static let short: DateFormatter = {
         let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         return formatter
     }()
