@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """ICU's data cut to what an English command needs, for the static release build.
 
-    scripts/icu-data.py OUTPUT.o    writes the object if missing, prints the linker options that use it
+    scripts/icu-data.py OUTPUT.o    writes the object, prints the linker options that use it
+
+The toolchain is the one `$SWIFT` (else `swift`) names, as for the build. OUTPUT.o is rewritten
+only when what it holds changes (another toolchain, other rules here), so the link is not redone
+for nothing.
 
 The static Foundation links ICU with all of its data (34 MB of a 107 MB binary: `icudtNN_dat` in
 the toolchain's lib_FoundationICU.a): every locale's names, formats and collations, 200 legacy
@@ -20,7 +24,9 @@ are read before any object given to the linker.
 The file is ICU's common data format ("CmnD", udata.h): a header, a table of (name, data) offsets
 sorted by name, the names, then each item 16-byte aligned. Items are kept whole and in order.
 """
+import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -81,9 +87,12 @@ def common_data(header, kept):
 
 
 def toolchain_icu():
-    """The toolchain's lib_FoundationICU.a and the data symbol it defines."""
-    compiler = subprocess.run(["which", "swiftc"], capture_output=True, text=True).stdout.strip()
-    archive = Path(compiler).resolve().parent.parent / "lib/swift_static/linux/lib_FoundationICU.a"
+    """The build's toolchain's lib_FoundationICU.a and the data symbol it defines."""
+    swift = os.environ.get("SWIFT", "swift")
+    found = shutil.which(swift)
+    if not found:
+        raise SystemExit(f"icu-data: {swift} not found (the toolchain, as $SWIFT or on PATH)")
+    archive = Path(found).resolve().parent.parent / "lib/swift_static/linux/lib_FoundationICU.a"
     if not archive.exists():
         raise SystemExit(f"icu-data: {archive} not found (a toolchain without the static Foundation)")
     symbols = subprocess.run(["nm", "--defined-only", str(archive)], capture_output=True, text=True, check=True).stdout
@@ -103,9 +112,6 @@ def main():
     output = Path(sys.argv[1]).resolve()
     archive, member, symbol = toolchain_icu()
     options = f"-Xlinker {output} -Xlinker --defsym -Xlinker {symbol}=inkwell_icu_data"
-    if output.exists() and output.stat().st_mtime >= archive.stat().st_mtime:
-        print(options)  # made from this toolchain already: the same object, so no relink
-        return
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
         subprocess.run(["ar", "x", str(archive), member], cwd=work, check=True)
@@ -119,10 +125,13 @@ def main():
             '.section .rodata\n.globl inkwell_icu_data\n.type inkwell_icu_data, @object\n.balign 16\n'
             'inkwell_icu_data:\n.incbin "small.dat"\n.size inkwell_icu_data, . - inkwell_icu_data\n'
             '.section .note.GNU-stack,"",@progbits\n')
-        output.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["cc", "-c", "data.S", "-o", str(output)], cwd=work, check=True)
-    print(f"icu-data: {symbol} {len(full) / 1e6:.1f} MB → {len(small) / 1e6:.1f} MB "
-          f"({len(kept)} of {len(everything)} items) in {output}", file=sys.stderr)
+        subprocess.run(["cc", "-c", "data.S", "-o", "data.o"], cwd=work, check=True)
+        made = (work / "data.o").read_bytes()
+        if not output.exists() or output.read_bytes() != made:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(work / "data.o", output)
+            print(f"icu-data: {symbol} {len(full) / 1e6:.1f} MB → {len(small) / 1e6:.1f} MB "
+                  f"({len(kept)} of {len(everything)} items) in {output}", file=sys.stderr)
     print(options)
 
 

@@ -3,7 +3,7 @@
 # .build/release (a build with other flags recompiles everything): optimised, the Swift runtime and
 # Foundation linked statically (a command starts sooner: docs/benchmarks.md, cold start), and no debug
 # information (-gnone). Installed binaries are stripped of it anyway; without it a clean build of the
-# command took 463 s instead of 514 s on two cores here, and the unstripped binary is 106 MB instead
+# command took 463 s instead of 514 s on two cores here, and the unstripped binary was 106 MB instead
 # of 155 MB. Symbols stay (perf and nm name functions; build-deb.sh reads the modules from them).
 # On Linux the static Foundation's ICU data is replaced by its English part (scripts/icu-data.py:
 # 34 MB → 5 MB of the binary).
