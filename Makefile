@@ -62,48 +62,14 @@ demo: deps-run
 
 # Tests write libraries, exports and samples under a temporary folder of their own, removed
 # afterwards whatever the outcome, so repeated runs do not pile folders up in /tmp. The peers the
-# renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH. Beside it, the
-# web notebook in a real browser (headless Chromium against `inkwell serve`, Tests/Browser), and the
-# server killed with SIGKILL at random moments while a driver writes (about a minute, 30+ kills):
-# every stroke it confirmed must be in the page files exactly once (scripts/serve-crash.py). Last,
-# the Debian package: built, checked by lintian, installed with dpkg -i and used as installed
-# (version, a render of a real file, man page, bash completion; scripts/package-test.sh).
-#
-# Steps run beside others that do not need them, to keep the whole under CI's 25 minutes on two cores
-# (and the test build makes the suite and the command only: the benchmark executables are built by
-# their scripts):
-# the test-only packages (a browser, a database server, the peers: minutes of apt on a fresh machine)
-# install while the suite compiles. Then four run at once, by priority: the crash test (a minute of
-# kills) and the browser checks (three minutes), which mostly wait on sockets and timers and measure
-# a few of them, at normal priority; the suite, which is designed not to depend on how busy the
-# machine is, at nice 10; the release build the package needs at nice 19, on what the others leave.
-# The suite's binary is run directly (what `swift test --skip-build` runs), since two SwiftPM commands
-# cannot share .build at once. Each side's output is kept in a log under .build and shown when it
-# ends; any failing fails the target, after the others have run.
+# renders are compared with (rmc, from scripts/install-deps.sh) come first on PATH. Beside the suite:
+# the web notebook in a real browser (headless Chromium against `inkwell serve`, Tests/Browser), the
+# server killed with SIGKILL at random moments while a driver writes (about a minute, 30+ kills:
+# every stroke it confirmed must be in the page files exactly once, scripts/serve-crash.py), and the
+# Debian package, built, checked by lintian, installed with dpkg -i and used as installed
+# (scripts/package-test.sh). scripts/test.sh says in which order, to fit CI's 25 minutes on two cores.
 test: deps-run
-	@mkdir -p .build
-	@./scripts/install-deps.sh test > .build/install-deps-test.log 2>&1 & installing=$$!; \
-	  $(SWIFT) build --product InkwellPackageTests && $(SWIFT) build --product inkwell; built=$$?; \
-	  wait $$installing; installed=$$?; cat .build/install-deps-test.log >&2; \
-	  [ $$installed -eq 0 ] || echo "make test: installing the test packages failed (.build/install-deps-test.log)" >&2; \
-	  [ $$built -eq 0 ] && [ $$installed -eq 0 ]
-	@suite="$$($(SWIFT) build --show-bin-path)/InkwellPackageTests.xctest"; \
-	  tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") || exit 1; \
-	  nice -n 19 $(MAKE) --no-print-directory inkwell man > .build/release-build.log 2>&1 & building=$$!; \
-	  /usr/bin/python3 scripts/serve-crash.py $(CURDIR)/.build/debug/inkwell --seconds 30 > .build/serve-crash.log 2>&1 & crashing=$$!; \
-	  /usr/bin/python3 Tests/Browser/browser_test.py $(CURDIR)/.build/debug/inkwell > .build/browser-test.log 2>&1 & browsing=$$!; \
-	  PATH="$(CURDIR)/.build/peers/bin:$$PATH" TMPDIR="$$tmp" nice -n 10 "$$suite" --testing-library swift-testing; tested=$$?; \
-	  rm -rf "$$tmp"; \
-	  wait $$browsing; browsed=$$?; cat .build/browser-test.log >&2; \
-	  wait $$crashing; crashed=$$?; cat .build/serve-crash.log >&2; \
-	  wait $$building; released=$$?; tail -n 20 .build/release-build.log >&2; \
-	  [ $$tested -eq 0 ] || echo "make test: the suite failed (its output above)" >&2; \
-	  [ $$browsed -eq 0 ] || echo "make test: the browser checks failed (.build/browser-test.log)" >&2; \
-	  [ $$crashed -eq 0 ] || echo "make test: the crash test failed (.build/serve-crash.log)" >&2; \
-	  [ $$released -eq 0 ] || echo "make test: the release build failed (.build/release-build.log)" >&2; \
-	  [ $$tested -eq 0 ] && [ $$browsed -eq 0 ] && [ $$crashed -eq 0 ] && [ $$released -eq 0 ]
-	$(MAKE) --no-print-directory deps-package deb-files
-	./scripts/package-test.sh .build/deb/inkwell_*.deb
+	@SWIFT="$(SWIFT)" MAKE="$(MAKE)" ./scripts/test.sh
 
 # generate-manual is swift-argument-parser's tool behind its GenerateManual plugin, built from the
 # checkout like the package (scripts/man-pages.sh says why not through the plugin).

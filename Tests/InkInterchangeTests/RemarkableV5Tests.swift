@@ -125,14 +125,17 @@ struct RemarkableV5Tests {
         #expect(r.strokes[1].points.map(\.pressure) == [0.5, 1])
         #expect(r.strokes[1].pen.width.isFinite && r.strokes[1].pen.width <= ImportLimits.maxWidth)
         // The first bad point's byte: header 43, counts 8, line 1 (24 + 24), line 2's header 24 and its first point 24.
-        #expect(r.warnings == ["bad.rm: 2 strokes skipped, the first at byte \(43 + 8 + 48 + 24 + 24): point 2 of a stroke is at (nan, 2.0), not a finite coordinate within ±1000000"],
+        // (A named Int: the sum inside the literal took the type checker half a minute.)
+        let firstBadByte: Int = 43 + 8 + 48 + 24 + 24
+        #expect(r.warnings == ["bad.rm: 2 strokes skipped, the first at byte \(firstBadByte): point 2 of a stroke is at (nan, 2.0), not a finite coordinate within ±1000000"],
                 "\(r.warnings)")
 
         // Only bad lines: refused with the first one's byte.
         var only = RemarkableLinesFile()
         only.layers = [[.init(points: [(.infinity, 1, 2, 0.5)])]]
         let refused = #expect(throws: ImportError.self) { try RemarkableDecoder.decode(only.data, file: "inf.rm") }
-        #expect(refused?.description == "inf.rm: byte \(43 + 8 + 24): point 1 of a stroke is at (inf, 1.0), not a finite coordinate within ±1000000")
+        let onlyBadByte: Int = 43 + 8 + 24
+        #expect(refused?.description == "inf.rm: byte \(onlyBadByte): point 1 of a stroke is at (inf, 1.0), not a finite coordinate within ±1000000")
 
         // Counts no file of this length could hold: refused where the bytes run out, nothing allocated for them.
         let header = Array("reMarkable .lines file, version=5          ".utf8)
