@@ -139,22 +139,33 @@ public enum LineGrouper {
     }
 
     /// True when two pieces of lines are one line: their bands' centres are within half a letter, or
-    /// one holds only marks (dots, bars, commas) whose centre lies in the other's widened band.
+    /// the bands overlap by half the narrower one (a piece with many ascenders has a band reaching
+    /// above the letters': "the ability" beside "- tabs for"), or one holds only marks (dots, bars,
+    /// commas) whose centre lies in the other's widened band.
     private static func sameBand(_ a: Building, _ b: Building, textHeight h: Double) -> Bool {
         let ca = (a.core.minY + a.core.maxY) / 2, cb = (b.core.minY + b.core.maxY) / 2
-        if a.hasLetters, b.hasLetters { return abs(ca - cb) < 0.5 * h }
+        if a.hasLetters, b.hasLetters { return abs(ca - cb) < 0.5 * h || overlapsByHalf(a.core, b.core) }
         let (marks, letters) = a.hasLetters ? (b, a) : (a, b)
         let y = (marks.bounds.minY + marks.bounds.maxY) / 2
         return y >= letters.core.minY - 0.9 * h && y <= letters.core.maxY + 0.5 * h
     }
 
-    /// Top to bottom; lines side by side on one row (columns) left to right.
+    /// True when the vertical ranges of `a` and `b` overlap by at least half the shorter one's height.
+    private static func overlapsByHalf(_ a: Rect, _ b: Rect) -> Bool {
+        let overlap = min(a.maxY, b.maxY) - max(a.minY, b.minY)
+        return overlap > 0 && overlap >= 0.5 * min(a.height, b.height)
+    }
+
+    /// Top to bottom; lines side by side on one row (columns) left to right. Two lines share a row when
+    /// their bands' centres are within half a letter or their ink overlaps by half the shorter line's
+    /// height (a line written sloping down beside another: "3. Largest" left of "4. selection eraser").
     private static func readingOrder(_ lines: [Building], textHeight h: Double) -> [Building] {
         let byCenter = lines.sorted { ($0.core.minY + $0.core.maxY) < ($1.core.minY + $1.core.maxY) }
         var rows: [[Building]] = []
         for line in byCenter {
             let center = (line.core.minY + line.core.maxY) / 2
-            if let last = rows.last?.last, abs(center - (last.core.minY + last.core.maxY) / 2) < 0.5 * h {
+            if let last = rows.last?.last,
+               abs(center - (last.core.minY + last.core.maxY) / 2) < 0.5 * h || overlapsByHalf(line.bounds, last.bounds) {
                 rows[rows.count - 1].append(line)
             } else {
                 rows.append([line])

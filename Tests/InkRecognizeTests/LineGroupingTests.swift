@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Line grouping")
 struct LineGroupingTests {
-    /// Letter-like strokes: a vertical 20 px stroke every 15 px from `x` along the baseline `y`.
-    func letters(_ count: Int, x: Double, baseline y: Double, firstID: Int) -> [Stroke] {
-        (0..<count).map { i in line(firstID + i, from: (x + Double(i) * 15, y - 20), to: (x + Double(i) * 15 + 3, y)) }
+    /// Letter-like strokes: a vertical stroke `height` px tall every 15 px from `x` along the baseline `y`.
+    func letters(_ count: Int, x: Double, baseline y: Double, firstID: Int, height: Double = 20) -> [Stroke] {
+        (0..<count).map { i in line(firstID + i, from: (x + Double(i) * 15, y - height), to: (x + Double(i) * 15 + 3, y)) }
     }
 
     @Test("strokes written line after line form lines in reading order")
@@ -48,6 +48,26 @@ struct LineGroupingTests {
         let lines = LineGrouper.group(strokes)
         #expect(lines.count == 2)
         #expect(lines.first?.strokes == Array(5..<10))
+    }
+
+    @Test("a piece of a line tall with ascenders, written after the piece before it, joins it (\"- tabs for\" + \"the ability\")")
+    func tallPieceJoinsItsLine() {
+        var strokes = letters(6, x: 100, baseline: 120, firstID: 1, height: 12)   // x-height letters
+        strokes.append(line(7, from: (200, 78), to: (202, 120)))                                   // a tall "t" starts the next piece
+        strokes += letters(3, x: 215, baseline: 120, firstID: 8, height: 30)     // ascenders: h, b, l
+        strokes += letters(2, x: 260, baseline: 120, firstID: 11, height: 12)
+        strokes += letters(6, x: 100, baseline: 200, firstID: 13, height: 12)    // the next line
+        let lines = LineGrouper.group(numbered(strokes))
+        #expect(lines.map(\.strokes) == [Array(0..<12), Array(12..<18)])
+    }
+
+    @Test("a piece written lower and to the left of another on one row is read first (\"3. Largest\" left of \"4. selection eraser\")")
+    func slopingPiecesShareARow() {
+        var strokes = letters(6, x: 400, baseline: 120, firstID: 1)                                 // written first, on the right
+        strokes += letters(5, x: 100, baseline: 132, firstID: 7)                                    // lower, on the left
+        strokes.append(line(12, from: (175, 95), to: (177, 132)))                                   // with an ascender
+        let lines = LineGrouper.group(numbered(strokes))
+        #expect(lines.map(\.strokes) == [Array(6..<12), Array(0..<6)])
     }
 
     @Test("the lines of generated pages are the lines as written", arguments: HandwritingStyle.allCases, JitterLevel.allCases)
