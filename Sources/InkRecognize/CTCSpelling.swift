@@ -99,21 +99,48 @@ struct CTCSpelling {
     /// none is in reach, or when the reading is more than letters and punctuation around them. What
     /// was read is never among them.
     func spellings(of reading: String, steps: LetterSteps, limit: Double, count: Int = 1, commonOnly: Bool = false) -> [(text: String, cost: Double)] {
+        guard let parts = Self.parts(of: reading), let read = steps.logLikelihood(of: parts.letters) else { return [] }
+        let folded = parts.core.lowercased()
+        let found = search(steps)
+            .filter { $0.word.count >= 2 && $0.word != folded && lexicon.words.contains($0.word) && !(commonOnly && lexicon.rare.contains($0.word)) }
+            .map { (word: $0.word, cost: max(0, read - $0.logLikelihood)) }
+        return Self.cheapest(found, within: limit, count: count, like: parts)
+    }
+
+    /// The words of `candidates` (lower case letters) the steps read within `limit` of `reading`,
+    /// cheapest first, at most `count`, as ``spellings(of:steps:limit:count:commonOnly:)`` gives them:
+    /// each weighed whole on the steps, without the search.
+    static func spellings(of reading: String, steps: LetterSteps, among candidates: [String], limit: Double,
+                          count: Int = 1) -> [(text: String, cost: Double)] {
+        guard let parts = parts(of: reading), let read = steps.logLikelihood(of: parts.letters) else { return [] }
+        let folded = parts.core.lowercased()
+        let found = candidates.filter { $0.count >= 2 && $0 != folded }.compactMap { word -> (word: String, cost: Double)? in
+            let letters = word.compactMap(LetterSteps.index(of:))
+            guard letters.count == word.count, let likelihood = steps.logLikelihood(of: letters) else { return nil }
+            return (word, max(0, read - likelihood))
+        }
+        return cheapest(found, within: limit, count: count, like: parts)
+    }
+
+    /// A reading's letters between the punctuation around them; nil when it is more than that, or longer
+    /// than the lexicon's spellings go.
+    private static func parts(of reading: String) -> (leading: String, core: String, trailing: String, letters: [Int])? {
         let isPunctuation: (Character) -> Bool = { !($0.isLetter || $0.isNumber) }
         let leading = String(reading.prefix(while: isPunctuation))
         let trailing = String(reading.dropFirst(leading.count).reversed().prefix(while: isPunctuation).reversed())
         let core = String(reading.dropFirst(leading.count).dropLast(trailing.count))
         let letters = core.compactMap(LetterSteps.index(of:))
-        guard !letters.isEmpty, letters.count == core.count, core.count <= LexiconLattice.longestReading,
-              let read = steps.logLikelihood(of: letters) else { return [] }
-        let folded = core.lowercased()
-        return search(steps)
-            .filter { $0.word.count >= 2 && $0.word != folded && lexicon.words.contains($0.word) && !(commonOnly && lexicon.rare.contains($0.word)) }
-            .map { (word: $0.word, cost: max(0, read - $0.logLikelihood)) }
-            .filter { $0.cost <= limit }
+        guard !letters.isEmpty, letters.count == core.count, core.count <= LexiconLattice.longestReading else { return nil }
+        return (leading, core, trailing, letters)
+    }
+
+    /// The spellings within `limit`, cheapest first, at most `count`, cased like the reading and with its punctuation.
+    private static func cheapest(_ found: [(word: String, cost: Double)], within limit: Double, count: Int,
+                                 like parts: (leading: String, core: String, trailing: String, letters: [Int])) -> [(text: String, cost: Double)] {
+        found.filter { $0.cost <= limit }
             .sorted { ($0.cost, $0.word) < ($1.cost, $1.word) }
             .prefix(count)
-            .map { (leading + LexiconLattice.cased($0.word, like: core) + trailing, $0.cost) }
+            .map { (parts.leading + LexiconLattice.cased($0.word, like: parts.core) + parts.trailing, $0.cost) }
     }
 
     /// The beginnings of lexicon words the steps are likeliest to read, with the log of how likely.

@@ -28,6 +28,11 @@ struct PageWords {
         return found.count > 1 || !found.contains(line)
     }
 
+    /// The words (lower case) read surely on a line other than `line`, in alphabetical order.
+    func words(besides line: Int) -> [String] {
+        lines.filter { $0.value.count > 1 || !$0.value.contains(line) }.map(\.key).sorted()
+    }
+
     /// The word in lower case without the punctuation around it (`New,` → `new`; `mech-pencil` stays).
     private static func key(_ text: String) -> String {
         text.lowercased().trimmingCharacters(in: Lexicon.surrounding)

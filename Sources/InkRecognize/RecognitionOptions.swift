@@ -153,6 +153,11 @@ public struct RecognitionOptions: Sendable, Hashable {
     /// in small letters) becomes the common word its steps read likeliest when that word is at most
     /// this a letter less likely.
     public var rareSpellingAllowance = 1.0
+    /// When a neural reading no lexicon holds is spelled, a word read surely on another line of the
+    /// page (``PageWords``) costs this less a letter than its cost on the steps: people repeat their
+    /// words on a page ("mech pencil", "mech thin", "mech thick"), so the word they used elsewhere is
+    /// likelier than another the steps read as well.
+    public var pageSpellingBonus = 1.0
     /// How many spellings of a word are kept (at least one): the cheapest becomes the word, the
     /// others stay searchable with the page's other readings.
     public var spellings = 3

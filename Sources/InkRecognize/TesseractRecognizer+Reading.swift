@@ -96,6 +96,7 @@ extension TesseractRecognizer {
             var marks: [HashMark]
             var image: LineImage
             var wantAlternatives: Bool
+            var keepsChoices: [Bool]
         }
         var read: [ReadLine] = []
         for line in lines {
@@ -110,6 +111,8 @@ extension TesseractRecognizer {
             var perRender: [[Reading]] = []
             var slotsPerRender: [[Int]] = []
             var weights: [Double] = []
+            // Whether each render's letter choices stay after spelling (for a hashtag's matching).
+            var keepsChoices: [Bool] = []
             // The neural readings first: they win ties, and stand alone when they are the only reader.
             if let neural {
                 let lineMetrics = metrics ?? LineMetrics(ink, indices: text, strokeHeight: max(lineHeight, 0.5 * textHeight))
@@ -123,9 +126,8 @@ extension TesseractRecognizer {
                     slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
                     attach(lineMarks, to: &lineReadings, textHeight: textHeight)
                     for i in lineReadings.indices { lineReadings[i].listNumber = listNumber(lineReadings[i]) }
-                    if options.spellFromChoices { spell(&lineReadings).forEach(keep) }
-                    if !wantAlternatives { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
                     perRender.append(lineReadings)
+                    keepsChoices.append(wantAlternatives)
                     weights.append(options.neuralVotes)
                 }
             }
@@ -146,20 +148,25 @@ extension TesseractRecognizer {
                 slotsPerRender.append(lineReadings.map { slots?.slot(of: $0.word.box) ?? 0 })
                 attach(lineMarks, to: &lineReadings, textHeight: textHeight)
                 for i in lineReadings.indices { lineReadings[i].listNumber = listNumber(lineReadings[i]) }
-                if options.spellFromChoices {
-                    spell(&lineReadings).forEach(keep)
-                    if !choicesForTags { for i in lineReadings.indices { lineReadings[i].alternatives = [] } }
-                }
                 perRender.append(lineReadings)
+                keepsChoices.append(choicesForTags || !options.spellFromChoices)
                 weights.append(1)
             }
             guard perRender.contains(where: { !$0.isEmpty }) else { continue }
             renders.append(perRender)
-            read.append(ReadLine(slots: slotsPerRender, weights: weights, marks: lineMarks, image: images[0], wantAlternatives: wantAlternatives))
+            read.append(ReadLine(slots: slotsPerRender, weights: weights, marks: lineMarks, image: images[0],
+                                 wantAlternatives: wantAlternatives, keepsChoices: keepsChoices))
         }
         Self.numberListItems(&renders, minimumConfidence: options.pageWordConfidence)
         let pageWords = PageWords(renders.map { $0.map { $0.map { ($0.word.text, $0.word.confidence) } } },
                                   lexicon: lexicon, minimumConfidence: options.pageWordConfidence)
+        // Misread words spelled once every line is read, so that the page's words come first.
+        for (number, line) in read.enumerated() {
+            for render in renders[number].indices {
+                if options.spellFromChoices { spell(&renders[number][render], pageWords: pageWords, line: number).forEach(keep) }
+                if !line.keepsChoices[render] { for i in renders[number][render].indices { renders[number][render][i].alternatives = [] } }
+            }
+        }
         for (number, line) in read.enumerated() {
             var lineReadings = renders[number][0]
             if renders[number].count > 1 {

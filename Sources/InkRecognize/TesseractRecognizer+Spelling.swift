@@ -11,8 +11,9 @@ extension TesseractRecognizer {
     /// replaced and the next closest spellings. Left alone: hashtags (matched to known tags later),
     /// look-alikes of one whose `#` was read as a letter, and readings with digits (`10th`, `5am`). A
     /// spelled word's confidence is the reader's times `exp(−cost)`, so in the vote a word read as it is
-    /// outweighs the same word spelled.
-    func spell(_ readings: inout [Reading]) -> [String] {
+    /// outweighs the same word spelled. With `pageWords`, the words read surely on the page's lines
+    /// other than `line` cost a neural reading's spelling less (``RecognitionOptions/pageSpellingBonus``).
+    func spell(_ readings: inout [Reading], pageWords: PageWords? = nil, line: Int = 0) -> [String] {
         var searchable: [String] = []
         for index in readings.indices {
             let text = readings[index].word.text
@@ -25,12 +26,21 @@ extension TesseractRecognizer {
             let known = lexicon.accepts(text)
             if known, steps == nil || !lexicon.isRare(text) { continue }
             let letters = text.filter(\.isLetter).count
-            let spelled: [(text: String, cost: Double)]
+            var spelled: [(text: String, cost: Double)]
             if let steps {
                 if ctcSpelling == nil { ctcSpelling = CTCSpelling(lexicon: lexicon) }
                 let allowance = known ? options.rareSpellingAllowance : options.neuralSpellingAllowance
                 spelled = ctcSpelling!.spellings(of: text, steps: steps, limit: allowance * Double(letters),
                                                  count: max(1, options.spellings), commonOnly: known)
+                // The words of the page's other lines cost their bonus less (below nothing: they win ties).
+                if !known, let pageWords {
+                    let bonus = options.pageSpellingBonus * Double(letters)
+                    let onPage = CTCSpelling.spellings(of: text, steps: steps, among: pageWords.words(besides: line),
+                                                       limit: allowance * Double(letters) + bonus, count: max(1, options.spellings))
+                    let others = spelled.filter { word in !onPage.contains { $0.text == word.text } }
+                    spelled = Array((onPage.map { ($0.text, $0.cost - bonus) } + others)
+                        .sorted { $0.cost < $1.cost }.prefix(max(1, options.spellings)))
+                }
             } else {
                 if spelling == nil { spelling = LexiconLattice(lexicon: lexicon) }
                 spelled = spelling!.spellings(of: text, choices: readings[index].alternatives,
@@ -39,7 +49,7 @@ extension TesseractRecognizer {
             guard let best = spelled.first else { continue }
             searchable += [text] + spelled.dropFirst().map(\.text)
             readings[index].word.text = best.text
-            readings[index].word.confidence *= Float(exp(-best.cost))
+            readings[index].word.confidence *= Float(exp(-max(0, best.cost)))
         }
         return searchable
     }

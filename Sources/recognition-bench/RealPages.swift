@@ -148,10 +148,10 @@ private func recognition(ofCLIText text: String) -> PageRecognition {
 /// Reads the transcribed pages of the corpus (`--corpus`, `INKWELL_CORPUS`, or `../shared/corpus` beside
 /// the repository), imported with Inkwell's importers, with the recogniser at each of `qualities` with each
 /// of `chosen` readers (Tesseract's renders, the neural line reader, both voting; the neural reading worth
-/// `neuralVotes` renders, drawn at `neuralStretches` and spelled within `neuralSpelling` a letter, rare words within `rareSpelling`, when given) and with the `tesseract` CLI; scores the text and searches each reader's own index for the written words.
+/// `neuralVotes` renders, drawn at `neuralStretches` and spelled within `neuralSpelling` a letter, rare words within `rareSpelling`, to the page's words within `pageSpelling`, when given) and with the `tesseract` CLI; scores the text and searches each reader's own index for the written words.
 /// INKWELL_REAL_DUMP=folder keeps our line images.
 func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], readers chosen: [RecognitionOptions.Reader],
-             neuralVotes: Double?, neuralStretches: [Double]?, neuralSpelling: Double?, rareSpelling: Double?, scratch: URL, verbose: Bool) throws {
+             neuralVotes: Double?, neuralStretches: [Double]?, neuralSpelling: Double?, rareSpelling: Double?, pageSpelling: Double?, scratch: URL, verbose: Bool) throws {
     let candidates = [explicit, ProcessInfo.processInfo.environment["INKWELL_CORPUS"],
                       sourceRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path].compactMap { $0 }
     guard let corpusPath = candidates.first(where: {
@@ -222,6 +222,7 @@ func runReal(corpus explicit: String?, qualities: [RecognitionOptions.Quality], 
             if let neuralStretches, !neuralStretches.isEmpty { options.neuralStretches = neuralStretches }
             if let neuralSpelling { options.neuralSpellingAllowance = neuralSpelling }
             if let rareSpelling { options.rareSpellingAllowance = rareSpelling }
+            if let pageSpelling { options.pageSpellingBonus = pageSpelling }
             let suffix = reader == .tesseract ? "" : ", \(reader.rawValue)"
             variants.append(("ours, \(quality.rawValue)\(suffix)", quality.rawValue + suffix.replacingOccurrences(of: ", ", with: "-"), options))
             if quality == .best, reader == .tesseract {

@@ -15,6 +15,7 @@
 // --neural-stretches 1,1.6 (real: how many times each neural image of a line is widened, one reading each).
 // --neural-spelling 0.5 (real: how much less likely a letter, natural log, a lexicon word spelled from a neural reading may be).
 // --rare-spelling 1.0 (real: the same for a common word spelled from a neural reading of a rare one).
+// --page-spelling 1.0 (real: how much less a letter a word read surely on the page's other lines costs when a neural reading is spelled).
 import Foundation
 import InkCore
 import InkRecognize
@@ -40,6 +41,7 @@ let neuralVotesOption = Double(option("--neural-votes") ?? "")
 let neuralStretchesOption = option("--neural-stretches").map { $0.split(separator: ",").compactMap { Double($0) } }
 let neuralSpellingOption = Double(option("--neural-spelling") ?? "")
 let rareSpellingOption = Double(option("--rare-spelling") ?? "")
+let pageSpellingOption = Double(option("--page-spelling") ?? "")
 let section = arguments.first ?? "accuracy"
 
 let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -202,7 +204,7 @@ case "speed":
 case "real":
     try runReal(corpus: corpusOption, qualities: chosen(RecognitionOptions.Quality.self, by: qualityOption, named: "--quality"),
                 readers: chosen(RecognitionOptions.Reader.self, by: readerOption, named: "--reader"), neuralVotes: neuralVotesOption,
-                neuralStretches: neuralStretchesOption, neuralSpelling: neuralSpellingOption, rareSpelling: rareSpellingOption, scratch: scratch, verbose: arguments.contains("--verbose"))
+                neuralStretches: neuralStretchesOption, neuralSpelling: neuralSpellingOption, rareSpelling: rareSpellingOption, pageSpelling: pageSpellingOption, scratch: scratch, verbose: arguments.contains("--verbose"))
 
 default:
     FileHandle.standardError.write(Data("unknown section \(section)\n".utf8))

@@ -74,6 +74,28 @@ struct CTCSpellingTests {
         #expect(searchable == ["fran"])
     }
 
+    @Test("a misread word becomes the word written on another line of the page rather than another lexicon word the steps read as well")
+    func wordsOfThePage() throws {
+        let lexicon = Lexicon(["mech", "mesh", "pencil"])
+        let recognizer = try TesseractRecognizer(knownTags: [], lexicon: lexicon)
+        // "meeh": the third letter's step thought "s" more likely, and "c" less.
+        let meeh = steps([[("m", 0.9)], [("e", 0.9)], [], [("e", 0.3), ("s", 0.35), ("c", 0.2)], [("h", 0.9)]])
+        func spelled(_ pageWords: PageWords?, line: Int) -> String {
+            var readings = [TesseractRecognizer.Reading(word: RecognizedWord(text: "meeh", box: Rect(minX: 0, minY: 0, maxX: 10, maxY: 10),
+                                                                              confidence: 0.8, line: line),
+                                                         alternatives: [[OCRChoice(text: "meeh", confidence: 80)]])]
+            readings[0].letterSteps = meeh
+            _ = recognizer.spell(&readings, pageWords: pageWords, line: line)
+            return readings[0].word.text
+        }
+        // Line 0 read "mech" surely, line 1 is the one misread.
+        let page = PageWords([[[(text: "mech", confidence: 0.9), (text: "thin", confidence: 0.9)]], [[(text: "meeh", confidence: 0.8)]]],
+                             lexicon: lexicon, minimumConfidence: 0.7)
+        #expect(spelled(page, line: 1) == "mech")
+        #expect(spelled(nil, line: 1) == "mesh")
+        #expect(spelled(page, line: 0) == "mesh")   // its own line's words are no evidence
+    }
+
     @Test("the system's rare words: only in wamerican-large, not in wamerican; the library's own words are never rare",
           .enabled(if: ["/usr/share/dict/american-english-large", "/usr/share/dict/american-english"].allSatisfy(FileManager.default.isReadableFile),
                    "needs Debian's wamerican and wamerican-large (scripts/install-deps.sh installs them)"))
