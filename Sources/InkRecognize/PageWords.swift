@@ -24,13 +24,17 @@ struct PageWords {
 
     /// Whether `word` (any case, punctuation around it ignored) was read surely on a line other than `line`.
     func isRead(_ word: String, besides line: Int) -> Bool {
-        guard let found = lines[Self.key(word)] else { return false }
-        return found.count > 1 || !found.contains(line)
+        lines[Self.key(word)].map { Self.includesOther(than: line, $0) } ?? false
     }
 
     /// The words (lower case) read surely on a line other than `line`, in alphabetical order.
     func words(besides line: Int) -> [String] {
-        lines.filter { $0.value.count > 1 || !$0.value.contains(line) }.map(\.key).sorted()
+        lines.filter { Self.includesOther(than: line, $0.value) }.map(\.key).sorted()
+    }
+
+    /// Whether `found` holds a line other than `line`.
+    private static func includesOther(than line: Int, _ found: Set<Int>) -> Bool {
+        found.count > 1 || !found.contains(line)
     }
 
     /// The word in lower case without the punctuation around it (`New,` → `new`; `mech-pencil` stays).
