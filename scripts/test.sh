@@ -4,8 +4,8 @@
 #
 #   1. Two builds at once: the suite's binary and the debug command in a build folder of their own
 #      (.build/tests: two SwiftPM commands cannot share one), and the release command in .build (its
-#      last modules are whole-module compiles one after another, minutes on one core, so it starts
-#      first and the other core is never idle); the test-only packages (a browser, a database server,
+#      last modules are whole-module compiles one after another, minutes on one core, so it starts at
+#      once rather than after the debug build); the test-only packages (a browser, a database server,
 #      the peers: minutes of apt on a fresh machine) install meanwhile.
 #   2. Once the debug build is done, the release build drops to nice 19 and beside it run the crash
 #      test (a minute of kills) and the browser checks (minutes, mostly waiting on sockets and timers,
@@ -29,6 +29,7 @@ ln -sfn ../lib .build/tests/lib
 failures=()
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/inkwell-tests.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/suite" "$tmp/cli"
 peers="$root/.build/peers/bin"
 tests=("$SWIFT" build --scratch-path .build/tests)
@@ -38,9 +39,7 @@ debug_inkwell="$root/.build/tests/debug/inkwell"
 # 3, started first: the release build, then the command-line tests and the package beside each other.
 release_side() {
     "$MAKE" --no-print-directory inkwell man > .build/release-build.log 2>&1
-    local released=$?
-    tail -n 20 .build/release-build.log > "$tmp/release.tail"
-    [ $released -eq 0 ] || return 10
+    [ $? -eq 0 ] || return 10
     { "$MAKE" --no-print-directory deps-package deb-files && ./scripts/package-test.sh .build/deb/inkwell_*.deb; } \
         > .build/package-test.log 2>&1 & local packaging=$!
     # The suite's binary runs them: the debug build may still be going.
@@ -55,7 +54,6 @@ release_side() {
 set -m
 release_side & releasing=$!
 set +m
-trap 'rm -rf "$tmp"' EXIT
 trap 'kill -TERM -- -"$releasing" 2>/dev/null; exit 130' INT TERM
 
 # 1. The debug build, while the test packages install.
@@ -83,7 +81,7 @@ cat .build/browser-test.log >&2
 wait $crashing || failures+=("the crash test failed (.build/serve-crash.log)")
 cat .build/serve-crash.log >&2
 wait $releasing; released=$?
-cat "$tmp/release.tail" >&2 2>/dev/null
+tail -n 20 .build/release-build.log >&2
 if [ $released -eq 10 ]; then
     failures+=("the release build failed (.build/release-build.log)")
 else
