@@ -187,7 +187,7 @@ struct RenderCommand: ParsableCommand {
         }
         for file in written {
             let pageText = file.pages.count == 1 ? "page \(file.pages[0])" : "\(file.pages.count) pages"
-            printWritten("wrote \(file.path) (\(pageText), \(ByteCountFormatter.string(fromByteCount: Int64(file.bytes), countStyle: .file)))",
+            printWritten("wrote \(file.path) (\(pageText), \(fileSize(file.bytes)))",
                          paths: written.map(\.path))
         }
     }

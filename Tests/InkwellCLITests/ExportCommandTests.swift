@@ -35,8 +35,16 @@ struct ExportCommandTests {
     @Test("render and export name the pages of a note the same way: -p01, -p02")
     func pageNames() throws {
         let out = try library()
-        try cli.ok(["render", "Standup", "--format", "svg", "-o", out.appendingPathComponent("standup.svg").path])
+        let rendered = try cli.ok(["render", "Standup", "--format", "svg", "-o", out.appendingPathComponent("standup.svg").path])
         #expect(try files(out) == ["standup-p01.svg", "standup-p02.svg"])
+        // Each file written is named with its page and its size: bytes under 1000, else decimal kilobytes.
+        let png = try cli.ok(["render", "Standup", "--page", "1", "-o", out.appendingPathComponent("standup.png").path])
+        for (output, name, page) in [(rendered, "standup-p01.svg", 1), (rendered, "standup-p02.svg", 2), (png, "standup.png", 1)] {
+            let bytes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(name).path)[.size] as! Int
+            let size = bytes < 1000 ? "\(bytes) bytes" : "\(Int((Double(bytes) / 1000).rounded())) KB"
+            #expect(output.contains("\(name) (page \(page), \(size))\n"), "\(output)")
+        }
+        #expect(png.contains(" KB)"), "a page's PNG is over 1000 bytes: \(png)")
         let exported = try cli.json(["export", "Standup", "--format", "svg", "-o", out.path]) as! [String: Any]
         let names = (exported["written"] as! [String]).map { URL(fileURLWithPath: $0).lastPathComponent }
         #expect(names.count == 2 && names.allSatisfy { $0.contains("-standup-p0") } && names[0].hasSuffix("-p01.svg"), "\(names)")
