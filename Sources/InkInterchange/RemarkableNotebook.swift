@@ -71,7 +71,7 @@ public enum RemarkableNotebook {
         let pagedata = try? Data(contentsOf: url.deletingPathExtension().appendingPathExtension("pagedata"))
         let templateNames = RemarkableTemplates.names(object, pagedata: pagedata)
         var unknownTemplates: [String: Int] = [:]
-        for (number, id) in pageIDs.enumerated() {
+        for id in pageIDs {
             let pageURL = folder.appendingPathComponent(id + ".rm")
             let onPDF = pdfPages[id].map { PageBackground(document: RecordedNote.backgroundDocument, page: $0) }
             var template = PageTemplate(background: onPDF)
