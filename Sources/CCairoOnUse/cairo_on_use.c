@@ -12,7 +12,9 @@ static struct {
   __typeof__(cairo_curve_to) *cairo_curve_to;
   __typeof__(cairo_destroy) *cairo_destroy;
   __typeof__(cairo_fill) *cairo_fill;
+  __typeof__(cairo_format_stride_for_width) *cairo_format_stride_for_width;
   __typeof__(cairo_image_surface_create) *cairo_image_surface_create;
+  __typeof__(cairo_image_surface_create_for_data) *cairo_image_surface_create_for_data;
   __typeof__(cairo_image_surface_create_from_png) *cairo_image_surface_create_from_png;
   __typeof__(cairo_image_surface_get_data) *cairo_image_surface_get_data;
   __typeof__(cairo_image_surface_get_format) *cairo_image_surface_get_format;
@@ -69,7 +71,9 @@ static void resolve(void *handle) {
   ink_forwarded_resolve(&library, handle, "cairo_curve_to", (void **)&cairo_api.cairo_curve_to);
   ink_forwarded_resolve(&library, handle, "cairo_destroy", (void **)&cairo_api.cairo_destroy);
   ink_forwarded_resolve(&library, handle, "cairo_fill", (void **)&cairo_api.cairo_fill);
+  ink_forwarded_resolve(&library, handle, "cairo_format_stride_for_width", (void **)&cairo_api.cairo_format_stride_for_width);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_create", (void **)&cairo_api.cairo_image_surface_create);
+  ink_forwarded_resolve(&library, handle, "cairo_image_surface_create_for_data", (void **)&cairo_api.cairo_image_surface_create_for_data);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_create_from_png", (void **)&cairo_api.cairo_image_surface_create_from_png);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_get_data", (void **)&cairo_api.cairo_image_surface_get_data);
   ink_forwarded_resolve(&library, handle, "cairo_image_surface_get_format", (void **)&cairo_api.cairo_image_surface_get_format);
@@ -144,9 +148,19 @@ void cairo_fill(cairo_t *cr) {
   cairo_api.cairo_fill(cr);
 }
 
+int cairo_format_stride_for_width(cairo_format_t format, int width) {
+  ink_forwarded_ensure(&library);
+  return cairo_api.cairo_format_stride_for_width(format, width);
+}
+
 cairo_surface_t * cairo_image_surface_create(cairo_format_t format, int width, int height) {
   ink_forwarded_ensure(&library);
   return cairo_api.cairo_image_surface_create(format, width, height);
+}
+
+cairo_surface_t * cairo_image_surface_create_for_data(unsigned char *data, cairo_format_t format, int width, int height, int stride) {
+  ink_forwarded_ensure(&library);
+  return cairo_api.cairo_image_surface_create_for_data(data, format, width, height, stride);
 }
 
 cairo_surface_t * cairo_image_surface_create_from_png(const char *filename) {

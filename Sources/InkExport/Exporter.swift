@@ -284,7 +284,8 @@ public struct Exporter: Sendable {
             let typed = try library.typedText(of: stored)
             return [Output(path: names[0], bytes: try Renderer(options: options).pdf(pages, typedText: typed.isEmpty ? nil : typed))]
         case .png:
-            return try zip(pages, names).map { Output(path: $1, bytes: try Renderer(options: options).png($0, scale: scale)) }
+            // One after another (parallelism 1: notes are exported several at once), in the same pixel memory.
+            return zip(try Renderer(options: options).pngs(pages, scale: scale), names).map { Output(path: $1, bytes: $0) }
         case .svg:
             return zip(pages, names).map { Output(path: $1, bytes: Array(Renderer(options: options).svg($0).utf8)) }
         case .inkml:

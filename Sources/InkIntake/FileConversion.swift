@@ -90,7 +90,7 @@ public struct FileExport {
         let outputs: [(ending: String, bytes: [UInt8])]
         switch format {
         case .pdf: outputs = [(".pdf", try renderer.pdf(converted.pages))]
-        case .png: outputs = try converted.pages.enumerated().map { (ending($0 + 1, "png"), try renderer.png($1, scale: scale)) }
+        case .png: outputs = try renderer.pngs(converted.pages, scale: scale).enumerated().map { (ending($0 + 1, "png"), $1) }
         case .svg: outputs = converted.pages.enumerated().map { (ending($0 + 1, "svg"), Array(renderer.svg($1).utf8)) }
         case .inkml: outputs = [(".inkml", [UInt8](InkMLWriter.write(converted.pages, title: converted.title)))]
         case .md: throw ExportError(path: file.path, reason: "Markdown needs recognised text: import the file, then export the note")

@@ -99,20 +99,25 @@ public struct Renderer: Sendable {
 
     /// A PNG of `page` at `scale` pixels per page unit (opaque pages are RGB, others RGBA).
     public func png(_ page: Page, scale: Double = 1) throws(RenderError) -> [UInt8] {
+        try png(page, scale: scale, memory: nil)
+    }
+
+    private func png(_ page: Page, scale: Double, memory: RasterMemory?) throws(RenderError) -> [UInt8] {
         guard scale > 0, scale.isFinite else { throw RenderError.badScale(scale) }
         let scene = rasterScene(page, scale: scale)
-        let raster = try Raster(scene, scale: scale, backgrounds: options.backgrounds)
+        let raster = try Raster(scene, scale: scale, backgrounds: options.backgrounds, memory: memory)
         defer { raster.destroy() }
         return try raster.png(dpi: PageMetrics.unitsPerInch(for: page) * scale, gray: options.grayPNG && scene.isGray)
     }
 
-    /// PNGs of `pages`, several at once.
+    /// PNGs of `pages`, several at once, each worker drawing its pages in the same pixel memory.
     public func pngs(_ pages: [Page], scale: Double = 1) throws(RenderError) -> [[UInt8]] {
         guard scale > 0, scale.isFinite else { throw RenderError.badScale(scale) }
         let results = Slots<Result<[UInt8], RenderError>>(count: pages.count)
         let renderer = self
+        let memory = RasterMemory()
         Parallel.forEach(pages.count, workers: workers) { i in
-            results[i] = Result { () throws(RenderError) -> [UInt8] in try renderer.png(pages[i], scale: scale) }
+            results[i] = Result { () throws(RenderError) -> [UInt8] in try renderer.png(pages[i], scale: scale, memory: memory) }
         }
         var out: [[UInt8]] = []
         for i in 0..<pages.count { out.append(try results[i]!.get()) }

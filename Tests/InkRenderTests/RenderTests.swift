@@ -169,6 +169,33 @@ struct RenderTests {
         #expect(together == single)
     }
 
+    @Test("pages drawn one after another in the same pixel memory come out as if each were drawn alone")
+    func reusedPixelMemory() throws {
+        let inked = samplePage()
+        var seeThrough = samplePage()
+        seeThrough.template.paper = RGBA(red: 255, green: 255, blue: 255, alpha: 0)
+        seeThrough.strokes = Array(seeThrough.strokes.prefix(2))
+        var bare = samplePage()
+        bare.template = PageTemplate(kind: .blank)
+        bare.strokes = []
+        var fractional = samplePage()
+        fractional.size = PageSize(width: 170.3, height: 90.7)  // its paper ends inside a pixel: what lies under shows
+        fractional.strokes = []
+        var smaller = samplePage()
+        smaller.size = PageSize(width: 60, height: 40)
+        // After a full page, each of these would show what the page before left, were the memory not made blank.
+        let pages = [inked, seeThrough, inked, bare, inked, fractional, inked, smaller]
+        let oneWorker = Renderer(options: RenderOptions(parallelism: 1))
+        for scale in [1.0, 2.0] {
+            let together = try oneWorker.pngs(pages, scale: scale)
+            let alone = try pages.map { try Renderer(options: RenderOptions(parallelism: 1)).png($0, scale: scale) }
+            for (index, (drawn, expected)) in zip(together, alone).enumerated() {
+                let same = drawn == expected  // not in the #expect: it would print both PNGs' bytes
+                #expect(same, "page \(index + 1) at \(scale)x differs from the page drawn alone")
+            }
+        }
+    }
+
     @Test("a bad scale is refused")
     func badScale() {
         #expect(throws: RenderError.badScale(0)) { try renderer.png(samplePage(), scale: 0) }
