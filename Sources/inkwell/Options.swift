@@ -174,9 +174,9 @@ func printWritten(_ line: String, paths: [String]) {
 func fileSize(_ bytes: Int) -> String {
     if bytes < 1000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
     var value = Double(bytes) / 1000
-    for (unit, hundredths) in [("KB", 100.0), ("MB", 10), ("GB", 1), ("TB", 1)] {
-        // Counted in hundredths of the unit, rounded to the unit's precision.
-        let count = Int((value * 100 / hundredths).rounded() * hundredths)
+    // Each unit with its precision in hundredths of it: KB to 100 (whole), MB to 10, GB and TB to 1.
+    for (unit, precision) in [("KB", 100.0), ("MB", 10), ("GB", 1), ("TB", 1)] {
+        let count = Int((value * 100 / precision).rounded() * precision)  // hundredths of the unit
         if count < 100_000 || unit == "TB" {
             var fraction = String(count % 100)
             fraction = String(repeating: "0", count: 2 - fraction.count) + fraction
