@@ -173,19 +173,22 @@ func printWritten(_ line: String, paths: [String]) {
 /// number formats, at 2.5% of a one-page `render` process's time.
 func fileSize(_ bytes: Int) -> String {
     if bytes < 1000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
-    var value = Double(bytes) / 1000
     // Each unit with its precision in hundredths of it: KB to 100 (whole), MB to 10, GB and TB to 1.
-    for (unit, precision) in [("KB", 100.0), ("MB", 10), ("GB", 1), ("TB", 1)] {
+    let units: [(name: String, precision: Double)] = [("KB", 100), ("MB", 10), ("GB", 1), ("TB", 1)]
+    var value = Double(bytes) / 1000
+    var unit = 0
+    while true {
+        let precision = units[unit].precision
         let count = Int((value * 100 / precision).rounded() * precision)  // hundredths of the unit
-        if count < 100_000 || unit == "TB" {
+        if count < 100_000 || unit == units.count - 1 {
             var fraction = String(count % 100)
             fraction = String(repeating: "0", count: 2 - fraction.count) + fraction
             while fraction.hasSuffix("0") { fraction.removeLast() }
-            return "\(count / 100)\(fraction.isEmpty ? "" : "." + fraction) \(unit)"
+            return "\(count / 100)\(fraction.isEmpty ? "" : "." + fraction) \(units[unit].name)"
         }
         value /= 1000
+        unit += 1
     }
-    return "\(bytes) bytes"
 }
 
 /// Writes a line to standard error, ``terminalSafe(_:)``.
