@@ -1,5 +1,6 @@
 import COnnxRuntime
 import Foundation
+import InkCore
 
 /// One ONNX model opened with ONNX Runtime (loaded with `dlopen` on first use, COnnxRuntime), run with
 /// one intra-op thread: the callers' own threads (`--jobs`) are the parallelism. Runs from several
@@ -15,7 +16,7 @@ final class OnnxModel: @unchecked Sendable {
         runtimeVersion = try Self.load(libraries)
         var error = [CChar](repeating: 0, count: 1024)
         guard let session = ink_ort_session_create(path, &error, error.count) else {
-            throw .neuralReaderUnavailable("the neural reader's model cannot be opened (\(cMessage(error))); it may be damaged: "
+            throw .neuralReaderUnavailable("the neural reader's model cannot be opened (\(String(nulTerminated: error))); it may be damaged: "
                 + NeuralFiles.installHint)
         }
         self.session = session
@@ -44,7 +45,7 @@ final class OnnxModel: @unchecked Sendable {
     func metadata(_ key: String) throws(RecognitionError) -> String? {
         var error = [CChar](repeating: 0, count: 1024)
         guard let value = ink_ort_session_metadata(session, key, &error, error.count) else {
-            let message = cMessage(error)
+            let message = String(nulTerminated: error)
             if message.isEmpty { return nil }
             throw .neuralReaderUnavailable("the neural reader's model has no readable metadata (\(message))")
         }
@@ -66,14 +67,9 @@ final class OnnxModel: @unchecked Sendable {
             ink_ort_run(session, values.baseAddress, dimensions, dimensions.count, &output, &outputShape, outputShape.count, &rank,
                         &error, error.count)
         }
-        guard status == 0, let output else { throw .neuralReadFailed(cMessage(error)) }
+        guard status == 0, let output else { throw .neuralReadFailed(String(nulTerminated: error)) }
         defer { free(output) }
         let result = Array(outputShape.prefix(rank)).map { Int($0) }
         return (Array(UnsafeBufferPointer(start: output, count: result.reduce(1, *))), result)
     }
-}
-
-/// The NUL-terminated message C wrote into `buffer` (all of it when there is no NUL).
-private func cMessage(_ buffer: [CChar]) -> String {
-    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

@@ -279,7 +279,7 @@ struct Raster {
         let status = inkpng_encode(data, Int32(width), Int32(height), stride, format, 1, 0, strategy, dpi,
                                    &out, &length, &message, message.count)
         guard status == 0, let out else {
-            throw RenderError.png(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw RenderError.png(String(nulTerminated: message))
         }
         defer { inkpng_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: length))
